@@ -1,0 +1,52 @@
+"""Log-space helpers: the one home of the stable elementary functions.
+
+Everything that subtracts probabilities close to each other, or works with masses
+below ~1e-300, goes through these functions.
+
+- ``log1mexp(x) = log(1 − eˣ)`` for x ≤ 0 (Mächler, "Accurately computing log(1 − exp(−|a|))", 2012).
+- ``logsubexp(a, b) = log(eᵃ − eᵇ)`` for a ≥ b.
+- ``log_ndtr`` / ``ndtr`` / ``ndtri`` re-exported from scipy.special (accurate tails).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import special
+
+log_ndtr = special.log_ndtr
+ndtr = special.ndtr
+ndtri = special.ndtri
+
+LOG_HALF = float(np.log(0.5))
+
+
+def log1mexp(x: np.ndarray | float) -> np.ndarray:
+    """log(1 − eˣ) for x ≤ 0, accurate for x near 0 and for x → −∞.
+
+    Example: ``log1mexp(-1e-20)`` ≈ log(1e-20) = −46.05.
+    """
+    x = np.asarray(x, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(x > -0.6931471805599453, np.log(-np.expm1(x)), np.log1p(-np.exp(x)))
+
+
+def logsubexp(a: np.ndarray | float, b: np.ndarray | float) -> np.ndarray:
+    """log(eᵃ − eᵇ) for a ≥ b; −inf where a == b (including a == b == −inf)."""
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    with np.errstate(invalid="ignore"):
+        d = np.where(np.isneginf(a), -np.inf, b - a)
+    d = np.minimum(d, 0.0)
+    return np.where(np.isneginf(a), -np.inf, a + log1mexp(d))
+
+
+def logit(p: np.ndarray | float) -> np.ndarray:
+    """log(p / (1 − p)), ±inf at the end points."""
+    p = np.asarray(p, dtype=float)
+    with np.errstate(divide="ignore"):
+        return np.log(p) - np.log1p(-p)
+
+
+def expit(x: np.ndarray | float) -> np.ndarray:
+    """1 / (1 + e^{−x})."""
+    return special.expit(np.asarray(x, dtype=float))

@@ -1,0 +1,29 @@
+"""Mechanisms: immutable values with every view of seed 000 §1–2."""
+
+from .base import Mechanism
+from .continuous import Gaussian, Laplace, PrivacyLossMechanism
+from .discrete import (
+    ApproxDP,
+    BlatantlyNonPrivate,
+    FromPair,
+    PerfectlyPrivate,
+    PureDP,
+    RandomizedResponse,
+    TradeoffCurve,
+)
+from .pair_backed import PairMechanism
+
+__all__ = [
+    "ApproxDP",
+    "BlatantlyNonPrivate",
+    "FromPair",
+    "Gaussian",
+    "Laplace",
+    "Mechanism",
+    "PairMechanism",
+    "PerfectlyPrivate",
+    "PrivacyLossMechanism",
+    "PureDP",
+    "RandomizedResponse",
+    "TradeoffCurve",
+]

@@ -1,0 +1,209 @@
+"""Exactly discrete mechanisms: randomized response, pure and approximate DP, the extremal mechanisms
+of seed 000 §3.4, and a piecewise-linear trade-off curve given by its vertices.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._validation import check_in_interval, check_nonnegative, check_positive
+from ..tradeoff import DiscretePair
+from .pair_backed import PairMechanism
+
+
+def _rr_pair(eps: float, delta: float = 0.0) -> DiscretePair:
+    """Pair of f_{ε,δ}(α) = max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α)) (Dong et al. 2022, Prop 2.5;
+    Kairouz et al. 2015): P = (δ at −∞, (1−δ)e^ε/(1+e^ε) at ℓ = −ε, (1−δ)/(1+e^ε) at ℓ = +ε)."""
+    if eps == 0.0:
+        loss = np.array([0.0])
+        log_p = np.array([math.log1p(-delta)]) if delta < 1 else np.array([-np.inf])
+    else:
+        # log((1−δ) e^ε/(1+e^ε)) and log((1−δ)/(1+e^ε)), stable for large ε
+        base = math.log1p(-delta) if delta < 1 else -math.inf
+        log_hi = base - math.log1p(math.exp(-eps))
+        log_lo = base - eps - math.log1p(math.exp(-eps))
+        loss = np.array([-eps, eps])
+        log_p = np.array([log_hi, log_lo])
+    return DiscretePair.from_atoms(loss, log_p, p_neg_inf=delta, q_pos_inf=delta)
+
+
+@dataclass(frozen=True, repr=False)
+class RandomizedResponse(PairMechanism):
+    """Binary randomized response with ε: P = (e^ε, 1)/(1+e^ε), Q = (1, e^ε)/(1+e^ε).
+
+    Trade-off f(α) = max(1 − e^ε α, e^{−ε}(1 − α)); with ε = log(0.6/0.4) the curve runs from 1.0 at
+    α = 0 to 0.55 at α = 0.3 (DESIGN.md §2 notes riskcal's error here).
+
+    >>> import dpcompare as dc
+    >>> float(dc.RandomizedResponse(eps=math.log(1.5)).tradeoff(0.3))
+    0.55
+    """
+
+    eps: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "eps", check_nonnegative("eps", self.eps))
+
+    def _build_pairs(self):
+        p = _rr_pair(self.eps)
+        return p, p
+
+    @property
+    def spec(self) -> str:
+        return f"rr(eps={self.eps:g})"
+
+    @property
+    def gdp_mu(self) -> float | None:
+        from .gdp import tightest_gdp_mu
+
+        return tightest_gdp_mu(self)
+
+
+@dataclass(frozen=True, repr=False)
+class PureDP(RandomizedResponse):
+    """The worst case ε-DP mechanism: trade-off f_{ε,0} (Dong et al. 2022, Prop 2.5) = randomized response."""
+
+    @property
+    def spec(self) -> str:
+        return f"puredp(eps={self.eps:g})"
+
+
+@dataclass(frozen=True, repr=False)
+class ApproxDP(PairMechanism):
+    """The worst case (ε, δ)-DP mechanism, trade-off f_{ε,δ}(α) = max(0, 1−δ−e^ε α, e^{−ε}(1−δ−α))."""
+
+    eps: float
+    delta: float  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "eps", check_nonnegative("eps", self.eps))
+        object.__setattr__(self, "delta", check_in_interval("delta", self.delta, 0.0, 1.0))
+
+    def _build_pairs(self):
+        p = _rr_pair(self.eps, self.delta)
+        return p, p
+
+    @property
+    def spec(self) -> str:
+        return f"approxdp(eps={self.eps:g}, delta={self.delta:g})"
+
+    @property
+    def gdp_mu(self) -> float | None:
+        if self.delta > 0:
+            return None
+        from .gdp import tightest_gdp_mu
+
+        return tightest_gdp_mu(self)
+
+
+@dataclass(frozen=True, repr=False)
+class PerfectlyPrivate(PairMechanism):
+    """M_PP: f(α) = 1 − α, R(π) = min(π, 1−π), δ ≡ 0 (seed 000 §3.4)."""
+
+    def _build_pairs(self):
+        p = DiscretePair(np.array([0.0]), np.array([0.0]), 0.0, 0.0)
+        return p, p
+
+    @property
+    def spec(self) -> str:
+        return "pp()"
+
+    @property
+    def gdp_mu(self) -> float:
+        return 0.0
+
+
+@dataclass(frozen=True, repr=False)
+class BlatantlyNonPrivate(PairMechanism):
+    """M_BNP: f ≡ 0, R ≡ 0, δ ≡ 1 (seed 000 §3.4): P and Q have disjoint supports."""
+
+    def _build_pairs(self):
+        p = DiscretePair(np.array([]), np.array([]), 1.0, 1.0)
+        return p, p
+
+    @property
+    def spec(self) -> str:
+        return "bnp()"
+
+
+@dataclass(frozen=True, repr=False)
+class TradeoffCurve(PairMechanism):
+    """A piecewise-linear trade-off curve through the given vertices (α ascending).
+
+    Every piecewise-linear convex trade-off curve is a discrete pair: segment k gives an atom with
+    pₖ = Δαₖ, qₖ = −Δβₖ, ℓₖ = log(−slopeₖ) (DESIGN.md §1). A drop at α = 0 (f(0) < 1) is Q-mass at
+    ℓ = +∞; a flat piece f = 0 up to α = 1 is P-mass at ℓ = −∞. The curve is symmetrised like every
+    other mechanism.
+
+    >>> import dpcompare as dc
+    >>> c = dc.TradeoffCurve(alpha=[0, 0.1, 1], beta=[1, 0.5, 0])
+    >>> float(c.pairs()[0].delta(0.0)) > 0
+    True
+    """
+
+    alpha: tuple[float, ...]
+    beta: tuple[float, ...]
+    name: str = field(default="curve", compare=False)
+
+    def __post_init__(self) -> None:
+        a = np.asarray(self.alpha, dtype=float).ravel()
+        b = np.asarray(self.beta, dtype=float).ravel()
+        if a.size != b.size or a.size < 2:
+            raise ValueError("alpha and beta must have the same length (at least 2 points)")
+        for name, v in (("alpha", a), ("beta", b)):
+            if np.any(~np.isfinite(v)) or np.any(v < 0) or np.any(v > 1):
+                raise ValueError(f"{name} must be in [0, 1]")
+        if a[0] != 0.0:
+            raise ValueError(f"the first point must have alpha = 0, got {a[0]:g}")
+        if np.any(np.diff(a) <= 0):
+            raise ValueError("alpha must be strictly increasing")
+        if np.any(np.diff(b) > 0):
+            raise ValueError("beta must be non-increasing (a trade-off function decreases)")
+        if np.any(b > 1 - a + 1e-12):
+            raise ValueError("a trade-off function satisfies f(α) ≤ 1 − α")
+        slopes = np.diff(b) / np.diff(a)
+        if np.any(np.diff(slopes) < -1e-9 * np.maximum(1.0, np.abs(slopes[1:]))):
+            raise ValueError("the curve must be convex (slopes non-decreasing)")
+        if b[-1] > 0 and a[-1] < 1:
+            a = np.append(a, 1.0)
+            b = np.append(b, 0.0)
+        if b[-1] > 0:
+            raise ValueError("the curve must reach beta = 0 by alpha = 1")
+        object.__setattr__(self, "alpha", tuple(a.tolist()))
+        object.__setattr__(self, "beta", tuple(b.tolist()))
+
+    def _build_pairs(self):
+        a = np.asarray(self.alpha)
+        b = np.asarray(self.beta)
+        dp, dq = np.diff(a), -np.diff(b)
+        seg = (dp > 0) & (dq > 0)
+        with np.errstate(divide="ignore"):
+            loss = np.log(dq[seg]) - np.log(dp[seg])
+            log_p = np.log(dp[seg])
+        q_pos_inf = 1.0 - b[0]
+        p_neg_inf = float(dp[(dq == 0)].sum()) + (1.0 - a[-1])
+        pair = DiscretePair.from_atoms(loss, log_p, p_neg_inf=p_neg_inf, q_pos_inf=q_pos_inf)
+        return pair, pair
+
+    @property
+    def spec(self) -> str:
+        return f"{self.name}({len(self.alpha)} points)"
+
+
+@dataclass(frozen=True, repr=False)
+class FromPair(PairMechanism):
+    """A mechanism given directly by discrete pairs (pessimistic, and optionally optimistic)."""
+
+    pessimistic: DiscretePair
+    optimistic: DiscretePair | None = None
+    name: str = "pair"
+
+    def _build_pairs(self):
+        return self.pessimistic, (self.optimistic if self.optimistic is not None else self.pessimistic)
+
+    @property
+    def spec(self) -> str:
+        return f"{self.name}()"

@@ -1,0 +1,61 @@
+"""Mechanisms whose views come from discrete dominating pairs (exact, or a numeric bracket).
+
+A pair-backed mechanism holds a *pessimistic* and an *optimistic* symmetric discrete pair
+(DESIGN.md §1, "Certified numerics"): δ_opt ≤ δ ≤ δ_pess, f_pess ≤ f ≤ f_opt, R_pess ≤ R ≤ R_opt.
+For an exact discrete mechanism both are the same object.
+"""
+
+from __future__ import annotations
+
+import abc
+from functools import cached_property
+
+import numpy as np
+
+from ..tradeoff import DiscretePair
+from .base import Mechanism
+
+
+class PairMechanism(Mechanism):
+    """Base for mechanisms given by (pessimistic, optimistic) discrete pairs."""
+
+    @abc.abstractmethod
+    def _build_pairs(self) -> tuple[DiscretePair, DiscretePair]:
+        """(pessimistic, optimistic) pairs, possibly asymmetric; the base class symmetrises them."""
+
+    @cached_property
+    def _pairs(self) -> tuple[DiscretePair, DiscretePair]:
+        pess, opt = self._build_pairs()
+        same = opt is None or opt is pess
+        pess = pess.symmetrize()
+        return pess, (pess if same else opt.symmetrize())
+
+    def pairs(self) -> tuple[DiscretePair, DiscretePair]:
+        return self._pairs
+
+    @property
+    def exact(self) -> bool:  # type: ignore[override]
+        pess, opt = self._pairs
+        return pess is opt
+
+    def _bayes_error_bounds(self, pi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        pess, opt = self._pairs
+        lo = pess.bayes_error(pi)
+        return lo, (lo if opt is pess else opt.bayes_error(pi))
+
+    def _delta_bounds(self, eps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        pess, opt = self._pairs
+        hi = pess.delta(eps)
+        return (hi if opt is pess else opt.delta(eps)), hi
+
+    def _tradeoff_bounds(self, alpha: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        pess, opt = self._pairs
+        lo = pess.tradeoff(alpha)
+        return lo, (lo if opt is pess else opt.tradeoff(alpha))
+
+    def _epsilon_scalar(self, delta: float) -> float:
+        return self._pairs[0].epsilon(delta)
+
+    def _tradeoff_integral(self) -> float:
+        a, b = self._pairs[0]._vertices
+        return float(np.sum(0.5 * (b[1:] + b[:-1]) * np.diff(a)))
