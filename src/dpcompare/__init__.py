@@ -12,11 +12,35 @@ from .mechanisms import (
     RandomizedResponse,
     TradeoffCurve,
 )
+from .compare import (
+    JEFFREYS,
+    BetaPrior,
+    Comparison,
+    DeltaResult,
+    UQuadratic,
+    approximate_dominance,
+    compare,
+    crossing_points,
+    delta_divergence,
+    delta_from_perfect_privacy,
+    delta_to_blatant_non_privacy,
+)
 from .tradeoff import DiscretePair, Rounding
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "JEFFREYS",
+    "BetaPrior",
+    "Comparison",
+    "DeltaResult",
+    "UQuadratic",
+    "approximate_dominance",
+    "compare",
+    "crossing_points",
+    "delta_divergence",
+    "delta_from_perfect_privacy",
+    "delta_to_blatant_non_privacy",
     "ApproxDP",
     "BlatantlyNonPrivate",
     "DiscretePair",
