@@ -112,44 +112,35 @@ def _initial_grid() -> np.ndarray:
 
 
 def _interval_upper(x, alo, ahi, blo):
-    """Exact max over each [xₖ, xₖ₊₁] of U_A(x) − L_B(x) (step 2b)."""
+    """Exact max over each [xₖ, xₖ₊₁] of U_A(x) − L_B(x) (step 2b), vectorised over intervals."""
     n = x.size - 1
-    xl, xr = x[:-1], x[1:]
-    h = xr - xl
-    # chord of R_B's lower values
-    sb = (blo[1:] - blo[:-1]) / h
-    # forward extension of the secant of the previous interval (valid for x ≥ xₖ)
-    sl = np.full(n, np.inf)
-    sl[1:] = (ahi[1:-1] - alo[:-2]) / (x[1:-1] - x[:-2])
-    # backward extension of the secant of the next interval (valid for x ≤ xₖ₊₁)
-    sr = np.full(n, -np.inf)
-    sr[:-1] = (alo[2:] - ahi[1:-1]) / (x[2:] - x[1:-1])
-    # lines as (slope, intercept at xl): left, right, π, 1−π
-    with np.errstate(invalid="ignore", over="ignore"):
-        lines = [
-            (sl, ahi[:-1]),
-            (sr, ahi[1:] - sr * h),
-            (np.ones(n), xl),
-            (-np.ones(n), 1.0 - xl),
-        ]
-    cands = [np.zeros(n), h]
-    for i in range(4):
-        for j in range(i + 1, 4):
-            si, ci = lines[i]
-            sj, cj = lines[j]
-            with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-                t = (cj - ci) / (si - sj)
-            t = np.where(np.isfinite(t), np.clip(t, 0.0, h), 0.0)
-            cands.append(t)
-    best = np.full(n, -np.inf)
-    for t in cands:
-        u = np.full(n, np.inf)
-        for s, c in lines:
-            with np.errstate(invalid="ignore", over="ignore"):
-                val = np.where(np.isfinite(s), c + s * t, np.inf)
-            u = np.minimum(u, val)
-        best = np.maximum(best, u - (blo[:-1] + sb * t))
-    return best
+    xl = x[:-1]
+    h = np.diff(x)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        sb = (blo[1:] - blo[:-1]) / h  # chord of R_B's lower values
+        slope = np.empty((4, n))
+        icept = np.empty((4, n))  # value of each line at xₖ
+        # forward extension of the previous interval's secant (valid for x ≥ xₖ); none on the first
+        slope[0, 0] = np.inf
+        slope[0, 1:] = (ahi[1:-1] - alo[:-2]) / (x[1:-1] - x[:-2])
+        icept[0] = ahi[:-1]
+        # backward extension of the next interval's secant (valid for x ≤ xₖ₊₁); none on the last
+        slope[1, :-1] = (alo[2:] - ahi[1:-1]) / (x[2:] - x[1:-1])
+        slope[1, -1] = -np.inf
+        icept[1] = ahi[1:] - slope[1] * h
+        icept[1, -1] = np.inf
+        slope[2], icept[2] = 1.0, xl  # R ≤ π
+        slope[3], icept[3] = -1.0, 1.0 - xl  # R ≤ 1 − π
+        icept[0, 0] = np.inf
+        finite = np.isfinite(slope)
+        slope = np.where(finite, slope, 0.0)
+        # candidate offsets t ∈ [0, h]: the ends and all pairwise intersections
+        i, j = np.triu_indices(4, 1)
+        t = (icept[j] - icept[i]) / (slope[i] - slope[j])
+        t = np.where(np.isfinite(t), np.clip(t, 0.0, h), 0.0)
+        t = np.vstack([np.zeros(n), h, t])  # (8, n)
+        u = np.min(icept[:, None, :] + slope[:, None, :] * t[None, :, :], axis=0)  # (8, n)
+        return np.max(u - (blo[:-1] + sb * t), axis=0)
 
 
 class _Folded:
