@@ -11,6 +11,7 @@ from .mechanisms import (
     PureDP,
     RandomizedResponse,
     TradeoffCurve,
+    TradeoffOracle,
 )
 from .compare import (
     JEFFREYS,
@@ -53,4 +54,5 @@ __all__ = [
     "RandomizedResponse",
     "Rounding",
     "TradeoffCurve",
+    "TradeoffOracle",
 ]

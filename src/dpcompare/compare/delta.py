@@ -37,6 +37,8 @@ from .hyperprior import HyperPrior, as_hyperprior
 
 #: absolute tolerance of the branch and bound (bracket width for closed forms)
 DEFAULT_TOL = 1e-12
+#: outward rounding of every bracket: R is evaluated with an absolute error of a few ulp of ½
+_FP_SLACK = 1e-15
 _PI_MIN = 1e-30  # with a hyper-prior the search runs on [π_min, 1 − π_min]; the ends are bounded analytically
 
 
@@ -89,10 +91,14 @@ def delta_divergence(
     if not (tol > 0 and math.isfinite(tol)):
         raise ValueError(f"tol must be a positive finite number, got {tol!r}")
     h = as_hyperprior(hyperprior)
+    if a == b:  # the same mechanism value: Δ(M‖M) = 0 exactly (Cor 2)
+        return DeltaResult(0.0, 0.0, 0.0, 0.5)
     pa, pb = a.pairs(), b.pairs()
     if h is None and pa is not None and pb is not None:
-        return _delta_pairs(pa, pb)
-    return _branch_and_bound(a, b, h, tol)
+        r = _delta_pairs(pa, pb)
+    else:
+        r = _branch_and_bound(a, b, h, tol)
+    return DeltaResult(r.value, max(0.0, r.lower - _FP_SLACK), r.upper + _FP_SLACK, r.pi, r.certified)
 
 
 def _delta_pairs(pa, pb) -> DeltaResult:
@@ -169,7 +175,7 @@ def _bounds(m: Mechanism, x: np.ndarray):
 
 
 def _branch_and_bound(a: Mechanism, b: Mechanism, h: HyperPrior | None, tol: float, max_points: int = 400_000) -> DeltaResult:
-    x = _initial_grid()
+    x = np.union1d(_initial_grid(), np.concatenate([a.bayes_error_kinks(), b.bayes_error_kinks()]))
     if h is not None:
         h = _Folded(h)
         x = np.unique(np.clip(x, _PI_MIN, 0.5))

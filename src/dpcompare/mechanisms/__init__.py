@@ -11,6 +11,7 @@ from .discrete import (
     RandomizedResponse,
     TradeoffCurve,
 )
+from .oracle import TradeoffOracle
 from .pair_backed import PairMechanism
 
 __all__ = [
@@ -26,4 +27,5 @@ __all__ = [
     "PureDP",
     "RandomizedResponse",
     "TradeoffCurve",
+    "TradeoffOracle",
 ]

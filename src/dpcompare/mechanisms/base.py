@@ -67,6 +67,10 @@ class Mechanism(abc.ABC):
     def spec(self) -> str:
         """The mechanism in the CLI spec language, e.g. ``gaussian(mu=1)``."""
 
+    def bayes_error_kinks(self) -> np.ndarray:
+        """Priors π where R is not differentiable (atoms of the privacy loss); seeds the Δ search."""
+        return np.array([])
+
     def pairs(self) -> tuple["DiscretePair", "DiscretePair"] | None:
         """(pessimistic, optimistic) symmetric discrete pairs when the mechanism is discrete or
         numeric; ``None`` for closed forms with a continuous privacy loss."""

@@ -270,6 +270,10 @@ class Laplace(PrivacyLossMechanism):
     def _loss_scale(self) -> float:
         return self.m
 
+    def bayes_error_kinks(self) -> np.ndarray:
+        """The atoms of L at ±m put kinks in R at π = 1/(1+e^{∓m})."""
+        return expit(np.array([-self.m, self.m]))
+
     @property
     def gdp_mu(self) -> float | None:
         from .gdp import tightest_gdp_mu

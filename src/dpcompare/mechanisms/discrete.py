@@ -71,28 +71,35 @@ class PureDP(RandomizedResponse):
         return f"puredp(eps={self.eps:g})"
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False, init=False)
 class ApproxDP(PairMechanism):
-    """The worst case (ε, δ)-DP mechanism, trade-off f_{ε,δ}(α) = max(0, 1−δ−e^ε α, e^{−ε}(1−δ−α))."""
+    """The worst case (ε, δ)-DP mechanism, trade-off f_{ε,δ}(α) = max(0, 1−δ−e^ε α, e^{−ε}(1−δ−α))
+    (Dong et al. 2022, Prop 2.5). The δ parameter is stored as ``dp_delta`` so that it does not
+    shadow the profile method ``delta(eps)``.
+
+    >>> import dpcompare as dc
+    >>> float(dc.ApproxDP(eps=1.0, delta=0.1).delta(1.0))
+    0.1
+    """
 
     eps: float
-    delta: float  # type: ignore[assignment]
+    dp_delta: float
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "eps", check_nonnegative("eps", self.eps))
-        object.__setattr__(self, "delta", check_in_interval("delta", self.delta, 0.0, 1.0))
+    def __init__(self, eps: float, delta: float) -> None:
+        object.__setattr__(self, "eps", check_nonnegative("eps", eps))
+        object.__setattr__(self, "dp_delta", check_in_interval("delta", delta, 0.0, 1.0))
 
     def _build_pairs(self):
-        p = _rr_pair(self.eps, self.delta)
+        p = _rr_pair(self.eps, self.dp_delta)
         return p, p
 
     @property
     def spec(self) -> str:
-        return f"approxdp(eps={self.eps:g}, delta={self.delta:g})"
+        return f"approxdp(eps={self.eps:g}, delta={self.dp_delta:g})"
 
     @property
     def gdp_mu(self) -> float | None:
-        if self.delta > 0:
+        if self.dp_delta > 0:
             return None
         from .gdp import tightest_gdp_mu
 

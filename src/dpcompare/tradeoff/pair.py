@@ -32,6 +32,9 @@ from scipy.special import logsumexp
 
 from .._numerics import expit, log1mexp, logit
 
+#: Bayes error differences below this are ties (floating-point noise), not crossings.
+_TIE = 1e-15
+
 #: Totals of P or Q masses may exceed 1 by this much (floating point) before a pair is rejected.
 MASS_TOLERANCE = 1e-9
 
@@ -111,8 +114,10 @@ class DiscretePair:
         p_inf = max(0.0, 1.0 - total_p) if self.p_neg_inf is None else float(self.p_neg_inf)
         q_inf = max(0.0, 1.0 - total_q) if self.q_pos_inf is None else float(self.q_pos_inf)
         for name, v in (("p_neg_inf", p_inf), ("q_pos_inf", q_inf)):
-            if not (0.0 <= v <= 1.0):
+            if not (0.0 <= v <= 1.0 + MASS_TOLERANCE):
                 raise ValueError(f"{name} must be in [0, 1], got {v!r}")
+        # a total of 1 + (a few ulp) is floating-point rounding of a mass of exactly 1
+        p_inf, q_inf = min(p_inf, 1.0), min(q_inf, 1.0)
         if total_p + p_inf > 1.0 + MASS_TOLERANCE or total_q + q_inf > 1.0 + MASS_TOLERANCE:
             raise ValueError("masses at ±∞ plus the finite atoms exceed 1")
         object.__setattr__(self, "p_neg_inf", p_inf)
@@ -170,7 +175,7 @@ class DiscretePair:
         if loss.size:
             uniq, start = np.unique(loss, return_index=True)
             if uniq.size != loss.size:
-                log_p = np.array([logsumexp(s) for s in np.split(log_p, start[1:])])
+                log_p = np.logaddexp.reduceat(log_p, start)
                 loss = uniq
         return cls(loss, log_p, p_neg_inf, q_pos_inf, rounding)
 
@@ -340,7 +345,7 @@ class DiscretePair:
         pi_ext = np.concatenate([[0.0], pis])
         for k in range(d.size):
             d0, d1 = d_ext[k], d_ext[k + 1]
-            if (d0 < 0 < d1) or (d1 < 0 < d0):
+            if (d0 < -_TIE < _TIE < d1) or (d1 < -_TIE < _TIE < d0):
                 if k == 0:
                     continue  # sign fixed by slopes at 0; no crossing before the first breakpoint
                 t = d0 / (d0 - d1)
@@ -348,29 +353,24 @@ class DiscretePair:
                 if pi_ext[k] < pc < pi_ext[k + 1]:
                     cross_lam.append(float(logit(pc)))
         # tail interval after the last breakpoint: both linear, R→0 at π=1; sign given by d[-1]
-        points = np.union1d(lam, np.asarray(cross_lam, dtype=float))
+        points = _merge_close(np.union1d(lam, np.asarray(cross_lam, dtype=float)))
         # active branch on each open interval (points[k], points[k+1]) and the two ends
         mids_lam = _interval_midpoints_logit(points)
         dm = a.bayes_error_logit(mids_lam) - b.bayes_error_logit(mids_lam)
-        use_a = dm <= 0  # length len(points)+1
-        slope_a_right = a.bayes_error_slope(points, "right")
-        slope_b_right = b.bayes_error_slope(points, "right")
-        slope_a_left = a.bayes_error_slope(points, "left")
-        slope_b_left = b.bayes_error_slope(points, "left")
+        use_a = dm <= _TIE  # length len(points)+1; ties go to the pair as given
+        # slope of the active branch on each interval (taken at the interval's midpoint, so atoms
+        # merged into a point within 1e-12 all fall on the correct side)
+        slope = np.where(use_a, a.bayes_error_slope(mids_lam), b.bayes_error_slope(mids_lam))
         left_active_a = use_a[:-1]
         right_active_a = use_a[1:]
         same = left_active_a == right_active_a
-        drop = np.where(left_active_a, slope_a_left, slope_b_left) - np.where(right_active_a, slope_a_right, slope_b_right)
-        # exact masses where the branch does not switch
-        a_idx = np.searchsorted(a.loss, points)
-        b_idx = np.searchsorted(b.loss, points)
-        in_a = (a_idx < a.size) & (a.loss[np.minimum(a_idx, a.size - 1)] == points) if a.size else np.zeros(points.size, bool)
-        in_b = (b_idx < b.size) & (b.loss[np.minimum(b_idx, b.size - 1)] == points) if b.size else np.zeros(points.size, bool)
-        log_p = np.full(points.size, -np.inf)
-        exact_a = same & left_active_a & in_a
-        exact_b = same & ~left_active_a & in_b
-        log_p[exact_a] = a.log_p[a_idx[exact_a]]
-        log_p[exact_b] = b.log_p[b_idx[exact_b]]
+        drop = slope[:-1] - slope[1:]
+        # exact masses where the branch does not switch: every atom of a branch is carried to the
+        # kept point it was merged into (the largest point ≤ its loss), its mass added there
+        agg_a = _aggregate(a, points)
+        agg_b = _aggregate(b, points)
+        log_p = np.where(left_active_a, agg_a, agg_b)
+        log_p = np.where(same, log_p, -np.inf)
         switched = ~same
         if np.any(switched):
             s = np.maximum(drop[switched], 0.0)  # concavity: drops are ≥ 0 up to rounding
@@ -389,6 +389,16 @@ def _merge_close(points: np.ndarray, rtol: float = 1e-12) -> np.ndarray:
         return points
     keep = np.concatenate([[True], np.diff(points) > rtol * np.maximum(1.0, np.abs(points[1:]))])
     return points[keep]
+
+
+def _aggregate(pair: DiscretePair, points: np.ndarray) -> np.ndarray:
+    """log of the P-mass of ``pair``'s atoms carried onto each point (point k collects the atoms
+    in [points[k], points[k+1]), which after _merge_close lie within 1e-12 of points[k])."""
+    out = np.full(points.size, -np.inf)
+    if pair.size:
+        idx = np.clip(np.searchsorted(points, pair.loss, side="right") - 1, 0, points.size - 1)
+        np.logaddexp.at(out, idx, pair.log_p)
+    return out
 
 
 def _interval_midpoints_logit(points: np.ndarray) -> np.ndarray:
