@@ -26,11 +26,14 @@ from .compare import (
     delta_from_perfect_privacy,
     delta_to_blatant_non_privacy,
 )
+from .spec import parse, parse_hyperprior
 from .tradeoff import DiscretePair, Rounding
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "parse",
+    "parse_hyperprior",
     "JEFFREYS",
     "BetaPrior",
     "Comparison",

@@ -86,3 +86,15 @@ def check_array_in(name: str, values: object, low: float, high: float) -> np.nda
 def check_probabilities(name: str, values: object) -> np.ndarray:
     """An array of numbers in [0, 1]."""
     return check_array_in(name, values, 0.0, 1.0)
+
+
+def format_number(x: float) -> str:
+    """Shortest text that parses back to exactly ``x`` (``repr``), without a trailing ``.0``.
+
+    >>> format_number(1.0), format_number(0.1), format_number(3.4e6), format_number(1e-5)
+    ('1', '0.1', '3400000', '1e-05')
+    """
+    x = float(x)
+    if x.is_integer() and abs(x) < 1e16:
+        return str(int(x))
+    return repr(x)

@@ -146,19 +146,9 @@ def as_hyperprior(h: "HyperPrior | Callable | str | None") -> HyperPrior | None:
     if h is None or isinstance(h, HyperPrior):
         return h
     if isinstance(h, str):
-        text = h.strip().lower().replace(" ", "")
-        if text == "jeffreys":
-            return JEFFREYS
-        if text == "uquadratic":
-            return UQuadratic()
-        if text.startswith("beta(") and text.endswith(")"):
-            parts = text[5:-1].split(",")
-            if len(parts) == 2:
-                try:
-                    return BetaPrior(float(parts[0]), float(parts[1]))
-                except ValueError as exc:
-                    raise ValueError(f"hyperprior beta(a,b) needs two positive numbers: {exc}") from None
-        raise ValueError(f"unknown hyperprior {h!r}; use jeffreys, uquadratic or beta(a,b)")
+        from ..spec import parse_hyperprior  # the one parser of the spec language
+
+        return parse_hyperprior(h)
     if callable(h):
         return DensityPrior(h)
     raise ValueError(f"hyperprior must be a HyperPrior, a callable density or a name, got {h!r}")

@@ -22,7 +22,7 @@ from scipy import integrate, optimize
 from scipy.special import logsumexp
 
 from .._numerics import LOG_HALF, expit, log_ndtr, logit, logsubexp, ndtr, ndtri
-from .._validation import check_positive
+from .._validation import format_number, check_positive
 from .base import Mechanism
 
 
@@ -162,8 +162,8 @@ class Gaussian(PrivacyLossMechanism):
     @property
     def spec(self) -> str:
         if self.sigma is not None:
-            return f"gaussian(sigma={self.sigma:g}, sensitivity={self.sensitivity:g})"
-        return f"gaussian(mu={self.mu:g})"
+            return f"gaussian(sigma={format_number(self.sigma)}, sensitivity={format_number(self.sensitivity)})"
+        return f"gaussian(mu={format_number(self.mu)})"
 
     def _log_sf(self, t, under):
         m = self.mu
@@ -230,7 +230,7 @@ class Laplace(PrivacyLossMechanism):
 
     @property
     def spec(self) -> str:
-        return f"laplace(b={self.b:g}, sensitivity={self.sensitivity:g})" if self.sensitivity != 1.0 else f"laplace(b={self.b:g})"
+        return f"laplace(b={format_number(self.b)}, sensitivity={format_number(self.sensitivity)})" if self.sensitivity != 1.0 else f"laplace(b={format_number(self.b)})"
 
     def _log_sf(self, t, under):
         t = np.asarray(t, dtype=float)

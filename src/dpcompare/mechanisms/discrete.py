@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import check_in_interval, check_nonnegative, check_positive
+from .._validation import format_number, check_in_interval, check_nonnegative, check_positive
 from ..tradeoff import DiscretePair
 from .pair_backed import PairMechanism
 
@@ -53,7 +53,7 @@ class RandomizedResponse(PairMechanism):
 
     @property
     def spec(self) -> str:
-        return f"rr(eps={self.eps:g})"
+        return f"rr(eps={format_number(self.eps)})"
 
     @property
     def gdp_mu(self) -> float | None:
@@ -68,7 +68,7 @@ class PureDP(RandomizedResponse):
 
     @property
     def spec(self) -> str:
-        return f"puredp(eps={self.eps:g})"
+        return f"puredp(eps={format_number(self.eps)})"
 
 
 @dataclass(frozen=True, repr=False, init=False)
@@ -95,7 +95,7 @@ class ApproxDP(PairMechanism):
 
     @property
     def spec(self) -> str:
-        return f"approxdp(eps={self.eps:g}, delta={self.dp_delta:g})"
+        return f"approxdp(eps={format_number(self.eps)}, delta={format_number(self.dp_delta)})"
 
     @property
     def gdp_mu(self) -> float | None:
