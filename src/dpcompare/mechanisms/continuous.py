@@ -196,8 +196,33 @@ class Gaussian(PrivacyLossMechanism):
         return self.mu
 
     @property
+    def psi(self) -> float:
+        """Sensitivity index ψ = sensitivity/σ (seed 001 Def 6); equal to μ (Lemma 6). See ``dpcompare.gaussian``."""
+        return self.mu
+
+    @property
     def _loss_scale(self) -> float:
         return self.mu
+
+    def log_delta(self, eps: np.ndarray) -> np.ndarray:
+        """log δ(ε) of seed 001 eq 7.1 without cancellation between the two Φ terms, for any real ε.
+
+        δ = φ(z₀)·∫_{z₀}^{z₁}(1 − t·M(t)) dt where the terms are close (M the Mills ratio); see
+        ``dpcompare.gaussian.profile`` (relative error ≲ 1e-12 for δ down to 1e-300 and below).
+        """
+        from ..gaussian.profile import _log_delta
+
+        return _log_delta(self.mu, np.asarray(eps, dtype=float))
+
+    def _epsilon_scalar(self, delta: float) -> float:
+        """Certified monotone Newton in log space (``dpcompare.gaussian.profile``, seed 001 eq 6.7)."""
+        if delta >= 1.0:
+            return 0.0
+        if delta <= 0.0:
+            return float("inf")
+        from ..gaussian.profile import _epsilon_scalar
+
+        return _epsilon_scalar(self.mu, math.log(delta), delta)
 
 
 @dataclass(frozen=True, repr=False)
