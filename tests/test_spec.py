@@ -125,7 +125,7 @@ def test_sgm_with_the_real_mechanism():
     [
         # unknown names and keys: the message lists what is allowed
         ("gauss(mu=1)", ["unknown mechanism 'gauss'", "known: approxdp, bnp, gaussian", "did you mean 'gaussian'"]),
-        ("shuffle(eps0=1, n=10)", ["unknown mechanism 'shuffle'", "known:"]),
+        ("shuffles(eps0=1, n=10)", ["unknown mechanism 'shuffles'", "known:"]),
         ("gaussian(sd=1)", ["unknown parameter 'sd'", "allowed: mu, sensitivity, sigma"]),
         ("laplace(b=1, eps=2)", ["unknown parameter 'eps'", "allowed: b, sensitivity"]),
         ("pp(eps=1)", ["unknown parameter 'eps'", "allowed: none"]),
@@ -288,24 +288,24 @@ def test_format_number_parses_back_exactly(x):
 
 # ---------------------------------------------------------------------------------------------- registry
 def test_registry_lists_the_contract_names():
-    assert {"gaussian", "laplace", "rr", "puredp", "approxdp", "pp", "bnp", "sgm"} <= set(MECHANISMS.names())
+    assert {"gaussian", "laplace", "rr", "puredp", "approxdp", "pp", "bnp", "sgm", "shuffle"} <= set(MECHANISMS.names())
     assert "gaussian(mu=...) | gaussian(sigma=..., [sensitivity=...])" in MECHANISMS.usage()
 
 
 def test_a_later_issue_adds_a_spec_without_touching_the_parser():
-    @MECHANISMS.register("shuffle", {"eps0": Param.nonnegative(), "n": Param.integer(minimum=1)})
+    @MECHANISMS.register("standin", {"eps0": Param.nonnegative(), "n": Param.integer(minimum=1)})
     def _shuffle(eps0, n):
         return dc.RandomizedResponse(eps=eps0 / n)  # a stand-in
 
     try:
-        assert parse("Shuffle(eps0=2, n=1e1)") == dc.RandomizedResponse(eps=0.2)
+        assert parse("Standin(eps0=2, n=1e1)") == dc.RandomizedResponse(eps=0.2)
         with pytest.raises(ValueError, match="n must be an integer >= 1, got 0.5"):
-            parse("shuffle(eps0=2, n=0.5)")
+            parse("standin(eps0=2, n=0.5)")
         with pytest.raises(ValueError, match="already registered"):
-            MECHANISMS.register("shuffle", {})(_shuffle)
+            MECHANISMS.register("standin", {})(_shuffle)
     finally:
-        MECHANISMS.unregister("shuffle")
-    assert "shuffle" not in MECHANISMS
+        MECHANISMS.unregister("standin")
+    assert "standin" not in MECHANISMS
 
 
 def test_registration_rejects_forms_with_undeclared_keys():

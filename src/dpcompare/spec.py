@@ -497,6 +497,34 @@ def _sgm(sigma: float, p: float, steps: int) -> "Mechanism":
     return SubsampledGaussian(sigma=sigma, sampling_rate=p, steps=steps)
 
 
+@MECHANISMS.register(
+    "shuffle",
+    {
+        "eps0": Param.positive(what="epsilon of each local randomiser"),
+        "n": Param.integer(minimum=2, what="number of users"),
+    },
+    summary="n shuffled eps0-DP local reports: the f-DP bound of seed 002 Thm 4.2",
+)
+def _shuffle(eps0: float, n: int) -> "Mechanism":
+    from .mixtures import Shuffled
+
+    return Shuffled(eps0=eps0, n=n)
+
+
+@MECHANISMS.register(
+    "shuffle_pair",
+    {
+        "eps0": Param.positive(what="epsilon of each local randomiser"),
+        "n": Param.integer(minimum=2, what="number of users"),
+    },
+    summary="n shuffled eps0-DP local reports: exact trade-off of seed 002's clone pair (tighter than Thm 4.2)",
+)
+def _shuffle_pair(eps0: float, n: int) -> "Mechanism":
+    from .mixtures import ShuffleAnalysis, Shuffled
+
+    return Shuffled(eps0=eps0, n=n, analysis=ShuffleAnalysis.CLONE_PAIR)
+
+
 @HYPERPRIORS.register("jeffreys", {}, summary="Beta(1/2, 1/2)")
 def _jeffreys() -> "HyperPrior":
     from .compare.hyperprior import JEFFREYS
@@ -526,7 +554,8 @@ def parse(spec: str) -> "Mechanism":
 
     Known names: ``gaussian(mu=…)`` | ``gaussian(sigma=…, sensitivity=…)``, ``laplace(b=…,
     sensitivity=…)``, ``rr(eps=…)``, ``puredp(eps=…)``, ``approxdp(eps=…, delta=…)``, ``pp()``,
-    ``bnp()``, ``sgm(sigma=…, p=…, steps=…)`` and whatever later modules register in
+    ``bnp()``, ``sgm(sigma=…, p=…, steps=…)``, ``shuffle(eps0=…, n=…)``, ``shuffle_pair(eps0=…, n=…)`` and
+    whatever later modules register in
     :data:`MECHANISMS`. Raises ``ValueError`` with a one-line message on any bad input.
 
     >>> parse(" Gaussian( sigma = 2, sensitivity=1 ) ").mu
@@ -534,7 +563,7 @@ def parse(spec: str) -> "Mechanism":
     >>> parse("gauss(mu=1)")
     Traceback (most recent call last):
     ...
-    ValueError: unknown mechanism 'gauss'; known: approxdp, bnp, gaussian, laplace, pp, puredp, rr, sgm; did you mean 'gaussian'? (in mechanism spec 'gauss(mu=1)')
+    ValueError: unknown mechanism 'gauss'; known: approxdp, bnp, gaussian, laplace, pp, puredp, rr, sgm, shuffle, shuffle_pair; did you mean 'gaussian'? (in mechanism spec 'gauss(mu=1)')
     """
     return MECHANISMS.parse(spec)
 

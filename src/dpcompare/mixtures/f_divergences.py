@@ -1,0 +1,336 @@
+"""F-divergences from a trade-off function (seed 002 Lemma B.4, Prop 3.3, Cor B.5, Cor B.6, Prop B.7).
+
+For a convex F with F(1) = 0, D_F(P‖Q) = ∫_{pq>0} F(p/q) dQ + F(0)·Q[p = 0] + τ_F·P[q = 0], with
+F(0) = lim_{s↓0} F(s) and τ_F = lim_{t→∞} F(t)/t. (The appendix prints "F(0) = lim F(s)/s"; the
+limit of F(s) itself is the one that makes Lemma B.4 hold — e.g. for the curve length below.)
+
+**Lemma B.4** (Dong et al. Prop B.4): D_F(P‖Q) = l_F(T(P, Q)) with z_f the first zero of f,
+
+    l_F(f) = ∫₀^{z_f} F(1/|f′(x)|)·|f′(x)| dx + F(0)·(1 − f(0)) + τ_F·(1 − z_f).
+
+Two evaluations, independent of each other:
+
+- ``l_f`` on a discrete pair (a piecewise-linear f): segment k has Δx = pₖ and |f′| = qₖ/pₖ, so the
+  integral is Σₖ qₖ·F(pₖ/qₖ); 1 − f(0) = q₊∞ and 1 − z_f = p₋∞. Exact. For a mechanism the
+  (pessimistic, optimistic) pairs give a certified bracket, since F-divergences obey the data
+  processing inequality (the pessimistic pair is more informative, so its divergence is larger).
+- ``l_f_quad`` integrates Lemma B.4 with adaptive quadrature from the slope f′, which
+  ``tradeoff_slope`` gives in closed form for Gaussian and Laplace mechanisms (derivatives of the
+  core's closed-form trade-off functions) and exactly for pair-backed mechanisms. The integral is
+  taken in u with x = Φ(−u), so both ends of [0, 1] keep full precision.
+
+Divergences (``F`` objects): hockey-stick H_γ (F(s) = (s − γ)₊; equals the privacy profile δ at
+γ = e^ε), KL (F(s) = s·log s), total variation (F(s) = |s − 1|/2), the power divergence of order a
+(F_a(s) = (s^a − a(s−1) − 1)/(a(a−1)); Cor B.6: e^{(a−1)R_a(P‖Q)} = ∫₀¹ |f′(x)|^{1−a} dx, so Rényi
+R_a = log(1 + a(a−1)·D_{F_a})/(a−1)), and the curve length of Prop B.7 (F(y) = √(1 + y²)).
+
+Joint convexity (Prop 3.3, Cor B.5, Cor B.6): D_F(P_w‖Q_w) ≤ Σᵢ wᵢ D_F(Pᵢ‖Qᵢ);
+``joint_convexity_terms`` returns both sides for mixtures on a finite outcome space.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import singledispatch
+from typing import Any
+
+import numpy as np
+from scipy import integrate
+
+from .._numerics import log_ndtr, ndtr, ndtri
+from .._validation import check_positive
+from ..mechanisms import Gaussian, Laplace, Mechanism
+from ..mechanisms.pair_backed import PairMechanism
+from ..tradeoff import DiscretePair
+from ._checks import check_weights
+from .algebra import as_pairs, vertices
+
+
+@dataclass(frozen=True)
+class FDivergence:
+    """A convex F with F(1) = 0, its limits F(0) = lim_{s↓0} F(s) and τ_F = lim_{t→∞} F(t)/t, and a name."""
+
+    name: str
+    F: Callable[[np.ndarray], np.ndarray]
+    F0: float
+    tau: float
+    kink: float | None = None  # s where F is not differentiable (passed to the quadrature)
+    #: optional (log|f′|, log pdf) ↦ F(1/|f′|)·|f′|·pdf computed without overflow (for fast-growing F)
+    weighted: Callable[[float, float], float] | None = None
+
+    def __call__(self, s: Any) -> np.ndarray:
+        return self.F(np.asarray(s, dtype=float))
+
+
+def hockey_stick(gamma: float) -> FDivergence:
+    """H_γ: F(s) = (s − γ)₊ (seed 002 Cor B.5); with γ = e^ε it is the privacy profile δ(ε)."""
+    g = check_positive("gamma", gamma)
+    return FDivergence(f"hockey-stick({g:g})", lambda s: np.maximum(s - g, 0.0), 0.0, 1.0, g)
+
+
+def _xlogx(s: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(s > 0, s * np.log(np.where(s > 0, s, 1.0)), 0.0)
+
+
+KL = FDivergence("KL", _xlogx, 0.0, math.inf)
+TV = FDivergence("TV", lambda s: 0.5 * np.abs(s - 1.0), 0.5, 0.5, 1.0)
+#: Prop B.7: F(y) = √(1 + y²) gives the length of the graph of f (F(0) = 1: the drop at 0; τ = 1: the flat part)
+LENGTH = FDivergence("length", lambda s: np.sqrt(1.0 + s * s), 1.0, 1.0)
+
+
+def power(order: float) -> FDivergence:
+    """Power divergence F_a(s) = (s^a − a(s − 1) − 1)/(a(a − 1)) (seed 002 Cor B.6), order a > 1."""
+    a = check_positive("order", order)
+    if a <= 1:
+        raise ValueError(f"order must be > 1, got {a:g}")
+    def weighted(ls: float, lp: float) -> float:
+        # F_a(1/s)·s·pdf = (s^{1−a} − a(1 − s) − s)·pdf/(a(a−1)), s = e^{ls}, pdf = e^{lp}
+        main = math.exp(min((1.0 - a) * ls + lp, 709.0))
+        rest = (a * (1.0 - math.exp(min(ls, 709.0))) + math.exp(min(ls, 709.0))) * math.exp(lp)
+        return (main - rest) / (a * (a - 1.0))
+
+    def F(s: np.ndarray) -> np.ndarray:
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            return (np.power(s, a) - a * (s - 1.0) - 1.0) / (a * (a - 1.0))
+
+    return FDivergence(f"power({a:g})", F, 1.0 / a, math.inf, None, weighted)
+
+
+# ---------------------------------------------------------------------------------------------- l_F on pairs
+def l_f(pair: DiscretePair, div: FDivergence) -> float:
+    """l_F(f) of seed 002 Lemma B.4 for the piecewise-linear f = T(P, Q), exactly: Σ qₖ F(pₖ/qₖ) +
+    F(0)·q₊∞ + τ_F·p₋∞ (= D_F(P‖Q)).
+
+    Example: randomized response ε = log 3 has TV = δ(0) = ½.
+
+    >>> rr = DiscretePair.from_masses([0.75, 0.25], [0.25, 0.75])
+    >>> round(l_f(rr, TV), 12)
+    0.5
+    """
+    ratio = np.exp(-pair.loss)  # p/q of each atom
+    body = math.fsum((pair.q * div(ratio)).tolist())
+    extra = 0.0
+    if pair.q_pos_inf > 0:
+        extra += div.F0 * pair.q_pos_inf
+    if pair.p_neg_inf > 0:
+        extra += math.inf if math.isinf(div.tau) else div.tau * pair.p_neg_inf
+    return body + extra
+
+
+def l_f_symmetric(obj: Any, div: FDivergence) -> tuple[float, float]:
+    """The simplified form of seed 002 Lemma B.4, l_F(f) = ∫₀^{z_f} F(1/|f′|)·|f′| dx, which holds for a
+    symmetric f with f(0) = 1: raises ValueError if f(0) ≠ 1 or f is not symmetric. Certified bracket."""
+    pess, opt = as_pairs(obj, name="f", require_f0_one=True)
+    for pr in (pess, opt):
+        if not pr.is_symmetric:
+            raise ValueError("f must be symmetric for the simplified form of Lemma B.4")
+    body = lambda pr: math.fsum((pr.q * div(np.exp(-pr.loss))).tolist())  # noqa: E731
+    hi = body(pess)
+    return (hi if opt is pess else body(opt)), hi
+
+
+def l_f_bounds(obj: Any, div: FDivergence) -> tuple[float, float]:
+    """Certified (lower, upper) of D_F for a mechanism, pair or callable (data processing inequality)."""
+    pess, opt = as_pairs(obj)
+    hi = l_f(pess, div)
+    return (hi if opt is pess else l_f(opt, div)), hi
+
+
+# ---------------------------------------------------------------------------------------------- quadrature
+# The quadrature runs in the coordinate u with x = Φ(−u) (dx = φ(u) du): both ends of [0, 1] stay
+# resolved to full relative precision (x near 1 is u ≪ 0), and for G_μ the slope is simply
+# f′ = −exp(μu − μ²/2). ``tradeoff_slope`` therefore returns the slope as a function of u.
+#: the quadrature in u runs over [−U_MAX, U_MAX]
+U_MAX = 40.0
+
+
+@singledispatch
+def tradeoff_slope(mech: Any) -> tuple[Callable[[float], float], list[float], float, float]:
+    """(u ↦ log|f′(Φ(−u))|, break points in u, f(0), z_f) of a trade-off function, in closed form."""
+    raise ValueError(f"no closed-form slope for {type(mech).__name__}; use l_f on its pairs")
+
+
+def _u_of(x: float) -> float:
+    """u with Φ(−u) = x."""
+    return float(-ndtri(x))
+
+
+@tradeoff_slope.register
+def _(mech: Gaussian):
+    # f(x) = Φ(z − μ), z = Φ⁻¹(1 − x) = u:  f′(x) = −φ(z − μ)/φ(z) = −exp(μu − μ²/2)
+    mu = mech.mu
+    return (lambda u: mu * u - mu * mu / 2), [], 1.0, 1.0
+
+
+@tradeoff_slope.register
+def _(mech: Laplace):
+    # f(x) = 1 − e^m x (x < e^{−m}/2), e^{−m}/(4x) (x ≤ ½), e^{−m}(1 − x): slopes −e^m, −e^{−m}/(4x²), −e^{−m}
+    m = mech.m
+    em = math.exp(-m)
+    u1 = _u_of(em / 2)  # x < e^{−m}/2  ⟺  u > u1;  x ≤ ½  ⟺  u ≥ 0
+
+    def slope(u: float) -> float:
+        if u > u1:
+            return m
+        if u >= 0.0:
+            return -m - math.log(4.0) - 2.0 * float(log_ndtr(-u))
+        return -m
+
+    return slope, [u1, 0.0], 1.0, 1.0
+
+
+def _pair_slope(pair: DiscretePair):
+    a, b = vertices(pair)
+    with np.errstate(divide="ignore"):
+        log_s = np.log(-np.diff(b) / np.diff(a))
+
+    def slope(u: float) -> float:
+        x = float(ndtr(-u))
+        k = int(np.clip(np.searchsorted(a, x, side="right") - 1, 0, log_s.size - 1))
+        return float(log_s[k])
+
+    z = float(a[np.argmax(b <= 0)]) if np.any(b <= 0) else 1.0
+    return slope, [_u_of(x) for x in a[1:-1] if 0.0 < x < 1.0], float(b[0]), z
+
+
+@tradeoff_slope.register
+def _(mech: PairMechanism):
+    return _pair_slope(mech.pairs()[0])
+
+
+@tradeoff_slope.register
+def _(pair: DiscretePair):
+    return _pair_slope(pair)
+
+
+def l_f_quad(obj: Any, div: FDivergence, *, epsabs: float = 1e-13, epsrel: float = 1e-11) -> float:
+    """l_F(f) by adaptive quadrature of seed 002 Lemma B.4, from the slope f′ (``tradeoff_slope``).
+
+    ∫₀^{z_f} F(1/|f′(x)|)·|f′(x)| dx + F(0)(1 − f(0)) + τ_F(1 − z_f), integrated in u with
+    x = Φ(−u) (full precision at both ends). Kinks of f′, a few fixed points and, for the hockey-stick
+    and TV divergences, the point where 1/|f′| hits the kink of F are passed to the integrator.
+    Raises ArithmeticError if the integrator reports non-convergence (then use ``l_f_bounds``).
+    """
+    slope, points, f0, z = tradeoff_slope(obj)
+    u_end = _u_of(z) if z < 1.0 else -math.inf  # x ≤ z  ⟺  u ≥ u_end
+
+    log_norm = 0.5 * math.log(2 * math.pi)
+
+    def integrand(u: float) -> float:
+        ls = slope(u)  # log|f′|
+        lp = -u * u / 2 - log_norm  # log φ(u)
+        if ls == -math.inf:  # a flat piece inside [0, z_f) cannot occur; τ_F·pdf is its limit
+            return (float(div.tau) if math.isfinite(div.tau) else 0.0) * math.exp(lp)
+        if div.weighted is not None:
+            return div.weighted(ls, lp)
+        with np.errstate(over="ignore", invalid="ignore"):
+            s = math.exp(min(ls, 709.0))
+            val = float(div(math.exp(-ls) if ls > -709.0 else math.inf)) * s * math.exp(lp)
+        return val if math.isfinite(val) else 0.0
+
+    pts = list(points) + [-8.0, -4.0, -2.0, 0.0, 2.0, 4.0, 8.0]
+    if div.kink is not None:  # log|f′| = −log(kink); |f′(Φ(−u))| is non-decreasing in u (f convex)
+        target = -math.log(div.kink)
+        lo, hi = -U_MAX, U_MAX
+        if slope(lo) < target < slope(hi):
+            for _ in range(200):
+                mid = 0.5 * (lo + hi)
+                lo, hi = (lo, mid) if slope(mid) > target else (mid, hi)
+            pts.append(0.5 * (lo + hi))
+    start = max(u_end, -U_MAX)  # φ(±40) ≈ 1e-348: nothing beyond contributes
+    pts = sorted(set(p for p in pts if start < p < U_MAX and math.isfinite(p)))
+    edges = [start]
+    for p in [*pts, U_MAX]:  # break points closer than 1e-9 are one (a degenerate piece upsets quad)
+        if p - edges[-1] > 1e-9:
+            edges.append(p)
+    edges[-1] = U_MAX
+    total = 0.0
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        if hi > lo:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", integrate.IntegrationWarning)
+                try:
+                    val, _ = integrate.quad(integrand, lo, hi, epsabs=epsabs, epsrel=epsrel, limit=500)
+                except integrate.IntegrationWarning as exc:
+                    raise ArithmeticError(
+                        f"quadrature of Lemma B.4 did not converge on u ∈ [{lo:g}, {hi:g}] ({exc}); use l_f_bounds"
+                    ) from None
+            total += val
+    total += div.F0 * (1.0 - f0) if f0 < 1 else 0.0
+    if z < 1:
+        total += math.inf if math.isinf(div.tau) else div.tau * (1.0 - z)
+    return total
+
+
+# ---------------------------------------------------------------------------------------------- named views
+def profile_from_lf(obj: Any, eps: float) -> tuple[float, float]:
+    """δ(ε) = H_{e^ε} as l_F of the hockey-stick F (Lemma B.4), as a certified (lower, upper)."""
+    return l_f_bounds(obj, hockey_stick(math.exp(eps)))
+
+
+def renyi_from_power(power_divergence: float, order: float) -> float:
+    """R_a = log(1 + a(a−1)·D_{F_a})/(a − 1) (seed 002 Cor B.6: e^{(a−1)R_a} = ∫|f′|^{1−a})."""
+    a = float(order)
+    return math.log1p(a * (a - 1.0) * power_divergence) / (a - 1.0)
+
+
+def renyi_bounds(obj: Any, order: float) -> tuple[float, float]:
+    """Certified Rényi divergence R_a(P‖Q) of order a > 1 from the trade-off function (Cor B.6)."""
+    lo, hi = l_f_bounds(obj, power(order))
+    return renyi_from_power(lo, order), renyi_from_power(hi, order)
+
+
+def curve_length(pair: DiscretePair) -> float:
+    """Length of the graph of f on [0, 1] including a drop at 0 and a flat tail (Prop B.7), exactly."""
+    return l_f(pair, LENGTH)
+
+
+# ---------------------------------------------------------------------------------------------- joint convexity
+def joint_convexity_terms(weights: Any, P: Sequence[Any], Q: Sequence[Any], div: FDivergence) -> tuple[float, float]:
+    """(D_F(P_w‖Q_w), Σᵢ wᵢ D_F(Pᵢ‖Qᵢ)) for mixtures on a common finite outcome space.
+
+    Seed 002 Prop 3.3 (Cor B.5 for H_γ, Cor B.6 for the power divergence): the first is ≤ the second.
+    The right-hand side is l_F of the Lemma 3.1 pair (revealed index), computed independently.
+    """
+    from .joint_concavity import exact_mixture_pair, mixture_pair
+
+    w = check_weights(weights, size=len(P))
+    exact = exact_mixture_pair(w, P, Q)
+    comps = [DiscretePair.from_masses(np.asarray(p, float), np.asarray(q, float)) for p, q in zip(P, Q)]
+    rhs = math.fsum(wi * l_f(c, div) for wi, c in zip(w, comps) if wi > 0)
+    via_bound = l_f(mixture_pair(w, comps), div)
+    if math.isfinite(rhs) and abs(via_bound - rhs) > 1e-12 * max(1.0, abs(rhs)):
+        raise ArithmeticError("l_F of the Lemma 3.1 pair differs from Σ wᵢ D_F(Pᵢ‖Qᵢ)")
+    return l_f(exact, div), rhs
+
+
+def divergence_of(obj: Any, div: FDivergence) -> float:
+    """D_F for a mechanism or pair, from its pessimistic pair (the guarantee side: never understated)."""
+    if isinstance(obj, Mechanism) or isinstance(obj, DiscretePair) or callable(obj):
+        return l_f_bounds(obj, div)[1]
+    raise ValueError(f"expected a mechanism, a DiscretePair or a callable, got {type(obj).__name__}")
+
+
+__all__ = [
+    "FDivergence",
+    "KL",
+    "LENGTH",
+    "TV",
+    "curve_length",
+    "divergence_of",
+    "hockey_stick",
+    "joint_convexity_terms",
+    "l_f",
+    "l_f_bounds",
+    "l_f_quad",
+    "l_f_symmetric",
+    "power",
+    "profile_from_lf",
+    "renyi_bounds",
+    "renyi_from_power",
+    "tradeoff_slope",
+]

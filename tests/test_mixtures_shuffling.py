@@ -1,0 +1,212 @@
+"""Shuffle model (seed 002 Prop 4.1, Thm 4.2, Cor 4.3; App. C) against brute force from the definitions.
+
+The brute-force pairs enumerate the outcomes (a, b) of App. C with a dict, for n ≤ 60:
+C ~ Bin(n−1, 2w), A | C ~ Bin(C, ½), P₀ = (A+1, C−A), Q₀ = (A, C−A+1), P = (1−w)P₀ + wQ₀, Q = (1−w)Q₀ + wP₀.
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from scipy.stats import binom
+
+import dpcompare as dc
+from dpcompare.mixtures import ShuffleAnalysis, Shuffled, cor43_delta, prop41_pairs, prop41_points, shuffle_weight
+from dpcompare.mixtures._clone_pairs import clone_count_pairs
+from dpcompare.tradeoff import DiscretePair, Rounding
+
+X = np.linspace(0.0, 1.0, 4001)
+EPS = np.linspace(0.0, 4.0, 81)
+CASES = [(2, 1.0), (5, 1.0), (13, 0.5), (30, 2.0), (60, 0.3), (60, 4.0)]
+
+
+def brute_force(n: int, eps0: float, clone_prob: float | None = None):
+    """(w, masses of P₀, Q₀, P, Q over the outcomes (a, b)) from the definitions of App. C."""
+    w = 1.0 / (math.exp(eps0) + 1.0)
+    pc = 2 * w if clone_prob is None else clone_prob
+    P0: dict[tuple[int, int], float] = {}
+    Q0: dict[tuple[int, int], float] = {}
+    for c in range(n):
+        wc = binom.pmf(c, n - 1, pc)
+        for a in range(c + 1):
+            m = wc * binom.pmf(a, c, 0.5)
+            P0[(a + 1, c - a)] = P0.get((a + 1, c - a), 0.0) + m
+            Q0[(a, c - a + 1)] = Q0.get((a, c - a + 1), 0.0) + m
+    keys = sorted(set(P0) | set(Q0))
+    p0 = np.array([P0.get(k, 0.0) for k in keys])
+    q0 = np.array([Q0.get(k, 0.0) for k in keys])
+    p0, q0 = p0 / p0.sum(), q0 / q0.sum()
+    return w, p0, q0, (1 - w) * p0 + w * q0, (1 - w) * q0 + w * p0
+
+
+def _close(a: DiscretePair, b: DiscretePair, tol: float = 1e-12) -> None:
+    assert np.max(np.abs(a.tradeoff(X) - b.tradeoff(X))) <= tol
+    assert np.max(np.abs(a.delta(EPS) - b.delta(EPS))) <= tol
+
+
+@pytest.mark.parametrize(("n", "eps0"), CASES)
+def test_prop41_pair_equals_brute_force(n, eps0):
+    _, p0, q0, _, _ = brute_force(n, eps0)
+    pess, opt, plan = prop41_pairs(eps0, n)
+    assert plan.exact and pess is opt and pess.rounding is Rounding.EXACT
+    _close(pess, DiscretePair.from_masses(p0, q0))
+
+
+@pytest.mark.parametrize(("n", "eps0"), CASES)
+def test_prop41_binomial_sums_lie_on_the_curve(n, eps0):
+    # α₀(λ), β₀(λ) from the Binomial sums of Prop 4.1 are points of the brute-force T(P₀, Q₀)
+    _, p0, q0, _, _ = brute_force(n, eps0)
+    pair = DiscretePair.from_masses(p0, q0)
+    lam = np.array([-60.0, -2.7183, -0.7071, -0.0123, 0.0311, 0.4142, 1.7321, 3.1416, 60.0])  # off the atoms
+    a, b = prop41_points(eps0, n, lam)
+    assert np.max(np.abs(pair.tradeoff(a) - b)) <= 1e-12
+    ge = pair.loss[None, :] >= lam[:, None]
+    assert np.allclose(a, (pair.p[None, :] * ge).sum(axis=1), atol=1e-12)
+
+
+@pytest.mark.parametrize(("n", "eps0"), CASES)
+def test_theorem42_is_C_of_2w_id_plus_f0_from_brute_force(n, eps0):
+    # Thm 4.2: f = C(2w·Id + (1−2w)·T(P₀, Q₀)); 2w·Id + (1−2w)·T(P₀, Q₀) = T(P₀, 2wP₀ + (1−2w)Q₀)
+    w, p0, q0, _, _ = brute_force(n, eps0)
+    g = DiscretePair.from_masses(p0, 2 * w * p0 + (1 - 2 * w) * q0)
+    assert np.allclose(g.tradeoff(X), 2 * w * (1 - X) + (1 - 2 * w) * DiscretePair.from_masses(p0, q0).tradeoff(X), atol=1e-12)
+    mech = Shuffled(eps0, n)
+    assert mech.exact
+    _close(mech.pairs()[0], g.symmetrize())  # the core's conv(min(g, g⁻¹)): an independent symmetrisation
+
+
+@pytest.mark.parametrize(("n", "eps0"), CASES + [(500, 1.0)])
+def test_corollary43_profile(n, eps0):
+    # Cor 4.3 from the Binomial sums of Prop 4.1 = the profile of Thm 4.2's symmetric trade-off
+    mech = Shuffled(eps0, n)
+    eps = np.linspace(0.0, eps0 + 0.5, 41)
+    assert np.max(np.abs(cor43_delta(eps0, n, eps) - mech.delta(eps))) <= 1e-12
+
+
+@pytest.mark.parametrize(("n", "eps0"), CASES)
+def test_clone_pair_analysis_is_the_exact_tradeoff_of_P_Q(n, eps0):
+    _, _, _, p, q = brute_force(n, eps0)
+    exact = DiscretePair.from_masses(p, q)
+    mech = Shuffled(eps0, n, ShuffleAnalysis.CLONE_PAIR)
+    _close(mech.pairs()[0], exact)
+    assert exact.is_symmetric
+
+
+@pytest.mark.parametrize(("n", "eps0"), CASES)
+def test_theorem42_is_a_valid_lower_bound_of_the_exact_tradeoff(n, eps0):
+    _, _, _, p, q = brute_force(n, eps0)
+    exact = DiscretePair.from_masses(p, q)
+    thm = Shuffled(eps0, n).pairs()[0]
+    assert np.all(thm.tradeoff(X) <= exact.tradeoff(X) + 1e-12)
+    assert np.all(thm.delta(EPS) >= exact.delta(EPS) - 1e-12)
+
+
+def test_theorem42_is_not_the_exact_tradeoff():
+    # The issue expected equality with the brute-force T(P, Q); it fails (the seed's proof drops the
+    # factor (1 + η)/2 of Balle et al.'s advanced joint convexity). Measured gap at n = 5, ε₀ = 1.
+    _, _, _, p, q = brute_force(5, 1.0)
+    gap = np.max(DiscretePair.from_masses(p, q).tradeoff(X) - Shuffled(1.0, 5).tradeoff(X))
+    assert gap == pytest.approx(0.13199601015, abs=1e-9)
+
+
+@pytest.mark.parametrize(("n", "eps0"), [(5, 1.0), (30, 2.0), (60, 0.5)])
+def test_lemma_a4_advanced_joint_convexity_identity(n, eps0):
+    # H_{γ'}(P‖Q) = (1−2w)·H_γ(P₀‖(1−η)M + ηQ₀), γ' = (1−2w)γ + 2w, η = γ'/γ (Balle et al. Thm 2):
+    # the exact equality behind Thm 4.2's (looser) bound (1−2w)·H_γ(P₀‖Q₀)
+    w, p0, q0, p, q = brute_force(n, eps0)
+    m = 0.5 * (p0 + q0)
+    for eps in (0.05, 0.2, 0.5, 1.0):
+        gp = (1 - 2 * w) * math.exp(eps) + 2 * w
+        eta = gp / math.exp(eps)
+        lhs = np.maximum(p - gp * q, 0).sum()
+        rhs = (1 - 2 * w) * np.maximum(p0 - math.exp(eps) * ((1 - eta) * m + eta * q0), 0).sum()
+        bound = (1 - 2 * w) * np.maximum(p0 - math.exp(eps) * q0, 0).sum()
+        assert lhs == pytest.approx(rhs, abs=1e-13)
+        assert lhs <= bound + 1e-15
+
+
+def test_large_n_bracket_contains_the_exact_pair():
+    n, eps0 = 400, 1.0
+    w = shuffle_weight(eps0)
+    exact, _, _ = clone_count_pairs(n, 2 * w)
+    pess, opt, plan = clone_count_pairs(n, 2 * w, max_atoms=3000, tail=1e-12)
+    assert not plan.exact and plan.block > 1
+    assert pess.rounding is Rounding.PESSIMISTIC and opt.rounding is Rounding.OPTIMISTIC
+    eps = np.linspace(0, 1.5, 61)
+    assert np.all(opt.delta(eps) <= exact.delta(eps) + 1e-15)
+    assert np.all(exact.delta(eps) <= pess.delta(eps) + 1e-15)
+    assert np.all(pess.tradeoff(X) <= exact.tradeoff(X) + 1e-15)
+    assert np.all(exact.tradeoff(X) <= opt.tradeoff(X) + 1e-15)
+    for analysis in ShuffleAnalysis:
+        m_small = Shuffled(eps0, n, analysis, max_atoms=3000, tail=1e-12)
+        m_exact = Shuffled(eps0, n, analysis)
+        lo, hi = m_small.delta_bounds(eps)
+        assert np.all(lo <= m_exact.delta(eps) + 1e-15) and np.all(m_exact.delta(eps) <= hi + 1e-15)
+
+
+def test_mechanism_views_and_amplification():
+    eps = [float(Shuffled(1.0, n).epsilon(1e-6)) for n in (100, 1000, 10_000)]
+    assert eps[0] > eps[1] > eps[2] and eps[0] < 1.0
+    m = Shuffled(1.0, 10_000)
+    pess, opt = m.pairs()
+    assert pess.is_symmetric and opt.is_symmetric
+    lo, hi = m.delta_bounds(eps[2])
+    assert lo <= hi <= 1e-6 and hi - lo <= 1e-9  # certified and tight
+    assert m.spec == "shuffle(eps0=1, n=10000)"
+    assert dc.parse(m.spec) == m
+    assert dc.parse("shuffle_pair(eps0=1, n=1e4)") == Shuffled(1.0, 10_000, ShuffleAnalysis.CLONE_PAIR)
+    # the clone-pair analysis is at least as private everywhere
+    x = np.linspace(0, 1, 201)
+    assert np.all(Shuffled(1.0, 300, "clone_pair").tradeoff(x) >= Shuffled(1.0, 300).tradeoff(x) - 1e-12)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"eps0": 0.0, "n": 10}, "eps0 must be > 0"),
+        ({"eps0": -1.0, "n": 10}, "eps0 must be > 0"),
+        ({"eps0": float("nan"), "n": 10}, "eps0 must be finite"),
+        ({"eps0": float("inf"), "n": 10}, "eps0 must be finite"),
+        ({"eps0": 1.0, "n": 1}, "n \\(number of users\\) must be an integer >= 2"),
+        ({"eps0": 1.0, "n": 0}, "n \\(number of users\\) must be an integer >= 2"),
+        ({"eps0": 1.0, "n": 10.5}, "n \\(number of users\\) must be an integer >= 2"),
+        ({"eps0": 1.0, "n": "10"}, "n \\(number of users\\) must be an integer"),
+        ({"eps0": 1.0, "n": 10, "analysis": "exactish"}, "analysis must be one of"),
+    ],
+)
+def test_bad_input(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        Shuffled(**kwargs)
+
+
+def test_integral_float_n_is_accepted():
+    assert Shuffled(1.0, 1e3).n == 1000
+
+
+@pytest.mark.parametrize(
+    "spec", ["shuffle(eps0=0, n=10)", "shuffle(eps0=1, n=1)", "shuffle(eps0=1, n=2.5)", "shuffle(eps0=1)"]
+)
+def test_cli_exits_2_on_bad_shuffle_specs(spec, capsys):
+    from dpcompare import cli
+
+    assert cli.main(["describe", spec]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_cli_describe_json():
+    proc = subprocess.run(
+        [sys.executable, "-m", "dpcompare", "describe", "shuffle(eps0=2, n=1e3)", "--delta", "1e-6", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    import json
+
+    d = json.loads(proc.stdout)
+    assert d["epsilon"] == pytest.approx(float(Shuffled(2.0, 1000).epsilon(1e-6)))
