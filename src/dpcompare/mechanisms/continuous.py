@@ -295,6 +295,20 @@ class Laplace(PrivacyLossMechanism):
     def _loss_scale(self) -> float:
         return self.m
 
+    def log_delta(self, eps: np.ndarray) -> np.ndarray:
+        """log δ(ε) in closed form: δ = 1 − e^{(ε−m)/2} on [−m, m), 1 − e^ε below −m, 0 from m on.
+
+        (From δ = Q(L > ε) − e^ε P(L > ε) with the tails above; computed with expm1, so δ keeps its
+        relative precision as ε → m, where the difference form and its quadrature fallback cannot
+        resolve the atom of L at m.)
+        """
+        eps = np.asarray(eps, dtype=float)
+        m = self.m
+        with np.errstate(divide="ignore", invalid="ignore"):
+            inner = np.log(-np.expm1((np.minimum(eps, m) - m) / 2.0))
+            below = np.log(-np.expm1(np.minimum(eps, 0.0)))
+        return np.where(eps >= m, -np.inf, np.where(eps < -m, below, inner))
+
     def bayes_error_kinks(self) -> np.ndarray:
         """The atoms of L at ±m put kinks in R at π = 1/(1+e^{∓m})."""
         return expit(np.array([-self.m, self.m]))
