@@ -3,6 +3,8 @@
 from .mechanisms import (
     ApproxDP,
     BlatantlyNonPrivate,
+    FromDpEvent,
+    FromPLD,
     FromPair,
     Gaussian,
     Laplace,
@@ -10,6 +12,7 @@ from .mechanisms import (
     PerfectlyPrivate,
     PureDP,
     RandomizedResponse,
+    SubsampledGaussian,
     TradeoffCurve,
     TradeoffOracle,
 )
@@ -48,6 +51,8 @@ __all__ = [
     "ApproxDP",
     "BlatantlyNonPrivate",
     "DiscretePair",
+    "FromDpEvent",
+    "FromPLD",
     "FromPair",
     "Gaussian",
     "Laplace",
@@ -55,6 +60,7 @@ __all__ = [
     "PerfectlyPrivate",
     "PureDP",
     "RandomizedResponse",
+    "SubsampledGaussian",
     "Rounding",
     "TradeoffCurve",
     "TradeoffOracle",

@@ -98,7 +98,9 @@ def delta_divergence(
         r = _delta_pairs(pa, pb)
     else:
         r = _branch_and_bound(a, b, h, tol)
-    return DeltaResult(r.value, max(0.0, r.lower - _FP_SLACK), r.upper + _FP_SLACK, r.pi, r.certified)
+    # numeric compositions bound their own floating-point error η in R: widen by η_A + η_B
+    eta = float(a.numerical_error) + float(b.numerical_error) + _FP_SLACK
+    return DeltaResult(r.value, max(0.0, r.lower - eta), r.upper + eta, r.pi, r.certified)
 
 
 def _delta_pairs(pa, pb) -> DeltaResult:

@@ -13,10 +13,13 @@ from .discrete import (
 )
 from .oracle import TradeoffOracle
 from .pair_backed import PairMechanism
+from .sgm import FromDpEvent, FromPLD, SubsampledGaussian
 
 __all__ = [
     "ApproxDP",
     "BlatantlyNonPrivate",
+    "FromDpEvent",
+    "FromPLD",
     "FromPair",
     "Gaussian",
     "Laplace",
@@ -26,6 +29,7 @@ __all__ = [
     "PrivacyLossMechanism",
     "PureDP",
     "RandomizedResponse",
+    "SubsampledGaussian",
     "TradeoffCurve",
     "TradeoffOracle",
 ]

@@ -189,7 +189,15 @@ class Mechanism(abc.ABC):
             "auc": self.auc,
             "gdp_mu": self.gdp_mu,
             "exact": self.exact,
+            "numerical_error": self.numerical_error,
         }
+
+    @property
+    def numerical_error(self) -> float:
+        """A priori bound on floating-point error in R (uniform in π) not already inside the
+        brackets (the FFT rounding of numeric compositions); 0 for closed forms and exact pairs.
+        Δ brackets include it; δ and ε views do not (they are reported with it)."""
+        return 0.0
 
     @property
     def gdp_mu(self) -> float | None:

@@ -1,0 +1,725 @@
+"""Certified composition on a uniform privacy-loss grid: an upper and a lower version, error-controlled.
+
+DESIGN.md §1 ("Composition", "Certified numerics") asks for a *pessimistic* pair (at least as
+informative as the truth: R ≤ R_true, δ ≥ δ_true) and an *optimistic* pair (at most as informative:
+R ≥ R_true) of the N-fold composition of a mechanism, with every approximation accounted for. The
+construction below needs no probabilistic error analysis: both sides are exact Blackwell
+statements, and only floating point is bounded a priori.
+
+Notation: a pair (P, Q), privacy loss ℓ = log(q/p); the Bayes error R(π) = Σ min(π·p, (1−π)·q)
+(seed 000 eq 2). Grid g_k = k·h. "A is a post-processing of B" (A = B followed by a Markov kernel)
+implies R_A ≥ R_B everywhere (Blackwell 1953; seed 000 §2) and is preserved by composition:
+if A_i is a post-processing of B_i then ⊗A_i is one of ⊗B_i (apply the kernels coordinatewise).
+
+Argument, in numbered steps (the code follows the numbering)
+--------------------------------------------------------------
+1. **Fine partition.** Cut the true single-step loss axis into cells aligned with the grid
+   g_k = o + k·h (offset o): every cell lies inside one grid interval (g_k, g_{k+1}], plus the tails
+   (−∞, g_lo] and (g_hi, ∞). A cell's P- and Q-masses (P(c), Q(c)) are computed in closed form by the
+   caller, with a bound on their relative error (Gaussian CDFs and Gauss–Legendre quadrature for the
+   subsampled Gaussian, :mod:`.sgm`, which also chooses o so that the bulk of the mass sits exactly
+   on a grid point). The merged atom of a cell has loss λ(c) = log(Q(c)/P(c)) inside the cell.
+2. **Pessimistic step (split = connect-the-dots, Doroshenko et al. 2022, Alg. 1).** An atom with loss
+   λ ∈ [g_k, g_{k+1}] is split into atoms at g_k and g_{k+1} carrying P-fractions
+   w_lo = (e^{g_{k+1}} − e^λ)/(e^{g_{k+1}} − e^{g_k}) and w_hi = 1 − w_lo, which preserves both its P-
+   and its Q-mass. Merging the two halves gives back the atom, so the atom is a post-processing of
+   the split pair. Splitting is linear in the masses, so splitting each cell's merged atom equals
+   splitting every true atom of the cell (the cell lies inside one grid interval): the true
+   step is a post-processing of the split pair, which is therefore pessimistic, *exactly*.
+   Tails: losses above g_hi are moved down to g_hi keeping their P-mass, the missing Q-mass goes to
+   ℓ = +∞; losses below g_lo are moved up to g_lo keeping their Q-mass, the missing P-mass goes to
+   ℓ = −∞. Each is again the inverse of a merge (exact).
+3. **Optimistic step (merge).** Merging outcomes — also fractions of outcomes, a randomised kernel —
+   is a post-processing. Walk the cells in increasing loss; a group starts with (the remainder of)
+   a cell, its target is the first grid point g ≥ its loss, and it absorbs whole cells below g and
+   then exactly the fraction t of the next cell above g that brings its likelihood ratio to e^g:
+   Σ_{members} p·(1 − e^{λ−g}) = 0. Every group lands exactly on a grid point. The last, unbalanced
+   group (the top tail) is merged with a fraction θ of an earlier grid atom (loss below) so that it
+   lands exactly on a grid point. The result is a post-processing of the true step: optimistic,
+   exactly. Its groups span ≈ one grid interval, like the split in step 2, so both sides err by
+   the same second-order amount (≈ h²/4 of extra loss variance per step, against a per-step loss
+   variance s²), and the bracket width shrinks like h². Balances that hold only up to rounding
+   (a deficit ≤ 64u of the group's mass, a loss within rounding of a grid point) are snapped, and the
+   Q-mass this changes is added to the step's error. If no grid-supported merge exists (a grid so
+   coarse that the tail has no partner), :func:`optimistic_binary` merges the step into two outcomes
+   {ℓ ≤ 0}, {ℓ > 0} instead and composes them in closed form (binomial): exact, but loose.
+4. **Composition.** Both grid pairs are composed N times by FFT (losses add; the masses of a product
+   pair multiply). Two passes are made: on the Q-masses (used for L ≥ 0) and on the P-masses (used
+   for L < 0), so that every mass is obtained in the measure in which it is ≤ the other one, and
+   the absolute FFT error is never amplified by e^{|L|}.
+5. **Window.** The composed support is cut to [b, a] where the Chernoff bounds
+   P^N(L < b) ≤ M_P(−t)^N e^{tb} and Q^N(L > a) ≤ M_Q(t)^N e^{−ta} (M = single-step moment generating
+   function, optimised over t) are ≤ τ. The cyclic FFT of length n ≥ (a−b)/h + 1 folds the mass
+   outside the window into it; that mass is ≤ 2τ in each measure.
+6. **Floating point.** An a-priori bound on the FFT error is propagated through the N-th power and
+   the inverse transform. Forward: every output ĉ_k = Σⱼ ωʲᵏ xⱼ is evaluated along log₂n butterfly
+   levels, each with a relative error of order u, so |ĉ_k − c_k| ≤ κ·log₂n·u·‖x‖₁ (the componentwise
+   form of Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed., §24.1; κ = 5 is our
+   conservative constant for scipy's mixed-radix pocketfft). Power: |ĉᴺ − cᴺ| ≤ N·max(|ĉ|,|c|)^{N−1}·
+   |ĉ − c|, plus κ·u·(1 + N·|log ĉ|)·|ĉ|ᴺ for computing it as exp(N·log ĉ). Inverse: the mean of
+   these errors plus the inverse transform's own κ·log₂n·u·Σ|ĉᴺ|/n gives a per-entry bound E. Entries ≤ E are zeroed (they are noise), negative
+   entries with them. Excess total mass (Σq > Q-total of the exact composition, or Σp > P-total) is
+   then removed from the highest (Q) or lowest (P) losses and sent to ℓ = ±∞: no renormalisation.
+   The single-step masses carry a relative error from their closed forms (caller-supplied bound);
+   by the subadditivity of total variation under products it contributes ≤ N·‖Δx‖₁.
+7. **Certificate.** For one atom, min(π·p, (1−π)·q) changes by at most max(|Δp|, |Δq|) and, since
+   p = q·e^{−L}, by at most |Δq| if L ≥ 0 and |Δp| if L < 0. Hence every R of the returned pair is
+   within ``numerical_error`` η of the exact composed grid pair of step 2 or 3, uniformly in π, with
+   η = Σ(entrywise FFT errors + zeroed noise) + removed mass + 2τ + N·‖Δx‖₁. The certified bracket of
+   a Δ-divergence is [Δ(A_pess‖B_opt) − η_A − η_B, Δ(A_opt‖B_pess) + η_A + η_B].
+8. **Coarsening for output.** The composed pairs (10⁶ atoms) are coarsened once before they are
+   handed to :class:`~dpcompare.tradeoff.DiscretePair`: the pessimistic one by a split onto a coarser
+   grid (step 2 again, exact), the optimistic one by merging runs of atoms (step 3's post-processing,
+   exact). Both add one extra step's worth of second-order error, negligible against N steps.
+
+What is *not* certified: the constant κ of the FFT bound (a conservative assumption about pocketfft,
+not a proved constant) and the relative accuracy of scipy's ``log_ndtr`` (assumed ≤ 8u·(1 + |log Φ|))
+that the caller's cell masses rely on where quadrature is not used. Everything else is exact
+(Blackwell) or bounded a priori.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import fft as sfft
+from scipy.special import logsumexp
+
+from .._numerics import log1mexp
+from ..tradeoff import DiscretePair, Rounding
+
+#: unit roundoff of float64
+U = float(np.finfo(float).eps) / 2
+#: safety constant of the a-priori FFT error bounds (step 6)
+KAPPA = 5.0
+#: relative deficit below which an optimistic group is emitted as balanced (rounding level)
+SNAP = 64 * U
+#: largest FFT length we allow (complex128 arrays of this size take ~0.5 GB)
+MAX_FFT_LEN = 1 << 25
+
+
+class DiscretizationTooFine(ValueError):
+    """The requested grid needs more memory than we allow (choose a coarser discretization)."""
+
+
+# ---------------------------------------------------------------------------------------------- step 1
+@dataclass(frozen=True, eq=False)
+class StepPartition:
+    """Closed-form masses of a fine, grid-aligned partition of one step's privacy-loss axis (step 1).
+
+    Grid: g_k = offset + k·h, k = k_lo … k_hi. Cell j lies inside grid interval
+    (g_k, g_{k+1}] with k = k_lo + ``cell_k[j]``; cells are ordered by loss. ``log_p``/``log_q`` are the
+    cells' log masses (−inf if empty); ``tail_lo`` = (log P, log Q) of ℓ ≤ g_lo and ``tail_hi`` of
+    ℓ > g_hi. ``rel_err`` bounds the relative error of each cell's masses (scalar or per cell).
+    ``p_neg_inf``/``q_pos_inf`` are the true pair's masses at ℓ = ∓∞ (carried over unchanged).
+    """
+
+    h: float
+    offset: float
+    k_lo: int
+    k_hi: int
+    cell_k: np.ndarray
+    log_p: np.ndarray
+    log_q: np.ndarray
+    tail_lo: tuple[float, float] = (-math.inf, -math.inf)
+    tail_hi: tuple[float, float] = (-math.inf, -math.inf)
+    rel_err: np.ndarray | float = 0.0
+    p_neg_inf: float = 0.0
+    q_pos_inf: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.k_hi <= self.k_lo:
+            raise ValueError("need k_hi > k_lo")
+        n = np.asarray(self.cell_k).size
+        for name in ("log_p", "log_q"):
+            if np.asarray(getattr(self, name)).shape != (n,):
+                raise ValueError(f"{name} must have one entry per cell ({n})")
+        ck = np.asarray(self.cell_k)
+        if n and (ck.min() < 0 or ck.max() >= self.k_hi - self.k_lo or np.any(np.diff(ck) < 0)):
+            raise ValueError("cell_k must be non-decreasing grid-interval indices in [0, k_hi - k_lo)")
+
+    @property
+    def size(self) -> int:
+        """Number of grid points k_lo … k_hi."""
+        return self.k_hi - self.k_lo + 1
+
+    def grid(self, k: np.ndarray | int) -> np.ndarray:
+        return self.offset + np.asarray(k) * self.h
+
+
+@dataclass(frozen=True, eq=False)
+class GridStep:
+    """One step's pair on the grid g = offset + (k_lo + i)·h: log P-masses ``log_p[i]`` (Q = P·e^{g}),
+    plus masses at ±∞; ``err`` bounds ‖Δp‖₁ + ‖Δq‖₁ from floating point (step 6, last sentence)."""
+
+    h: float
+    offset: float
+    k_lo: int
+    log_p: np.ndarray
+    p_neg_inf: float
+    q_pos_inf: float
+    rounding: Rounding
+    err: float
+
+    @property
+    def losses(self) -> np.ndarray:
+        return self.offset + (self.k_lo + np.arange(self.log_p.size)) * self.h
+
+    def to_pair(self) -> DiscretePair:
+        keep = np.isfinite(self.log_p)
+        return DiscretePair(self.losses[keep], self.log_p[keep], None, None, self.rounding)
+
+
+def _rel_err_mass(part: StepPartition) -> float:
+    """‖Δp‖₁ + ‖Δq‖₁ of the cell masses from their relative errors (plus rounding of the construction)."""
+    rel = np.broadcast_to(np.asarray(part.rel_err, dtype=float), part.log_p.shape)
+    with np.errstate(over="ignore"):
+        mass = np.exp(part.log_p) + np.exp(part.log_q)
+    fin = np.isfinite(mass)
+    return float(np.sum(mass[fin] * (rel[fin] + 16 * U))) + 16 * U
+
+
+def log_expm1(x: np.ndarray) -> np.ndarray:
+    """log(e^x − 1) for x > 0 (−inf at 0), without overflow."""
+    x = np.asarray(x, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return np.where(x > 1.0, x + np.log(-np.expm1(-np.where(x > 1.0, x, 1.0))), np.log(np.expm1(np.minimum(x, 1.0))))
+
+
+# ---------------------------------------------------------------------------------------------- step 2
+def pessimistic_step(part: StepPartition) -> GridStep:
+    """Split every cell's merged atom onto the two ends of its grid interval (step 2; exact)."""
+    h, k_lo = part.h, part.k_lo
+    log_p_cells = np.asarray(part.log_p, dtype=float)
+    log_q_cells = np.asarray(part.log_q, dtype=float)
+    k_rel = np.asarray(part.cell_k)
+    ok = np.isfinite(log_p_cells) & np.isfinite(log_q_cells)
+    g_lo = part.grid(k_lo + k_rel[ok])
+    lam = np.clip(log_q_cells[ok] - log_p_cells[ok], g_lo, g_lo + h)
+    # w_hi = (e^λ − e^{g_k})/(e^{g_{k+1}} − e^{g_k}), w_lo = (e^{g_{k+1}} − e^λ)/(…), in log space
+    log_w_hi = log_expm1(lam - g_lo) - float(log_expm1(np.asarray(h)))
+    log_w_lo = log1mexp(np.minimum(lam - g_lo - h, 0.0)) - float(log1mexp(np.asarray(-h)))
+    contrib_idx = np.concatenate([k_rel[ok], k_rel[ok] + 1])
+    contrib = np.concatenate([log_p_cells[ok] + log_w_lo, log_p_cells[ok] + log_w_hi])
+    log_p = _segment_logsumexp(contrib_idx, contrib, part.size)
+    p_neg_inf, q_pos_inf = part.p_neg_inf, part.q_pos_inf
+    lp, lq = part.tail_lo
+    if np.isfinite(lq):  # keep Q, move up to g_lo; missing P-mass to −∞
+        g = float(part.grid(k_lo))
+        log_p[0] = np.logaddexp(log_p[0], lq - g)
+        p_neg_inf += max(0.0, math.exp(lp) - math.exp(lq - g)) if np.isfinite(lp) else 0.0
+    lp, lq = part.tail_hi
+    if np.isfinite(lp):  # keep P, move down to g_hi; missing Q-mass to +∞
+        g = float(part.grid(part.k_hi))
+        log_p[-1] = np.logaddexp(log_p[-1], lp)
+        q_pos_inf += max(0.0, math.exp(lq) - math.exp(min(lp + g, 0.0)))
+    return GridStep(h, part.offset, k_lo, log_p, p_neg_inf, min(q_pos_inf, 1.0), Rounding.PESSIMISTIC, _rel_err_mass(part))
+
+
+def _segment_logsumexp(idx: np.ndarray, vals: np.ndarray, size: int) -> np.ndarray:
+    """out[i] = log Σ_{idx == i} exp(vals) (−inf where empty), in log space."""
+    out = np.full(size, -np.inf)
+    fin = np.isfinite(vals)
+    idx, vals = idx[fin], vals[fin]
+    if idx.size == 0:
+        return out
+    order = np.argsort(idx, kind="stable")
+    idx, vals = idx[order], vals[order]
+    starts = np.flatnonzero(np.concatenate([[True], idx[1:] != idx[:-1]]))
+    mx = np.maximum.reduceat(vals, starts)
+    sums = np.add.reduceat(np.exp(vals - np.repeat(mx, np.diff(np.append(starts, idx.size)))), starts)
+    out[idx[starts]] = mx + np.log(sums)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- step 3
+def optimistic_step(part: StepPartition) -> GridStep:
+    """Merge cells (and fractions of cells) into groups whose loss is exactly a grid point (step 3)."""
+    lam_list, lp_list = [], []
+    for lp, lq in (part.tail_lo,):
+        if np.isfinite(lp) and np.isfinite(lq):
+            lam_list.append(np.array([lq - lp]))
+            lp_list.append(np.array([lp]))
+    ok = np.isfinite(part.log_p) & np.isfinite(part.log_q)
+    lam_list.append(np.asarray(part.log_q)[ok] - np.asarray(part.log_p)[ok])
+    lp_list.append(np.asarray(part.log_p)[ok])
+    lp, lq = part.tail_hi
+    if np.isfinite(lp) and np.isfinite(lq):
+        lam_list.append(np.array([lq - lp]))
+        lp_list.append(np.array([lp]))
+    lam = np.concatenate(lam_list)
+    logp = np.concatenate(lp_list)
+    log_out, snap_err = _greedy_merge(lam.tolist(), logp.tolist(), part.h, part.offset, part.k_lo, part.k_hi)
+    err = _rel_err_mass(part) + snap_err
+    return GridStep(part.h, part.offset, part.k_lo, log_out, part.p_neg_inf, part.q_pos_inf, Rounding.OPTIMISTIC, err)
+
+
+def _log_expm1(x: float) -> float:
+    """log(e^x − 1) for x > 0, without overflow."""
+    return x + math.log(-math.expm1(-x)) if x > 1.0 else math.log(math.expm1(x))
+
+
+def _logaddexp(a: float, b: float) -> float:
+    if a == -math.inf:
+        return b
+    if b == -math.inf:
+        return a
+    return max(a, b) + math.log1p(math.exp(-abs(a - b)))
+
+
+def _greedy_merge(lam: list[float], logp: list[float], h: float, o: float, k_lo: int, k_hi: int) -> tuple[np.ndarray, float]:
+    """Step 3 on atoms sorted by loss ``lam`` with log P-masses ``logp``; returns the log P-masses on the
+    grid o + k·h and the Q-mass changed by snapping rounding-level deficits.
+
+    A group with target g keeps its deficit D = Σ pᵢ(1 − e^{λᵢ−g}) ≥ 0 (P-units); absorbing the
+    fraction t of an atom above g lowers D by t·p·(e^{λ−g} − 1). Masses inside a group are relative to
+    the group's first member (scale e^s), excesses are compared in log space, so neither masses far
+    below 1e-308 nor losses far above 700 overflow or vanish.
+    """
+    out = np.full(k_hi - k_lo + 1, -np.inf)
+    n = len(lam)
+    i = 0
+    snap_err = 0.0
+    log_rem = 0.0  # log of the fraction of atom i still unassigned
+    left_lp: list[float] = []
+    left_lam: list[float] = []
+    while i < n:
+        if logp[i] + log_rem == -math.inf:
+            i, log_rem = i + 1, 0.0
+            continue
+        kf = math.floor((lam[i] - o) / h)
+        if kf >= k_lo and lam[i] - (o + kf * h) <= 8 * U * (1.0 + abs(lam[i]) + abs(o) + abs(kf * h)):
+            kt = kf  # the loss is a grid point up to rounding: target it (snapped below)
+        else:
+            kt = max(math.ceil((lam[i] - o) / h), k_lo)
+            if o + kt * h < lam[i]:  # rounding: the target must not lie below the first member
+                kt += 1
+        if kt > k_hi:
+            break
+        g = o + kt * h
+        scale = logp[i] + log_rem
+        pg = 0.0  # group P-mass / e^scale
+        deficit = 0.0  # D / e^scale
+        members: list[int] = []
+        first_log_rem = log_rem
+        first = True
+        while i < n and (lam[i] <= g or first):  # the first member may sit a rounding error above g
+            first = False
+            pm = math.exp(logp[i] + log_rem - scale)
+            pg += pm
+            deficit += -pm * math.expm1(lam[i] - g)
+            members.append(i)
+            i, log_rem = i + 1, 0.0
+        # a deficit within rounding of the group's own mass is snapped: the group is emitted at g as is,
+        # changing its Q-mass by |D|·e^g; the total is returned and added to the step's error
+        balanced = abs(deficit) <= SNAP * pg
+        if balanced and deficit != 0.0:
+            snap_err += abs(deficit) * math.exp(min(scale + g, 0.0))
+        balanced = balanced or deficit <= 0.0
+        while not balanced and i < n:
+            lpm = logp[i] + log_rem - scale
+            if lpm == -math.inf:
+                i, log_rem = i + 1, 0.0
+                continue
+            log_ex = lpm + _log_expm1(lam[i] - g)  # excess of the whole remainder, pm·(e^x − 1)
+            log_def = math.log(deficit)
+            if log_ex >= log_def:
+                t = math.exp(log_def - log_ex)  # fraction of the remainder absorbed
+                if t > 1.0 - SNAP:  # all of it, up to rounding: no rounding-size remainder is left behind
+                    snap_err += (1.0 - t) * math.exp(min(log_ex + scale + g, 0.0))
+                    t = 1.0
+                pg += t * math.exp(lpm) if lpm > -745.0 else 0.0
+                log_rem += math.log1p(-t) if t < 1.0 else -math.inf
+                balanced = True
+                if logp[i] + log_rem == -math.inf:
+                    i, log_rem = i + 1, 0.0
+            else:
+                pg += math.exp(lpm) if lpm > -745.0 else 0.0
+                deficit -= math.exp(log_ex)
+                members.append(i)
+                i, log_rem = i + 1, 0.0
+                if abs(deficit) <= SNAP * pg:  # balanced up to rounding
+                    snap_err += abs(deficit) * math.exp(min(scale + g, 0.0))
+                    balanced = True
+        if balanced:
+            out[kt - k_lo] = _logaddexp(float(out[kt - k_lo]), math.log(pg) + scale)
+        else:  # ran out of atoms: the whole group is left over
+            for j, m in enumerate(members):
+                left_lp.append(logp[m] + (first_log_rem if j == 0 else 0.0))
+                left_lam.append(lam[m])
+    if i < n:  # atoms (or the remainder of one) above the grid
+        left_lp.append(logp[i] + log_rem)
+        left_lam.append(lam[i])
+        left_lp.extend(logp[i + 1 :])
+        left_lam.extend(lam[i + 1 :])
+    if left_lp:
+        snap_err += _land_leftover(out, np.asarray(left_lp), np.asarray(left_lam), h, o, k_lo, k_hi)
+    return out, snap_err
+
+
+def _land_leftover(log_out: np.ndarray, lp: np.ndarray, llam: np.ndarray, h: float, o: float, k_lo: int, k_hi: int) -> float:
+    """Merge the leftover atoms with fractions θ of grid atoms on the other side of a grid point so that
+    the merged outcome has exactly that grid point as its loss (step 3, last sentence). In place, log space."""
+    keep = np.isfinite(lp)
+    lp, llam = lp[keep], llam[keep]
+    if lp.size == 0:
+        return 0.0
+    log_p_tot = float(logsumexp(lp))
+    lam_tot = float(logsumexp(lp + llam) - log_p_tot)
+    ki = min(max(math.floor((lam_tot - o) / h), k_lo), k_hi)
+    kn = min(max(round((lam_tot - o) / h), k_lo), k_hi)
+    if abs(lam_tot - (o + kn * h)) <= 8 * U * (1.0 + abs(lam_tot) + abs(o) + abs(kn * h)):
+        ki = kn  # on a grid point up to rounding (the Q-mass change ≤ 8u·(…)·Q is within the step's error)
+        log_out[ki - k_lo] = _logaddexp(float(log_out[ki - k_lo]), log_p_tot)
+        return 8 * U * (1.0 + abs(lam_tot) + abs(o) + abs(kn * h))
+    g = o + ki * h
+    grid = o + (k_lo + np.arange(log_out.size)) * h
+    x = lam_tot - g
+    if x == 0.0:
+        log_out[ki - k_lo] = _logaddexp(float(log_out[ki - k_lo]), log_p_tot)
+        return 0.0
+    # signed excess at g (P-units): > 0 needs partners below g, < 0 partners above
+    if x > 0:
+        log_need = log_p_tot + _log_expm1(x)
+        cand = np.flatnonzero((grid < g) & np.isfinite(log_out))
+        log_cap = log_out[cand] + log1mexp(grid[cand] - g)
+    else:
+        log_need = log_p_tot + math.log(-math.expm1(x))
+        cand = np.flatnonzero((grid > g) & np.isfinite(log_out))
+        log_cap = log_out[cand] + log_expm1(grid[cand] - g)
+    order = np.argsort(-log_cap)
+    log_moved = -math.inf
+    need_left = 1.0  # fraction of the need still to cover
+    for j in order:
+        if need_left <= 0.0:
+            break
+        # this partner, taken whole, covers e^{log_cap − log_need} of the need
+        r = float(log_cap[j] - log_need)
+        if r >= math.log(need_left):
+            log_theta = math.log(need_left) - r
+            need_left = 0.0
+        else:
+            log_theta = 0.0
+            need_left -= math.exp(r)
+        c = cand[j]
+        log_moved = _logaddexp(log_moved, float(log_out[c]) + log_theta)
+        log_out[c] = float(log_out[c]) + (math.log(-math.expm1(log_theta)) if log_theta < 0 else -math.inf)
+    if need_left > 0.0 and need_left * math.exp(log_need) <= SNAP:
+        # what is left is rounding-level (a remainder of an exact balance): put it on g as it is
+        snap = need_left * math.exp(log_need + min(g, 0.0))
+        need_left = 0.0
+    else:
+        snap = 0.0
+    if need_left > 1e-9:
+        raise RuntimeError(
+            f"optimistic merge: not enough mass to land the tail on the grid (need {log_need:.4g}, "
+            f"{cand.size} partners, x={x:.4g}, g={g:.6g}); the discretisation is too coarse for this mechanism"
+        )
+    log_out[ki - k_lo] = _logaddexp(_logaddexp(float(log_out[ki - k_lo]), log_p_tot), log_moved)
+    return snap
+
+
+def optimistic_binary(part: StepPartition, steps: int) -> tuple[np.ndarray, np.ndarray, float]:
+    """Fallback optimistic N-fold pair when the grid is too coarse for step 3: merge the step into the two
+    outcomes {ℓ ≤ 0} and {ℓ > 0} (a post-processing that keeps δ(0) = TV), whose N-fold composition is
+    binomial in closed form: k outcomes of the second kind have loss k·λ_B + (N−k)·λ_A and P-mass
+    C(N,k)·P_Bᵏ·P_A^{N−k}. Returns (losses, log P-masses, error bound)."""
+    from scipy.special import gammaln
+
+    lp = [np.asarray(part.log_p, dtype=float)]
+    lq = [np.asarray(part.log_q, dtype=float)]
+    for tp, tq in (part.tail_lo, part.tail_hi):
+        lp.append(np.array([tp]))
+        lq.append(np.array([tq]))
+    lp_all, lq_all = np.concatenate(lp), np.concatenate(lq)
+    ok = np.isfinite(lp_all) & np.isfinite(lq_all)
+    lp_all, lq_all = lp_all[ok], lq_all[ok]
+    b = lq_all > lp_all
+    if not np.any(b) or np.all(b):
+        return np.array([0.0]), np.array([0.0]), 16 * U
+    lpa, lqa = float(logsumexp(lp_all[~b])), float(logsumexp(lq_all[~b]))
+    lpb, lqb = float(logsumexp(lp_all[b])), float(logsumexp(lq_all[b]))
+    lam_a, lam_b = lqa - lpa, lqb - lpb
+    # k range covering both the P- and the Q-binomial (±40 standard deviations)
+    ks = []
+    for la, lb in ((lpa, lpb), (lqa, lqb)):
+        pb = math.exp(lb - np.logaddexp(la, lb))
+        m, sd = steps * pb, math.sqrt(steps * pb * (1 - pb)) + 1.0
+        ks.append((max(0, int(m - 40 * sd)), min(steps, int(m + 40 * sd) + 1)))
+    k = np.unique(np.concatenate([np.arange(a, c + 1) for a, c in ks]))
+    log_c = gammaln(steps + 1.0) - gammaln(k + 1.0) - gammaln(steps - k + 1.0)
+    log_p = log_c + k * lpb + (steps - k) * lpa
+    loss = k * lam_b + (steps - k) * lam_a
+    return loss, log_p, 1e-12 * steps * 16 * U + 1e-13
+
+
+# ---------------------------------------------------------------------------------------------- steps 4–7
+@dataclass(frozen=True)
+class CompositionReport:
+    """Diagnostics of one composition (all masses in absolute units)."""
+
+    steps: int
+    h: float
+    fft_len: int
+    window: tuple[float, float]
+    tail_bound: float
+    fft_error: float
+    removed_mass: float
+    input_error: float
+    numerical_error: float = field(default=0.0)
+
+
+def chernoff_window(step: GridStep, steps: int, tau: float) -> tuple[int, int]:
+    """Indices [i_lo, i_hi] of the composed grid N·offset + I·h outside which P^N(L < ·) ≤ τ and
+    Q^N(L > ·) ≤ τ (step 5)."""
+    g = step.losses
+    lp = step.log_p
+    fin = np.isfinite(lp)
+    g, lp = g[fin], lp[fin]
+    lq = lp + g
+    lo_true, hi_true = steps * step.k_lo, steps * (step.k_lo + step.log_p.size - 1)
+    if g.size == 0:
+        return lo_true, lo_true
+    spread = max(float(g[-1] - g[0]), step.h)
+    log_tau = math.log(tau)
+
+    def lse(v: np.ndarray) -> float:
+        m = float(v.max())
+        return m + math.log(float(np.sum(np.exp(v - m))))
+
+    def a_of(t: float) -> float:  # Q upper tail: a(t) = (N log M_Q(t) − log τ)/t
+        return (steps * lse(lq + t * g) - log_tau) / t
+
+    def b_of(t: float) -> float:  # P lower tail: b(t) = (log τ − N log M_P(−t))/t
+        return (log_tau - steps * lse(lp - t * g)) / t
+
+    # every t > 0 gives a valid bound; search a log grid, then refine around the best point
+    ts = np.geomspace(1e-3 / (spread * math.sqrt(steps)), 1e3 / step.h, 48)
+    a_best, b_best = math.inf, -math.inf
+    for fun, better in ((a_of, min), (b_of, max)):
+        vals = [fun(float(t)) for t in ts]
+        k = int(np.argmin(vals) if better is min else np.argmax(vals))
+        fine = np.geomspace(ts[max(k - 1, 0)], ts[min(k + 1, ts.size - 1)], 24)
+        best = better(vals + [fun(float(t)) for t in fine])
+        if better is min:
+            a_best = best
+        else:
+            b_best = best
+    base = steps * step.offset  # composed grid: N·offset + I·h
+    i_hi = min(hi_true, math.ceil((a_best - base) / step.h) if math.isfinite(a_best) else hi_true)
+    i_lo = max(lo_true, math.floor((b_best - base) / step.h) if math.isfinite(b_best) else lo_true)
+    return min(i_lo, i_hi), max(i_lo, i_hi)
+
+
+def _fft_power(x: np.ndarray, n: int, steps: int, workers: int) -> tuple[np.ndarray, float]:
+    """Cyclic N-fold self-convolution of x (length n) and an a-priori bound E on every entry's error (step 6)."""
+    m = float(np.sum(x))
+    log2n = max(1.0, math.log2(n))
+    c = sfft.rfft(x, n, workers=workers)
+    e_f = KAPPA * log2n * U * m + KAPPA * U * m  # forward transform (+ folding of the input)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        absc = np.abs(c)
+        np.log(c, out=c)  # c ← log ĉ
+        # power error κu(1 + N|log ĉ|)|ĉ|ᴺ and perturbation N·max(|ĉ|,|c|)^{N−1}·e_f (step 6)
+        logabs = np.log(absc)
+        abs_log = np.abs(c)
+        abs_log[~np.isfinite(abs_log)] = 0.0
+        absz = np.exp(steps * logabs)
+        err = KAPPA * U * (1.0 + steps * abs_log) * absz
+        err += KAPPA * log2n * U * absz
+        del abs_log, logabs
+        np.add(absc, e_f, out=absc)
+        np.minimum(absc, m, out=absc)
+        if steps > 1:
+            np.log(absc, out=absc)
+            absc *= steps - 1
+            np.exp(absc, out=absc)
+        else:
+            absc[:] = 1.0
+        err += steps * e_f * absc
+        del absc, absz
+        c *= steps
+        np.exp(c, out=c)
+        c[~np.isfinite(c)] = 0.0
+    # irfft uses the Hermitian spectrum: the full sum counts every half-spectrum term at most twice
+    e_inf = 2.0 * float(np.sum(err)) / n
+    del err
+    y = sfft.irfft(c, n, workers=workers)
+    return y, e_inf
+
+
+def compose(step: GridStep, steps: int, *, tau: float = 1e-18, workers: int = 2) -> tuple[np.ndarray, int, CompositionReport]:
+    """N-fold composition of a grid pair (steps 4–7).
+
+    Returns (log P-masses on the composed grid window, index I₀ of its first point, report); the
+    losses are N·offset + (I₀ + i)·h.
+    The pair they define is within ``report.numerical_error`` (uniformly in π, in Bayes error) of the
+    exact N-fold composition of ``step``.
+    """
+    h = step.h
+    i_lo, i_hi = chernoff_window(step, steps, tau)
+    width = i_hi - i_lo + 1
+    n = sfft.next_fast_len(width, real=True)
+    if n > MAX_FFT_LEN:
+        raise DiscretizationTooFine(
+            f"composition needs an FFT of length {n} (> {MAX_FFT_LEN}); choose a coarser discretization"
+        )
+    k = np.arange(step.log_p.size)
+    fin = np.isfinite(step.log_p)
+    g = step.losses
+    # place single-step index k (relative to k_lo) at position k mod n; composed index j = Σk relative
+    pos = k[fin] % n
+    p_step = np.exp(step.log_p[fin])
+    with np.errstate(over="ignore"):
+        q_step = np.exp(step.log_p[fin] + g[fin])
+    q_step = np.where(np.isfinite(q_step), q_step, 0.0)
+    xp = np.bincount(pos, weights=p_step, minlength=n)
+    xq = np.bincount(pos, weights=q_step, minlength=n)
+    # composed absolute index I = j + N·k_lo; we want I ∈ [i_lo, i_hi]: position (I − N k_lo) mod n
+    shift = (i_lo - steps * step.k_lo) % n
+    L = steps * step.offset + (i_lo + np.arange(width)) * h
+    out_logp = np.full(width, -np.inf)
+    fft_err_total = 0.0
+    for which, x in (("Q", xq), ("P", xp)):
+        use = L >= 0 if which == "Q" else L < 0
+        if not np.any(use):
+            continue
+        y, e_inf = _fft_power(x, n, steps, workers)
+        y = np.roll(y, -shift)[:width]
+        # zero the noise (and negative entries); bound: each kept or zeroed entry is within 2E of the truth
+        y = np.where(y > e_inf, y, 0.0)
+        fft_err_total += 2.0 * e_inf * int(np.count_nonzero(use))
+        with np.errstate(divide="ignore"):
+            ly = np.log(y[use])
+        out_logp[use] = ly - L[use] if which == "Q" else ly
+        del y
+    # masses of the exact composition of the grid step (finite part)
+    lp_fin = step.log_p[fin]
+    p_tot_step = float(np.exp(logsumexp(lp_fin)))
+    q_tot_step = float(np.exp(logsumexp(lp_fin + g[fin])))
+    p_max = math.exp(steps * math.log(min(p_tot_step, 1.0))) if p_tot_step > 0 else 0.0
+    q_max = math.exp(steps * math.log(min(q_tot_step, 1.0))) if q_tot_step > 0 else 0.0
+    removed = _remove_excess(out_logp, L, p_max, q_max)
+    # the losses N·offset + I·h themselves carry a rounding error ≤ 4u·max|L|: a relative Q-error
+    input_err = steps * step.err + 4 * U * float(np.max(np.abs(L)))
+    eta = fft_err_total + removed + 4.0 * tau + input_err
+    report = CompositionReport(steps, h, n, (float(L[0]), float(L[-1])), 4.0 * tau, fft_err_total, removed, input_err, eta)
+    return out_logp, i_lo, report
+
+
+def _remove_excess(log_p: np.ndarray, L: np.ndarray, p_max: float, q_max: float) -> float:
+    """Remove Q-mass above q_max from the highest losses and P-mass above p_max from the lowest (in place).
+
+    Returns the mass removed (in the measure it was removed in). The removed mass goes to ℓ = ±∞ when
+    the pair is built with deficits filled (pessimistic direction, step 6).
+    """
+    removed = 0.0
+    fin = np.isfinite(log_p)
+    if not np.any(fin):
+        return 0.0
+    # Q from the top
+    log_q = log_p + L
+    q_tot = float(np.exp(logsumexp(log_q[fin])))
+    if q_tot > q_max:
+        excess = q_tot - q_max
+        removed += excess
+        idx = np.flatnonzero(fin)[::-1]
+        qv = np.exp(log_q[idx])
+        cum = np.cumsum(qv)
+        cut = int(np.searchsorted(cum, excess, side="left"))
+        log_p[idx[:cut]] = -np.inf
+        if cut < idx.size:
+            left = cum[cut] - excess
+            j = idx[cut]
+            log_p[j] = math.log(left) - L[j] if left > 0 else -np.inf
+    fin = np.isfinite(log_p)
+    if not np.any(fin):
+        return removed
+    p_tot = float(np.exp(logsumexp(log_p[fin])))
+    if p_tot > p_max:
+        excess = p_tot - p_max
+        removed += excess
+        idx = np.flatnonzero(fin)
+        pv = np.exp(log_p[idx])
+        cum = np.cumsum(pv)
+        cut = int(np.searchsorted(cum, excess, side="left"))
+        log_p[idx[:cut]] = -np.inf
+        if cut < idx.size:
+            left = cum[cut] - excess
+            j = idx[cut]
+            log_p[j] = math.log(left) if left > 0 else -np.inf
+    return removed
+
+
+# ---------------------------------------------------------------------------------------------- step 8
+def coarsen_pessimistic(log_p: np.ndarray, i_lo: int, h: float, factor: int, base: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Split atoms on the grid base + i·h onto the coarser grid base + J·(factor·h) (step 2 again; exact).
+
+    Returns (losses, log P-masses) of the coarse atoms.
+    """
+    if factor <= 1:
+        return base + (i_lo + np.arange(log_p.size)) * h, log_p
+    H = factor * h
+    idx = i_lo + np.arange(log_p.size)
+    fin = np.isfinite(log_p)
+    idx, lp = idx[fin], log_p[fin]
+    J = np.floor_divide(idx, factor)
+    off = (idx - J * factor) * h  # position inside the coarse interval, in [0, H)
+    with np.errstate(divide="ignore"):
+        log_w_hi = log_expm1(off) - float(log_expm1(np.asarray(H)))
+        log_w_lo = log1mexp(off - H) - float(log1mexp(np.asarray(-H)))
+    J0 = int(J.min()) if J.size else i_lo // factor
+    size = (int(J.max()) - J0 + 2) if J.size else 1
+    tgt = np.concatenate([J - J0, J - J0 + 1])
+    vals = np.concatenate([lp + log_w_lo, lp + log_w_hi])
+    return base + (J0 + np.arange(size)) * H, _segment_logsumexp(tgt, vals, size)
+
+
+def coarsen_optimistic(log_p: np.ndarray, i_lo: int, h: float, factor: int, base: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Merge runs of ``factor`` consecutive grid atoms into one atom each (a post-processing; exact).
+
+    Returns (losses, log P-masses) of the merged atoms (losses are no longer on a grid).
+    """
+    L = base + (i_lo + np.arange(log_p.size)) * h
+    fin = np.isfinite(log_p)
+    L, lp = L[fin], log_p[fin]
+    if factor <= 1 or L.size == 0:
+        return L, lp
+    grp = np.floor_divide(i_lo + np.flatnonzero(fin), factor)
+    lpm = _segment_logsumexp(grp - grp.min(), lp, int(grp.max() - grp.min()) + 1)
+    lqm = _segment_logsumexp(grp - grp.min(), lp + L, int(grp.max() - grp.min()) + 1)
+    ok = np.isfinite(lpm) & np.isfinite(lqm)
+    return lqm[ok] - lpm[ok], lpm[ok]
+
+
+def to_pair(loss: np.ndarray, log_p: np.ndarray, rounding: Rounding) -> DiscretePair:
+    """DiscretePair from atoms.
+
+    Pessimistic: deficits of P/Q-mass go to ℓ = −∞ / +∞ (filled: that only adds information).
+    Optimistic: filling would add information, so the common part of the two deficits becomes an atom at
+    ℓ = 0 (p = q: no information) and the rest is left missing (a sub-probability pair whose Bayes
+    error is lower by at most the missing mass, which the numerical error bound already covers).
+    """
+    fin = np.isfinite(log_p)
+    loss, log_p = np.asarray(loss, dtype=float)[fin], np.asarray(log_p, dtype=float)[fin]
+    order = np.argsort(loss, kind="stable")
+    loss, log_p = loss[order], log_p[order]
+    if loss.size > 1 and not np.all(np.diff(loss) > 0):
+        merged = DiscretePair.from_atoms(loss, log_p, p_neg_inf=0.0, q_pos_inf=0.0)
+        loss, log_p = merged.loss, merged.log_p
+    if rounding is not Rounding.OPTIMISTIC:
+        return DiscretePair(loss, log_p, None, None, rounding)
+    p_def = 1.0 - float(np.exp(logsumexp(log_p))) if loss.size else 1.0
+    q_def = 1.0 - float(np.exp(logsumexp(log_p + loss))) if loss.size else 1.0
+    common = min(p_def, q_def)
+    if common > 0:
+        k = int(np.searchsorted(loss, 0.0))
+        if k < loss.size and loss[k] == 0.0:
+            log_p = log_p.copy()
+            log_p[k] = np.logaddexp(log_p[k], math.log(common))
+        else:
+            loss = np.insert(loss, k, 0.0)
+            log_p = np.insert(log_p, k, math.log(common))
+    return DiscretePair(loss, log_p, 0.0, 0.0, rounding)

@@ -1,0 +1,213 @@
+"""PLD-backed mechanisms: the Poisson-subsampled Gaussian (DP-SGD), any dp-accounting DpEvent, any PLD.
+
+``SubsampledGaussian`` is N steps of the Poisson-subsampled Gaussian mechanism with noise multiplier σ
+and sampling rate p (Abadi et al. 2016; dominating pair of Balle et al. 2018 / Zhu et al. 2022):
+one step's remove pair is P = N(0, σ²), Q = (1 − p)·N(0, σ²) + p·N(1, σ²), the add pair its swap; the
+mechanism is f_sym = conv(min(f, f⁻¹)) of the N-fold composition (seed 000 §1, DESIGN.md §1).
+Its two pairs are certified (accounting/certified.py): the pessimistic one is at least as informative
+as the truth, the optimistic one at most, up to ``numerical_error`` in Bayes error; the bracket
+therefore contains the exact value. With p = 1 the mechanism is the Gaussian with μ = √N/σ exactly.
+
+``FromDpEvent`` and ``FromPLD`` wrap dp-accounting: events shaped like DP-SGD (a Gaussian, possibly
+Poisson-sampled, possibly self-composed) go to the certified ``SubsampledGaussian``; other events use
+dp-accounting's pessimistic PLD (upper version) and its optimistic PLD clipped to a valid pair (a
+certified but loose lower version, see accounting/pld.py).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from .._validation import check_in_interval, check_integer, check_positive
+from ..tradeoff import DiscretePair
+from .pair_backed import PairMechanism
+
+
+def _num(x: float) -> str:
+    """Shortest round-tripping text of a number for spec strings (2.0 → '2', 0.0009 → '0.0009')."""
+    s = repr(float(x))
+    return s[:-2] if s.endswith(".0") else s
+
+
+def _check_discretization(value: Any) -> float | None:
+    if value is None:
+        return None
+    return check_positive("discretization", value)
+
+
+@dataclass(frozen=True, repr=False)
+class SubsampledGaussian(PairMechanism):
+    """N = ``steps`` steps of the Poisson-subsampled Gaussian mechanism (sensitivity 1).
+
+    Parameters
+    ----------
+    sigma : noise multiplier σ > 0 (noise standard deviation / clipping norm).
+    sampling_rate : Poisson sampling probability p ∈ (0, 1].
+    steps : number of compositions N ≥ 1 (an integral float such as 1.4e6 is accepted).
+    discretization : privacy-loss grid spacing h (keyword only). Default: h = 0.01·s, s the
+        single-step loss standard deviation, so the bracket width is ≈ 1e-5 or less in Δ
+        (accounting/sgm.py, ``auto_discretization``); a coarser h is faster and wider, never uncertified.
+
+    >>> import dpcompare as dc
+    >>> m = dc.SubsampledGaussian(sigma=1.0, sampling_rate=0.01, steps=100)
+    >>> lo, hi = m.delta_bounds(1.0)
+    >>> bool(lo <= hi) and hi < 1e-3
+    True
+    """
+
+    sigma: float
+    sampling_rate: float
+    steps: int
+    discretization: float | None = field(default=None, kw_only=True)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sigma", check_positive("sigma", self.sigma))
+        object.__setattr__(
+            self, "sampling_rate", check_in_interval("sampling_rate", self.sampling_rate, 0.0, 1.0, low_open=True)
+        )
+        object.__setattr__(self, "steps", check_integer("steps", self.steps, minimum=1))
+        object.__setattr__(self, "discretization", _check_discretization(self.discretization))
+        if 1.0 / self.sigma > 1e6:
+            raise ValueError(
+                f"sigma must be >= 1e-6 (the privacy loss of a smaller noise multiplier does not fit in "
+                f"double precision), got {self.sigma:g}"
+            )
+        if self.discretization is not None and self.discretization > 10.0:
+            raise ValueError(f"discretization must be in (0, 10], got {self.discretization:g}")
+
+    @cached_property
+    def composition(self):
+        """The certified composition (pairs, discretisation, error bound, timings): accounting/sgm.py."""
+        from ..accounting.sgm import compose_subsampled_gaussian
+
+        return compose_subsampled_gaussian(self.sigma, self.sampling_rate, self.steps, self.discretization)
+
+    def _build_pairs(self) -> tuple[DiscretePair, DiscretePair]:
+        c = self.composition
+        return c.pessimistic, c.optimistic
+
+    @property
+    def numerical_error(self) -> float:
+        """Bound on the floating-point error of every Bayes error of both pairs (accounting/certified.py
+        step 7): widen Δ brackets by the sum of both mechanisms' values."""
+        return self.composition.numerical_error
+
+    @property
+    def spec(self) -> str:
+        return f"sgm(sigma={_num(self.sigma)}, p={_num(self.sampling_rate)}, steps={self.steps})"
+
+    @property
+    def gdp_mu(self) -> float | None:
+        if self.sampling_rate == 1.0:
+            return math.sqrt(self.steps) / self.sigma
+        return None
+
+
+def _sgm_shape(event: Any) -> tuple[float, float, int] | None:
+    """(σ, p, N) if the event is N self-compositions of a (Poisson-sampled) Gaussian, else None."""
+    from dp_accounting import dp_event
+
+    count = 1
+    while isinstance(event, dp_event.SelfComposedDpEvent):
+        count *= int(event.count)
+        event = event.event
+    p = 1.0
+    if isinstance(event, dp_event.PoissonSampledDpEvent):
+        p = float(event.sampling_probability)
+        event = event.event
+    if isinstance(event, dp_event.GaussianDpEvent) and event.noise_multiplier > 0 and 0 < p <= 1 and count >= 1:
+        return float(event.noise_multiplier), p, count
+    return None
+
+
+@dataclass(frozen=True, repr=False)
+class FromDpEvent(PairMechanism):
+    """The mechanism described by a dp-accounting ``DpEvent`` (add-or-remove-one adjacency).
+
+    DP-SGD-shaped events — ``SelfComposedDpEvent(PoissonSampledDpEvent(p, GaussianDpEvent(σ)), N)`` and
+    its variants — are evaluated by the certified :class:`SubsampledGaussian`. Any other supported event
+    (Gaussian, Laplace, Poisson-sampled Laplace, Composed, SelfComposed, NoOp, NonPrivate) goes through
+    dp-accounting: pessimistic PLD → pessimistic pair; optimistic PLD → certified, looser lower pair.
+    ``discretization`` is passed on (dp-accounting's default 1e-4 for the generic path).
+    """
+
+    event: Any
+    discretization: float | None = field(default=None, kw_only=True)
+    name: str = field(default="dpevent", kw_only=True, compare=False)
+
+    def __post_init__(self) -> None:
+        from dp_accounting import dp_event
+
+        if not isinstance(self.event, dp_event.DpEvent):
+            raise ValueError(f"event must be a dp_accounting DpEvent, got {type(self.event).__name__}")
+        object.__setattr__(self, "discretization", _check_discretization(self.discretization))
+
+    @cached_property
+    def _sgm(self) -> SubsampledGaussian | None:
+        shape = _sgm_shape(self.event)
+        if shape is None:
+            return None
+        sigma, p, n = shape
+        return SubsampledGaussian(sigma, p, n, discretization=self.discretization)
+
+    def _build_pairs(self) -> tuple[DiscretePair, DiscretePair]:
+        if self._sgm is not None:
+            return self._sgm.composition.pessimistic, self._sgm.composition.optimistic
+        from ..accounting.pld import DEFAULT_DISCRETIZATION, pld_from_event, pld_pair
+
+        h = self.discretization or DEFAULT_DISCRETIZATION
+        pess = pld_pair(pld_from_event(self.event, discretization=h, pessimistic=True))
+        opt = pld_pair(pld_from_event(self.event, discretization=h, pessimistic=False))
+        return pess, opt
+
+    @property
+    def certified(self) -> bool:
+        """True when the bracket is certified (the DP-SGD path); the generic path relies on dp-accounting's
+        own pessimism and leaves its FFT rounding unbounded."""
+        return self._sgm is not None
+
+    @property
+    def numerical_error(self) -> float:
+        return self._sgm.numerical_error if self._sgm is not None else 0.0
+
+    @property
+    def spec(self) -> str:
+        return self._sgm.spec if self._sgm is not None else f"{self.name}()"
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class FromPLD(PairMechanism):
+    """The mechanism whose dominating pair is a dp-accounting ``PrivacyLossDistribution``.
+
+    With one PLD the mechanism *is* that discrete pair (both add and remove pmfs, f = conv(min(f_rem,
+    f_add)), symmetrised), so its bracket has zero width. Pass ``optimistic=`` a second PLD of the same
+    mechanism built with ``pessimistic_estimate=False`` to get a bracket [optimistic, pessimistic]
+    around an underlying continuous mechanism instead. Masses are corrected explicitly, never
+    renormalised (accounting/pld.py).
+    """
+
+    pld: Any
+    optimistic: Any = None
+    name: str = field(default="pld", kw_only=True)
+
+    def __post_init__(self) -> None:
+        from ..accounting.pld import PrivacyLossDistribution
+
+        for label, v in (("pld", self.pld), ("optimistic", self.optimistic)):
+            if v is not None and not isinstance(v, PrivacyLossDistribution):
+                raise ValueError(f"{label} must be a dp_accounting PrivacyLossDistribution, got {type(v).__name__}")
+        if self.pld is None:
+            raise ValueError("pld must be a dp_accounting PrivacyLossDistribution, got None")
+
+    def _build_pairs(self) -> tuple[DiscretePair, DiscretePair]:
+        from ..accounting.pld import pld_pair
+
+        pess = pld_pair(self.pld)
+        return pess, (pess if self.optimistic is None else pld_pair(self.optimistic))
+
+    @property
+    def spec(self) -> str:
+        return f"{self.name}()"
