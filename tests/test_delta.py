@@ -234,3 +234,17 @@ def test_uniform_beta_equals_plain_delta():
 def test_bad_hyperprior_raises(bad):
     with pytest.raises(ValueError):
         dc.delta_divergence(G1, L1, hyperprior=bad)
+
+
+def test_verdict_uses_estimates_and_reports_certification():
+    """Seed 000 Thm 1 with a tolerance: a bracket straddling tol gives an uncertified verdict."""
+    from dpcompare.compare.comparison import blackwell_verdict, verdict_certified
+
+    clear = dc.DeltaResult(0.03, 0.029, 0.031, 0.27)
+    zero = dc.DeltaResult(0.0, 0.0, 1e-12, 0.0)
+    straddle = dc.DeltaResult(2e-11, 0.0, 1e-6, 0.96)
+    assert blackwell_verdict(clear, zero, 1e-9) == "b>=a" and verdict_certified(clear, zero, 1e-9)
+    assert blackwell_verdict(clear, straddle, 1e-9) == "b>=a" and not verdict_certified(clear, straddle, 1e-9)
+    assert blackwell_verdict(clear, clear, 1e-9) == "incomparable" and verdict_certified(clear, clear, 1e-9)
+    c = dc.compare(dc.Gaussian(mu=1), dc.Gaussian(mu=2))
+    assert c.verdict == "b>=a" and c.verdict_certified and c.to_dict()["verdict_certified"] is True

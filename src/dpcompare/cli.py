@@ -154,7 +154,10 @@ def _compare_tables(d: dict[str, Any]) -> list[Any]:
     text = d.get("verdict_text") or verdict
     tol = d.get("tolerance")
     tol_txt = f" Tolerance: Δ ≤ {_num(tol, 3)} counts as 0." if tol is not None else ""
-    out.append(f"[bold]Verdict[/]: {escape(verdict)} — {escape(text)}.{tol_txt}")
+    cert = "" if d.get("verdict_certified", True) else (
+        " Not certified: a Δ bracket straddles the tolerance, so the verdict rests on the estimate."
+    )
+    out.append(f"[bold]Verdict[/]: {escape(verdict)} — {escape(text)}.{tol_txt}{cert}")
     cross = d.get("crossings") or []
     if cross:
         pts = ", ".join(_num(c, 4) for c in cross)

@@ -47,6 +47,11 @@ class Comparison:
     hyperprior: str | None = None
 
     @property
+    def verdict_certified(self) -> bool:
+        """Whether the certified brackets (not only the estimates) decide the verdict."""
+        return verdict_certified(self.delta_ab, self.delta_ba, self.tolerance)
+
+    @property
     def symmetric(self) -> float:
         """Δ↔ = max(Δ(A‖B), Δ(B‖A)) (Def 3)."""
         return max(self.delta_ab.value, self.delta_ba.value)
@@ -80,6 +85,7 @@ class Comparison:
             "symmetric": self.symmetric,
             "symmetric_bounds": [lo, hi],
             "verdict": self.verdict,
+            "verdict_certified": self.verdict_certified,
             "verdict_text": VERDICT_TEXT[self.verdict],
             "crossings": list(self.crossings),
             "tolerance": self.tolerance,
@@ -89,9 +95,12 @@ class Comparison:
 
 
 def blackwell_verdict(delta_ab: DeltaResult, delta_ba: DeltaResult, tol: float) -> Verdict:
-    """Thm 1 from certified brackets: A ≥ B iff Δ(A‖B) = 0, decided as Δ(A‖B).upper ≤ tol."""
-    ab = delta_ab.upper <= tol
-    ba = delta_ba.upper <= tol
+    """Thm 1 with a tolerance: A ≥ B iff Δ(A‖B) = 0, decided as Δ(A‖B) ≤ tol on the estimate.
+
+    Whether the brackets certify the verdict is ``verdict_certified``.
+    """
+    ab = delta_ab.value <= tol
+    ba = delta_ba.value <= tol
     if ab and ba:
         return "equal"
     if ab:
@@ -99,6 +108,11 @@ def blackwell_verdict(delta_ab: DeltaResult, delta_ba: DeltaResult, tol: float) 
     if ba:
         return "b>=a"
     return "incomparable"
+
+
+def verdict_certified(delta_ab: DeltaResult, delta_ba: DeltaResult, tol: float) -> bool:
+    """True when both brackets lie on one side of ``tol``: each Δ is certified ≤ tol or > tol."""
+    return all(d.upper <= tol or d.lower > tol for d in (delta_ab, delta_ba))
 
 
 def compare(
