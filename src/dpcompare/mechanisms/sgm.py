@@ -21,15 +21,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .._validation import check_in_interval, check_integer, check_positive
+from .._validation import check_in_interval, check_integer, check_positive, format_number
 from ..tradeoff import DiscretePair
 from .pair_backed import PairMechanism
-
-
-def _num(x: float) -> str:
-    """Shortest round-tripping text of a number for spec strings (2.0 → '2', 0.0009 → '0.0009')."""
-    s = repr(float(x))
-    return s[:-2] if s.endswith(".0") else s
 
 
 def _check_discretization(value: Any) -> float | None:
@@ -97,7 +91,7 @@ class SubsampledGaussian(PairMechanism):
 
     @property
     def spec(self) -> str:
-        return f"sgm(sigma={_num(self.sigma)}, p={_num(self.sampling_rate)}, steps={self.steps})"
+        return f"sgm(sigma={format_number(self.sigma)}, p={format_number(self.sampling_rate)}, steps={self.steps})"
 
     @property
     def gdp_mu(self) -> float | None:
