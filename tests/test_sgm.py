@@ -241,3 +241,19 @@ def test_benchmark_quick_prints_table_and_json():
     assert res["quick"] is True and len(res["rows"]) == 2
     ours = res["rows"][0]
     assert ours["width_ab"] <= 1e-4 and ours["delta_ab"][0] <= ours["delta_ab"][1]
+
+
+def test_lemmas_3_to_5_on_a_subsampled_gaussian():
+    """Seed 000 Lemmas 3–5 on a numeric mechanism: Δ(PP‖M) = δ(0)/2, Δ(M‖BNP) = R(½) = α*, sum ½,
+    each within the certified brackets of both sides."""
+    m = SubsampledGaussian(sigma=1.0, sampling_rate=0.01, steps=100)
+    eta = m.numerical_error
+    pp = dc.delta_from_perfect_privacy(m)
+    d0_lo, d0_hi = m.delta_bounds(0.0)
+    assert pp.lower - 1e-15 <= d0_hi / 2 + eta and d0_lo / 2 - eta <= pp.upper + 1e-15
+    bnp = dc.delta_to_blatant_non_privacy(m)
+    r_lo, r_hi = m.bayes_error_bounds(0.5)
+    assert bnp.lower <= float(r_hi) + eta and float(r_lo) - eta <= bnp.upper
+    assert pp.lower + bnp.lower <= 0.5 <= pp.upper + bnp.upper
+    assert abs(pp.value + bnp.value - 0.5) <= (pp.upper - pp.lower) + (bnp.upper - bnp.lower) + 1e-12
+    assert m.fixed_point == pytest.approx(float(r_lo))
