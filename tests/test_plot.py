@@ -138,6 +138,7 @@ def test_every_other_spec_name_renders(name):
         with P._memo():
             all_plots([dc.parse(SPEC_EXAMPLES[name]), LAP], fig)
         draw_png(fig)
+    assert fig.axes and all(ax.has_data() for ax in fig.axes)  # every panel drew something
 
 
 def test_new_figures_are_returned_and_ax_is_honoured():

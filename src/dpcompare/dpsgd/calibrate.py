@@ -30,15 +30,10 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .._validation import check_in_interval, check_integer, check_positive
+from .._validation import check_in_interval, check_integer, check_positive, format_number
 
 SIGMA_MAX = 1e4
 
-
-def _num(x: float) -> str:
-    """Shortest round-tripping text of a number for spec strings."""
-    r = repr(float(x))
-    return r[:-2] if r.endswith(".0") else r
 
 SIGMA_MIN = 1e-3
 COARSE_FACTOR = 16.0
@@ -185,7 +180,7 @@ class Calibration:
 
     @property
     def spec(self) -> str:
-        return f"sgm(sigma={_num(self.sigma)}, p={_num(self.sampling_rate)}, steps={self.steps})"
+        return f"sgm(sigma={format_number(self.sigma)}, p={format_number(self.sampling_rate)}, steps={self.steps})"
 
 
 def sigma_for_epsilon(
