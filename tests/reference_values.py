@@ -68,6 +68,56 @@ def bayes_error(delta: ProfileFn, pi) -> mp.mpf:
     return pi * (1 - delta(mp.log((1 - pi) / pi)))
 
 
+def rr_delta(eps, eps0=1):
+    """δ(ε) = max(0, (e^{ε₀} − e^ε)/(1 + e^{ε₀})) of ε₀-randomized response (Dong et al. 2022, Prop 2.5)."""
+    eps, eps0 = mp.mpf(eps), mp.mpf(eps0)
+    return mp.mpf(0) if eps >= eps0 else (mp.exp(eps0) - mp.exp(eps)) / (1 + mp.exp(eps0))
+
+
+def gdp_mu_at(delta: ProfileFn, eps) -> mp.mpf:
+    """The μ with δ_{G_μ}(ε) = δ(ε) (δ_G is increasing in μ); 0 when δ(ε) = 0."""
+    target = delta(eps)
+    if target <= 0:
+        return mp.mpf(0)
+    lo, hi = mp.mpf(1), mp.mpf(1)
+    while gauss_delta(eps, hi) < target:
+        hi *= 2
+    while gauss_delta(eps, lo) > target:
+        lo /= 2
+    return _refine_root(lambda mu: gauss_delta(eps, mu) - target, lo, hi)
+
+
+def tightest_gdp_mu(delta: ProfileFn, eps_max, scan=200):
+    """(sup_{ε≥0} μ_ε, argmax ε): M is μ-GDP iff δ_M(ε) ≤ δ_{G_μ}(ε) for all ε ≥ 0 (Dong et al. 2022,
+    Cor 2.13, for symmetric f), so the tightest μ is the largest μ_ε = ``gdp_mu_at(δ, ε)``.
+
+    A scan of [0, eps_max] and a golden-section refinement around the best scan point; the result
+    is a lower bound of the supremum (tests compare with a tolerance in that direction).
+    """
+    with mp.workdps(DPS):
+        return _golden_sup(lambda e: gdp_mu_at(delta, e), mp.mpf(eps_max), scan)
+
+
+def _golden_sup(fn, x_max, scan):
+    xs = [x_max * k / scan for k in range(scan + 1)]
+    vals = [fn(x) for x in xs]
+    k = max(range(len(xs)), key=lambda i: vals[i])
+    a, b = xs[max(k - 1, 0)], xs[min(k + 1, scan)]
+    best, arg = vals[k], xs[k]
+    invphi = (mp.sqrt(5) - 1) / 2
+    for _ in range(80):
+        c, d = b - invphi * (b - a), a + invphi * (b - a)
+        fc, fd = fn(c), fn(d)
+        for x, fx in ((c, fc), (d, fd)):
+            if fx > best:
+                best, arg = fx, x
+        if fc >= fd:
+            b = d
+        else:
+            a = c
+    return best, arg
+
+
 # ------------------------------------------------------------------ maximisation / root finding
 def _refine_root(fn, lo, hi):
     """Root of fn in [lo, hi] (fn(lo), fn(hi) of opposite signs), at DPS digits."""

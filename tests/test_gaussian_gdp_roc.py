@@ -8,6 +8,7 @@ numerical search for the tangent of slope e^ε.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import mpmath as mp
@@ -26,12 +27,13 @@ def test_lemma6_gdp_iff_psi_le_mu():
     for psi, mu in [(1.0, 1.5), (1.0, 1.0), (1.0, 0.9), (0.3, 2.0)]:
         holds = np.all(dg.tradeoff(psi, alpha) >= dg.tradeoff(mu, alpha) - 1e-15)
         assert dg.is_gdp(psi, mu) == holds == (psi <= mu)
-    # the tightest GDP μ the core finds numerically (sup over α) is ψ
-    from dpcompare.mechanisms.gdp import tightest_gdp_mu
+    # the tightest GDP μ is ψ: the core's value, and the privacy-profile route (sup over ε of the μ_ε
+    # with δ_{G_μ_ε}(ε) = δ(ε), reference_values.tightest_gdp_mu) on the Gaussian's own profile
+    import reference_values as rv
 
     for psi in (0.2, 1.0, 3.0):
-        mu = tightest_gdp_mu(dg.mechanism(psi))  # a numeric sup over a grid of α: accurate to ~1e-5
-        assert mu >= psi * (1 - 1e-12) and mu == pytest.approx(psi, rel=1e-4)
+        ref, _ = rv.tightest_gdp_mu(functools.partial(rv.gauss_delta, mu=psi), 10.0, scan=20)
+        assert dg.mechanism(psi).gdp_mu == pytest.approx(float(ref), rel=1e-12) == psi
 
 
 # ---------------------------------------------------------------------------------------------- Cor 8

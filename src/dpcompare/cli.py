@@ -211,7 +211,7 @@ _DESCRIBE_ROWS = (
     ("fixed_point", "fixed point α*", "best attack's FPR = FNR: f(α*) = α*"),
     ("minimax_bayes_error", "minimax Bayes error R*", "best attack's error at prior π = ½"),
     ("auc", "AUC", "area under the best attack's ROC curve"),
-    ("gdp_mu", "GDP μ", "tightest μ-GDP bound (-: none)"),
+    ("gdp_mu", "GDP μ", "tightest μ-GDP bound (-: none known)"),
 )
 _DESCRIBE_HIDDEN = {"mechanism", "delta", "exact"}
 

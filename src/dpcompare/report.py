@@ -214,7 +214,7 @@ def _views(m: Mechanism, deltas: Sequence[float], fprs: Sequence[float]) -> tupl
         out.append(View(f"epsilon@{d:g}", f"ε at δ = {_fmt(d, 3)}",
                         "smallest ε with δ(ε) ≤ δ on the privacy profile (— : none)", eps, lo, eps if lo is not None else None))
     mu = m.gdp_mu
-    out.append(View("gdp_mu", "μ-GDP", "tightest μ with f ≥ G_μ (Gaussian DP; — : none)", _finite(mu)))
+    out.append(View("gdp_mu", "μ-GDP", "tightest μ with f ≥ G_μ (Gaussian DP; — : none known)", _finite(mu)))
     adv_lo, adv_hi = (float(v) for v in m.delta_bounds(0.0))
     out.append(View("advantage", "advantage", "best attack's TPR − FPR = TV = δ(0) = 2·Δ(PP‖M) (Lemma 3)",
                     adv_hi, *((adv_lo, adv_hi) if numeric else (None, None))))

@@ -201,7 +201,13 @@ class Mechanism(abc.ABC):
 
     @property
     def gdp_mu(self) -> float | None:
-        """μ of the tightest μ-GDP bound f ≥ G_μ, where one exists (None otherwise)."""
+        """μ of the tightest μ-GDP bound f ≥ G_μ (Dong et al. 2022, Def 2.6), or None.
+
+        None means no finite μ is known: none exists (f(0) < 1, e.g. approxdp with δ > 0, or a
+        numeric pair whose certified side puts its truncated tail at ℓ = +∞), or this mechanism kind
+        has no closed form for it. Closed forms: Gaussian μ, Laplace, ε-DP and randomized response
+        (mechanisms/gdp.py), the subsampled Gaussian √N/σ, perfectly private 0.
+        """
         return None
 
     def __repr__(self) -> str:

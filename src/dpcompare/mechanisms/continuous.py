@@ -314,7 +314,8 @@ class Laplace(PrivacyLossMechanism):
         return expit(np.array([-self.m, self.m]))
 
     @property
-    def gdp_mu(self) -> float | None:
-        from .gdp import tightest_gdp_mu
+    def gdp_mu(self) -> float:
+        """μ* = −2Φ⁻¹(e^{−m/2}/2), attained at the fixed point (mechanisms/gdp.py)."""
+        from .gdp import laplace_gdp_mu
 
-        return tightest_gdp_mu(self)
+        return laplace_gdp_mu(self.m)

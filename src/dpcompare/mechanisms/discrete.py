@@ -56,10 +56,11 @@ class RandomizedResponse(PairMechanism):
         return f"rr(eps={format_number(self.eps)})"
 
     @property
-    def gdp_mu(self) -> float | None:
-        from .gdp import tightest_gdp_mu
+    def gdp_mu(self) -> float:
+        """μ* = −2Φ⁻¹(1/(1+e^ε)), attained at the fixed point (mechanisms/gdp.py)."""
+        from .gdp import pure_dp_gdp_mu
 
-        return tightest_gdp_mu(self)
+        return pure_dp_gdp_mu(self.eps)
 
 
 @dataclass(frozen=True, repr=False)
@@ -99,11 +100,12 @@ class ApproxDP(PairMechanism):
 
     @property
     def gdp_mu(self) -> float | None:
+        """None when δ > 0 (f(0) = 1 − δ < 1: no finite μ), else the ε-DP value of mechanisms/gdp.py."""
         if self.dp_delta > 0:
             return None
-        from .gdp import tightest_gdp_mu
+        from .gdp import pure_dp_gdp_mu
 
-        return tightest_gdp_mu(self)
+        return pure_dp_gdp_mu(self.eps)
 
 
 @dataclass(frozen=True, repr=False)

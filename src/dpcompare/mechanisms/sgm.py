@@ -94,10 +94,18 @@ class SubsampledGaussian(PairMechanism):
         return f"sgm(sigma={format_number(self.sigma)}, p={format_number(self.sampling_rate)}, steps={self.steps})"
 
     @property
-    def gdp_mu(self) -> float | None:
-        if self.sampling_rate == 1.0:
-            return math.sqrt(self.steps) / self.sigma
-        return None
+    def gdp_mu(self) -> float:
+        """μ* = √N/σ for every sampling rate p — the tightest μ-GDP bound, though for p < 1 only the
+        extreme tail reaches it.
+
+        Bound: Poisson subsampling only raises a symmetric f (C((1−p)·Id + p·f) ≥ f, seed 002 Prop E.1,
+        Dong et al.'s C_p) and composition is monotone, so f ≥ G_{1/σ}^{⊗N} = G_{√N/σ}. Tightness: with α = 1−Φ(x) and one step,
+        1 − f(α) = (1−p)(1−Φ(x)) + p(1−Φ(x−1/σ)), so the GDP gap Φ⁻¹(1−α) − Φ⁻¹(f(α)) =
+        1/σ − log(1/p)/x + o(1/x) → 1/σ as α → 0 (for N steps the event "sampled every time", of
+        probability p^N, gives √N/σ the same way). The CLT μ = p√(N(e^{1/σ²}−1)) (Dong et al. 2022, §5) is
+        an approximation of the bulk of f, not a bound; see ``dpcompare.dpsgd`` for it.
+        """
+        return math.sqrt(self.steps) / self.sigma
 
 
 def _sgm_shape(event: Any) -> tuple[float, float, int] | None:
