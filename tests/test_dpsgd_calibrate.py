@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import dpcompare.gaussian as dg
 from dpcompare import cli
@@ -117,3 +119,19 @@ def test_cli_sigma_gives_the_largest_number_of_steps(capsys):
         code = cli.main(["calibrate", "--epsilon", "2", "--delta", "1e-5", "--sampling-rate", "0.05", *extra])
         out, err = capsys.readouterr()
         assert code == 2 and out == "" and "exactly one of --steps" in err and err.count("\n") == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0.01, 10.0), st.floats(0.1, 3.0), st.floats(0.5, 2000.0), st.integers(1, 10**6),
+       st.floats(1e-3, 1e3))
+def test_last_feasible_finds_the_boundary(a, b, target, n0, slope):
+    """``_last_feasible`` against brute force on increasing f(n) = a·n^b (any start, any slope guess)."""
+    from dpcompare.dpsgd.calibrate import _last_feasible
+
+    n_max = 10**6
+    f = lambda n: a * n**b  # noqa: E731
+    if f(1) > target:
+        return
+    n = _last_feasible(f, target, 1, f(1), n_max, n0, slope)
+    assert f(n) <= target
+    assert n == n_max or f(n + 1) > target

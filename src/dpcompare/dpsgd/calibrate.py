@@ -15,8 +15,10 @@ issue 5):
       (usually two evaluations); failing that, the root is bracketed at that grid and Illinois runs until
       the feasible end meets the tolerance. The returned ``epsilon`` is ε at that fixed grid — a certified upper bound of
       the true ε of the returned σ, never above the target.
-2. ``steps_for_sigma``: the largest N with ε(N) ≤ target (ε increasing in N): coarse exponential +
-   bisection search, then an integer bisection at the fine grid around the coarse answer.
+2. ``steps_for_sigma``: the largest N with ε(N) ≤ target (ε increasing in N): at the coarse grid, a geometric
+   bracket in 1/N from the CLT guess and Illinois to 1 % (cheap), then an integer secant search at the fine
+   grid from the coarse answer with the coarse slope dε/dlog N (``_last_feasible``; usually 3–5 fine
+   evaluations). The answer is always an evaluated point: ε(N) ≤ target < ε(N+1), or N = steps_max.
 3. ``sigma_for_risk``: the smallest σ (to a relative tolerance) whose risk metric — advantage, TPR at a
    given FPR, or Δ(baseline‖M) (its certified upper end) — is at most a value; every metric is read off the
    certified pessimistic side (dpcompare.dpsgd.risk), so the returned σ truly meets the risk target.
@@ -341,38 +343,70 @@ def steps_for_sigma(
     if e1 > eps:
         raise ValueError(f"epsilon={eps:g} at delta={d:g} is unreachable with sigma={s:g}, sampling_rate={p:g}: "
                          f"a single step already gives epsilon={e1:.6g}")
+    if steps_max == 1:
+        return StepsCalibration(1, e1, s, eps, d, p, count[0])
 
-    def search(lo: int, hi: int | None, coarse: bool) -> int:
-        """Largest n in [lo, steps_max] with g(n) ≤ eps, given g(lo) ≤ eps (hi: known infeasible or None)."""
-        if hi is None:
-            n = lo
-            while True:
-                nxt = min(2 * n, steps_max)
-                if nxt == n:
-                    return n
-                if g(nxt, coarse) > eps:
-                    hi = nxt
-                    break
-                lo = n = nxt
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if g(mid, coarse) <= eps:
-                lo = mid
-            else:
-                hi = mid
-        return lo
+    # (a) coarse phase in u = 1/N (ε decreasing in u), from the CLT guess: a 1 % bracket and the local slope
+    def g_u(u: float) -> float:
+        return g(max(1, min(steps_max, int(round(1.0 / u)))), True)
 
-    n_c = search(1, None, True)
-    # fine: the coarse grid only over-states ε, so n_c is (usually) feasible; verify and extend
-    lo = max(1, n_c)
-    while lo > 1 and g(lo, False) > eps:
-        lo = max(1, int(lo * 0.9))
-    hi = min(steps_max, max(lo + 1, int(math.ceil(lo * 1.1))))
-    if hi == lo or g(hi, False) <= eps:
-        n = search(hi, None, False) if hi > lo else lo
-    else:
-        n = search(lo, hi, False)
+    u_lo, u_hi, gu_lo, gu_hi = _bracket_decreasing(g_u, 1.0 / _clt_steps_guess(eps, d, s, p), eps,
+                                                   1.0 / steps_max, 1.0, 1.5)
+    slope = eps / 2.0  # dε/dlog N of ε ∝ √N, if the coarse phase cannot tell
+    if u_lo is not None and u_hi is not None:
+        # a few steps suffice (N is an integer: ε may jump by more than the 1 % between N and N+1)
+        u_lo, u_hi, gu_lo, gu_hi = _illinois(g_u, u_lo, u_hi, gu_lo, gu_hi, eps, 0.01 * eps, maxiter=8)
+        if u_lo != u_hi and gu_lo > gu_hi:
+            slope = (gu_lo - gu_hi) / math.log(u_hi / u_lo)  # u_lo < u_hi: N = 1/u_lo is the larger
+    n0 = 1 if u_hi is None else max(1, min(steps_max, int(1.0 / u_hi)))
+    n = _last_feasible(lambda k: g(k, False), eps, 1, e1, steps_max, n0, slope)
     return StepsCalibration(n, certified_epsilon(s, p, n, d), s, eps, d, p, count[0])
+
+
+def _clt_steps_guess(eps: float, delta: float, sigma: float, p: float) -> float:
+    """Starting point only: N whose CLT μ = p√(N(e^{1/σ²} − 1)) (Dong, Roth & Su 2022, Cor 5.4) equals the μ
+    of the Gaussian mechanism at (ε, δ) (dpcompare.gaussian.sigma_for); N = (μ/p)²/(e^{1/σ²} − 1)."""
+    from .. import gaussian as dg
+
+    try:
+        mu = 1.0 / float(dg.sigma_for(eps, delta))
+        guess = (mu / p) ** 2 / math.expm1(1.0 / (sigma * sigma))
+    except (ValueError, ArithmeticError):
+        return 1.0
+    return max(1.0, guess) if math.isfinite(guess) else 1.0
+
+
+def _last_feasible(f: Callable[[int], float], eps: float, lo: int, f_lo: float, n_max: int, n0: int,
+                   slope: float) -> int:
+    """The n ∈ [lo, n_max] with f(n) ≤ eps < f(n+1) (or n_max), given f(lo) = f_lo ≤ eps, f increasing.
+
+    Integer search on (log n, f): from n0, extrapolate with ``slope`` = df/dlog n until the root is bracketed,
+    then secant steps between the bracket ends (floor of the predicted root, then its successor, so a good
+    prediction ends in two evaluations); a bisection whenever a step fails to halve the bracket.
+    Every answer is an evaluated point: f(n) ≤ eps, and f(n+1) > eps unless n = n_max.
+    """
+    hi, f_hi = n_max + 1, math.inf  # infeasible by constraint
+    n, width = min(max(n0, lo + 1), n_max), math.inf
+    while hi - lo > 1:
+        fn = f(n)
+        if fn <= eps:
+            lo, f_lo = n, fn
+        else:
+            hi, f_hi = n, fn
+        if hi - lo <= 1:
+            break
+        if math.isfinite(f_hi) and (hi - lo) > width / 2:  # safeguard: the last step did not halve the bracket
+            n = int(math.sqrt(lo * hi)) if hi > 2 * lo else (lo + hi) // 2
+            n = min(max(n, lo + 1), hi - 1)
+        else:
+            if math.isfinite(f_hi) and f_hi > f_lo:
+                log_r = math.log(lo) + (eps - f_lo) * math.log(hi / lo) / (f_hi - f_lo)
+            else:  # only the feasible end is an evaluation: extrapolate from it
+                log_r = math.log(lo) + (eps - f_lo) / max(slope, 1e-12) + 1e-3
+            n = int(math.floor(math.exp(min(log_r, math.log(hi)))))
+            n = min(max(n, lo + 1), hi - 1)
+        width = hi - lo
+    return lo
 
 
 class RiskMetric(str, enum.Enum):
