@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"sigma~ in [{np.nanmin(sig):.3f}, {np.nanmax(sig):.3f}]; max Δ(M‖M~) = {np.nanmax(z):.4f} "
           f"at p~ = {ps[int(np.nanargmax(z)) % len(ps)]}, N~ = {ns[int(np.nanargmax(z)) // len(ps)]}")
     try:
-        from dpcompare import plot
+        from dpcompare.io import plot
 
         fig = plot.sweep_heatmap(z, ps, ns, xlabel=r"sampling rate $\tilde p$", ylabel=r"steps $\tilde N$", log_x=True)
         plot.save(fig, args.png)

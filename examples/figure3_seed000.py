@@ -3,7 +3,7 @@ with the two Δ "rulers".
 
 The paper (§5, "Approximate Comparisons in Practice") reads off the figure: the functions cross at
 π ≈ 0.4, Δ(Gauss‖Lap) = 0.005 < Δ(Lap‖Gauss) = 0.034. This script draws the figure with
-``dpcompare.plot.bayes_error``, the panel of R_Gauss − R_Lap beside it, prints the certified values
+``dpcompare.io.plot.bayes_error``, the panel of R_Gauss − R_Lap beside it, prints the certified values
 and checks them against the paper's (rounded) numbers and DESIGN.md's (0.00527 at π = ½, 0.03414 at
 π = 1/(1+e), crossing at 0.4185).
 
@@ -26,8 +26,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))  # the working tree
 
 import dpcompare as dc  # noqa: E402
-from dpcompare import plot  # noqa: E402
-from dpcompare.report import verdict_sentence  # noqa: E402
+from dpcompare.io import plot  # noqa: E402
+from dpcompare.io.report import verdict_sentence  # noqa: E402
 
 #: the paper's numbers (seed 000 §5) and the tolerance their rounding allows
 PAPER = {"delta_gauss_lap": (0.005, 5e-4), "delta_lap_gauss": (0.034, 5e-4), "crossing": (0.4, 0.05)}

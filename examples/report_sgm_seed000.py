@@ -4,7 +4,7 @@
 σ̃ = 3, p = p̃ = 9·10⁻⁴, N = 1.4·10⁶ and Ñ = 3.4·10⁶ steps (De et al. 2022's JFT-300M fine-tuning,
 calibrated there to (8, 5·10⁻⁷)-DP). The paper predicts Δ(M^⊗N ‖ M̃^⊗Ñ) < 10⁻³ and reports 8·10⁻⁴
 computed numerically. This script composes both mechanisms with certified brackets, writes the HTML
-report (``dpcompare.report``) and prints the verdict, both Δ with their brackets, and the timings.
+report (``dpcompare.io.report``) and prints the verdict, both Δ with their brackets, and the timings.
 
 Usage:
     python examples/report_sgm_seed000.py                 # the paper's steps; ./report_sgm_seed000.html
@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))  # the working tree
 
 import dpcompare as dc  # noqa: E402
-from dpcompare.report import build_report  # noqa: E402
+from dpcompare.io.report import build_report  # noqa: E402
 
 SAMPLING_RATE = 9e-4
 STEPS = {2.0: 1_400_000, 3.0: 3_400_000}

@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import dpcompare as dc
-from dpcompare import cli
-from dpcompare.spec import format_number, parse_hyperprior
+from dpcompare.io import cli
+from dpcompare.io.spec import format_number, parse_hyperprior
 
 COMPARE_KEYS = {"a", "b", "delta_ab", "delta_ba", "symmetric", "verdict", "crossings"}
 DELTA_KEYS = {"value", "lower", "upper", "pi"}
@@ -268,7 +268,9 @@ def test_jsonable_turns_non_finite_numbers_into_null():
     import numpy as np
 
     obj = {"a": float("nan"), "b": [float("inf"), np.float64(-np.inf), np.float32(1.5)], "c": np.int64(3), "d": np.bool_(True)}
-    text = json.dumps(cli._jsonable(obj), allow_nan=False)
+    from dpcompare.io.cli.app import _jsonable
+
+    text = json.dumps(_jsonable(obj), allow_nan=False)
     assert json.loads(text) == {"a": None, "b": [None, None, 1.5], "c": 3, "d": True}
 
 
@@ -303,7 +305,7 @@ def test_installed_console_script():
 
 def test_module_entry_point_runs_main():
     res = subprocess.run(
-        [sys.executable, "-m", "dpcompare.cli", "describe", "pp()", "--json"], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "dpcompare.io.cli", "describe", "pp()", "--json"], capture_output=True, text=True, timeout=120
     )
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["advantage"] == 0.0

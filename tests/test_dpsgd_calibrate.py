@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dpcompare.gaussian as dg
-from dpcompare import cli
+from dpcompare.io import cli
 from dpcompare.dpsgd import certified_epsilon, sigma_for_epsilon, sigma_for_risk, steps_for_sigma
 
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from dpcompare import cli
+from dpcompare.io import cli
 from dpcompare.dpsgd.sweep import COLUMNS, parse_grid, pareto_efficient, prepare_results, run_sweep
 
 GRID = """

@@ -8,7 +8,7 @@ import math
 import pytest
 
 import dpcompare.gaussian as dg
-from dpcompare import cli
+from dpcompare.io import cli
 
 GAUSSIAN_KEYS = {
     "psi", "sigma", "sensitivity", "mu", "delta", "epsilon",

@@ -191,7 +191,7 @@ def test_integral_float_n_is_accepted():
     "spec", ["shuffle(eps0=0, n=10)", "shuffle(eps0=1, n=1)", "shuffle(eps0=1, n=2.5)", "shuffle(eps0=1)"]
 )
 def test_cli_exits_2_on_bad_shuffle_specs(spec, capsys):
-    from dpcompare import cli
+    from dpcompare.io import cli
 
     assert cli.main(["describe", spec]) == 2
     out, err = capsys.readouterr()

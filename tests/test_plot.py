@@ -1,4 +1,4 @@
-"""dpcompare.plot and ``dpcompare plot`` (issue 6).
+"""dpcompare.io.plot and ``dpcompare plot`` (issue 6).
 
 - every plot function renders for every mechanism kind, alone and against a reference, with every
   warning an error;
@@ -29,9 +29,9 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import dpcompare as dc
-from dpcompare import cli
-from dpcompare import plot as P
-from dpcompare.spec import MECHANISMS
+from dpcompare.io import cli
+from dpcompare.io import plot as P
+from dpcompare.io.spec import MECHANISMS
 
 matplotlib = pytest.importorskip("matplotlib")
 from matplotlib.figure import Figure  # noqa: E402
@@ -157,8 +157,8 @@ def test_new_figures_are_returned_and_ax_is_honoured():
 
 def test_plot_module_and_package_do_not_import_pyplot_or_matplotlib_eagerly():
     code = ("import sys, dpcompare; assert 'matplotlib' not in sys.modules, 'dpcompare imports matplotlib';"
-            "import dpcompare.plot, dpcompare.report; assert 'matplotlib' not in sys.modules, 'plot imports matplotlib';"
-            "import dpcompare as dc; dpcompare.plot.bayes_error([dc.Gaussian(mu=1), dc.Laplace(b=1)]);"
+            "import dpcompare.io.plot, dpcompare.io.report; assert 'matplotlib' not in sys.modules, 'plot imports matplotlib';"
+            "import dpcompare as dc; dpcompare.io.plot.bayes_error([dc.Gaussian(mu=1), dc.Laplace(b=1)]);"
             "assert 'matplotlib.pyplot' not in sys.modules, 'pyplot was imported'")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     subprocess.run([sys.executable, "-c", code], check=True, env=env, timeout=120)

@@ -1,4 +1,4 @@
-"""dpcompare.report and ``dpcompare report`` (issue 6).
+"""dpcompare.io.report and ``dpcompare report`` (issue 6).
 
 - the verdict sentence comes first and says what the Δ say (seed 000 Cor 1; DESIGN §1 values for
   Gaussian μ = 1 vs Laplace b = 1: 0.00527 at π = ½, 0.03414 at π = 1/(1+e));
@@ -30,8 +30,8 @@ import numpy as np
 import pytest
 
 import dpcompare as dc
-from dpcompare import cli
-from dpcompare.report import build_report, verdict_sentence
+from dpcompare.io import cli
+from dpcompare.io.report import build_report, verdict_sentence
 
 pytest.importorskip("matplotlib")
 
@@ -191,7 +191,7 @@ def test_cli_report_user_errors(capsys, tmp_path, args, message):
 
 @pytest.mark.parametrize(("exc", "code"), [(ValueError, 2), (RuntimeError, 1)])
 def test_cli_report_failure_keeps_the_old_file(capsys, tmp_path, monkeypatch, exc, code):
-    import dpcompare.report as rep
+    import dpcompare.io.report as rep
 
     target = tmp_path / "r.html"
     target.write_text("old report")

@@ -77,7 +77,7 @@ def test_integral_float_steps_and_spec():
 
 
 def test_spec_round_trips_through_the_parser():
-    spec = pytest.importorskip("dpcompare.spec")
+    spec = pytest.importorskip("dpcompare.io.spec")
     m = SubsampledGaussian(sigma=1.1, sampling_rate=0.01, steps=1000)
     assert spec.parse(m.spec) == m
 

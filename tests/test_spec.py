@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import dpcompare as dc
 from dpcompare.compare.hyperprior import JEFFREYS, BetaPrior, UQuadratic
-from dpcompare.spec import MECHANISMS, Param, Registry, format_number, parse, parse_hyperprior
+from dpcompare.io.spec import MECHANISMS, Param, Registry, format_number, parse, parse_hyperprior
 
 finite = dict(allow_nan=False, allow_infinity=False)
 
@@ -280,7 +280,7 @@ def test_format_number_parses_back_exactly(x):
     if math.isnan(x):
         assert text == "nan"
     else:
-        from dpcompare.spec import _Parser
+        from dpcompare.io.spec import _Parser
 
         num = _Parser(f"f(x={text})", "thing").parse().args[0][1]
         assert num.value == x

@@ -29,7 +29,7 @@ from .compare import (
     delta_from_perfect_privacy,
     delta_to_blatant_non_privacy,
 )
-from .spec import parse, parse_hyperprior
+from .io.spec import parse, parse_hyperprior
 from .tradeoff import DiscretePair, Rounding
 
 __version__ = "0.1.0"

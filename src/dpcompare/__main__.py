@@ -1,5 +1,5 @@
 """``python -m dpcompare`` runs the command line."""
 
-from .cli import main
+from .io.cli import main
 
 raise SystemExit(main())

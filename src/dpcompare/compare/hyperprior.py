@@ -146,7 +146,7 @@ def as_hyperprior(h: "HyperPrior | Callable | str | None") -> HyperPrior | None:
     if h is None or isinstance(h, HyperPrior):
         return h
     if isinstance(h, str):
-        from ..spec import parse_hyperprior  # the one parser of the spec language
+        from ..io.spec import parse_hyperprior  # the one parser of the spec language
 
         return parse_hyperprior(h)
     if callable(h):

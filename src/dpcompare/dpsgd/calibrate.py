@@ -458,7 +458,7 @@ def sigma_for_risk(
         if baseline is None:
             raise ValueError("metric 'delta' needs a baseline mechanism")
         if isinstance(baseline, str):
-            from ..spec import parse
+            from ..io.spec import parse
 
             baseline = parse(baseline)
     count = [0]

@@ -1,5 +1,9 @@
-"""The numeric representation of trade-off curves: discrete dominating pairs."""
+"""The core: privacy-loss pairs and certified brackets; every numeric view and composition builds on it.
 
+Imports only ``_numerics``/``_search``/``_validation``; nothing here knows about mechanisms or I/O.
+"""
+
+from .bracket import Bracket, Sense
 from .pair import DiscretePair, Rounding, delta_between_pairs
 
-__all__ = ["DiscretePair", "Rounding", "delta_between_pairs"]
+__all__ = ["Bracket", "DiscretePair", "Rounding", "Sense", "delta_between_pairs"]

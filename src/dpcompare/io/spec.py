@@ -15,7 +15,7 @@ later issue adds a mechanism with one decorated factory and no change to the par
 
     @MECHANISMS.register("shuffle", {"eps0": Param.nonnegative(), "n": Param.integer(minimum=1)})
     def _shuffle(eps0, n):
-        from .mixtures import Shuffled
+        from ..mixtures import Shuffled
         return Shuffled(eps0=eps0, n=n)
 
 Every error is a ``ValueError`` with one line naming the unknown mechanism, key, missing key or bad
@@ -30,11 +30,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
-from ._validation import format_number, check_in_interval, check_integer, check_nonnegative, check_positive
+from .._validation import format_number, check_in_interval, check_integer, check_nonnegative, check_positive
 
 if TYPE_CHECKING:
-    from .compare.hyperprior import HyperPrior
-    from .mechanisms import Mechanism
+    from ..compare.hyperprior import HyperPrior
+    from ..mechanisms import Mechanism
 
 __all__ = [
     "HYPERPRIORS",
@@ -422,7 +422,7 @@ HYPERPRIORS: Registry["HyperPrior"] = Registry("hyperprior")
     summary="Gaussian mechanism, mu = sensitivity/sigma",
 )
 def _gaussian(mu: float | None = None, sigma: float | None = None, sensitivity: float = 1.0) -> "Mechanism":
-    from .mechanisms import Gaussian
+    from ..mechanisms import Gaussian
 
     if mu is not None:
         return Gaussian(mu=mu)
@@ -436,21 +436,21 @@ def _gaussian(mu: float | None = None, sigma: float | None = None, sensitivity: 
     summary="Laplace mechanism (pure DP with eps = sensitivity/b)",
 )
 def _laplace(b: float, sensitivity: float = 1.0) -> "Mechanism":
-    from .mechanisms import Laplace
+    from ..mechanisms import Laplace
 
     return Laplace(b=b, sensitivity=sensitivity)
 
 
 @MECHANISMS.register("rr", {"eps": Param.nonnegative()}, summary="binary randomized response")
 def _rr(eps: float) -> "Mechanism":
-    from .mechanisms import RandomizedResponse
+    from ..mechanisms import RandomizedResponse
 
     return RandomizedResponse(eps=eps)
 
 
 @MECHANISMS.register("puredp", {"eps": Param.nonnegative()}, summary="worst-case eps-DP mechanism")
 def _puredp(eps: float) -> "Mechanism":
-    from .mechanisms import PureDP
+    from ..mechanisms import PureDP
 
     return PureDP(eps=eps)
 
@@ -461,21 +461,21 @@ def _puredp(eps: float) -> "Mechanism":
     summary="worst-case (eps, delta)-DP mechanism",
 )
 def _approxdp(eps: float, delta: float) -> "Mechanism":
-    from .mechanisms import ApproxDP
+    from ..mechanisms import ApproxDP
 
     return ApproxDP(eps=eps, delta=delta)
 
 
 @MECHANISMS.register("pp", {}, summary="perfectly private mechanism")
 def _pp() -> "Mechanism":
-    from .mechanisms import PerfectlyPrivate
+    from ..mechanisms import PerfectlyPrivate
 
     return PerfectlyPrivate()
 
 
 @MECHANISMS.register("bnp", {}, summary="blatantly non-private mechanism")
 def _bnp() -> "Mechanism":
-    from .mechanisms import BlatantlyNonPrivate
+    from ..mechanisms import BlatantlyNonPrivate
 
     return BlatantlyNonPrivate()
 
@@ -491,7 +491,7 @@ def _bnp() -> "Mechanism":
 )
 def _sgm(sigma: float, p: float, steps: int) -> "Mechanism":
     try:
-        from .mechanisms.sgm import SubsampledGaussian
+        from ..mechanisms.sgm import SubsampledGaussian
     except ImportError as exc:  # the module is optional until it lands
         raise ValueError(f"sgm is not available in this installation ({exc})") from None
     return SubsampledGaussian(sigma=sigma, sampling_rate=p, steps=steps)
@@ -506,7 +506,7 @@ def _sgm(sigma: float, p: float, steps: int) -> "Mechanism":
     summary="n shuffled eps0-DP local reports: the f-DP bound of seed 002 Thm 4.2",
 )
 def _shuffle(eps0: float, n: int) -> "Mechanism":
-    from .mixtures import Shuffled
+    from ..mixtures import Shuffled
 
     return Shuffled(eps0=eps0, n=n)
 
@@ -520,21 +520,21 @@ def _shuffle(eps0: float, n: int) -> "Mechanism":
     summary="n shuffled eps0-DP local reports: exact trade-off of seed 002's clone pair (tighter than Thm 4.2)",
 )
 def _shuffle_pair(eps0: float, n: int) -> "Mechanism":
-    from .mixtures import ShuffleAnalysis, Shuffled
+    from ..mixtures import ShuffleAnalysis, Shuffled
 
     return Shuffled(eps0=eps0, n=n, analysis=ShuffleAnalysis.CLONE_PAIR)
 
 
 @HYPERPRIORS.register("jeffreys", {}, summary="Beta(1/2, 1/2)")
 def _jeffreys() -> "HyperPrior":
-    from .compare.hyperprior import JEFFREYS
+    from ..compare.hyperprior import JEFFREYS
 
     return JEFFREYS
 
 
 @HYPERPRIORS.register("uquadratic", {}, summary="12 (pi - 1/2)^2")
 def _uquadratic() -> "HyperPrior":
-    from .compare.hyperprior import UQuadratic
+    from ..compare.hyperprior import UQuadratic
 
     return UQuadratic()
 
@@ -543,7 +543,7 @@ def _uquadratic() -> "HyperPrior":
     "beta", {"a": Param.positive(), "b": Param.positive()}, positional=("a", "b"), summary="Beta(a, b) density"
 )
 def _beta(a: float, b: float) -> "HyperPrior":
-    from .compare.hyperprior import BetaPrior
+    from ..compare.hyperprior import BetaPrior
 
     return BetaPrior(a, b)
 

@@ -28,7 +28,6 @@ import io
 import math
 import os
 import re
-import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -38,8 +37,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from .compare.hyperprior import HyperPrior
-    from .mechanisms import Mechanism
+    from ..compare.hyperprior import HyperPrior
+    from ..mechanisms import Mechanism
 
 __all__ = [
     "PALETTE",
@@ -123,7 +122,7 @@ def _axes(ax: "Axes | None", figsize: tuple[float, float]) -> tuple["Figure", "A
 
 def _mechanisms(mechanisms: Any, labels: Sequence[str] | None) -> tuple[list["Mechanism"], list[str], list[str]]:
     """(mechanisms, short names for Δ(·‖·), legend entries). Names are A, B, … unless labels are given."""
-    from .mechanisms import Mechanism
+    from ..mechanisms import Mechanism
     from .spec import parse
 
     if isinstance(mechanisms, (Mechanism, str)):
@@ -162,7 +161,7 @@ def _fmt(x: float, digits: int = 2) -> str:
 
 def _kinks(m: "Mechanism") -> np.ndarray:
     """Priors where R is not smooth: the mechanism's own kinks and, for small discrete pairs, every atom."""
-    from ._numerics import expit
+    from .._numerics import expit
 
     pts = [np.asarray(m.bayes_error_kinks(), dtype=float)]
     pairs = m.pairs()
@@ -173,7 +172,7 @@ def _kinks(m: "Mechanism") -> np.ndarray:
 
 
 def _pi_grid(mechs: Sequence["Mechanism"], n: int = 801) -> np.ndarray:
-    from ._numerics import expit
+    from .._numerics import expit
 
     parts = [np.linspace(0.0, 1.0, n), expit(np.linspace(-12.0, 12.0, 241))] + [_kinks(m) for m in mechs]
     return np.unique(np.concatenate(parts))
@@ -221,7 +220,7 @@ def _memo() -> Iterator[dict[tuple[int, int, int], Any]]:
 
 
 def _delta(a: "Mechanism", b: "Mechanism", hyperprior: Any = None) -> Any:
-    from .compare import delta_divergence
+    from ..compare import delta_divergence
 
     key = (id(a), id(b), id(hyperprior))
     if _MEMO is not None and key in _MEMO:
@@ -310,7 +309,7 @@ def bayes_error_difference(mechanisms: Any, *, labels: Sequence[str] | None = No
     where the Bayes error functions cross. It makes visible what a Δ of 1e-4 hides in
     :func:`bayes_error`.
     """
-    from .compare import crossing_points
+    from ..compare import crossing_points
 
     mechs, names, legend = _mechanisms(mechanisms, labels)
     if len(mechs) < 2:
@@ -407,7 +406,7 @@ def privacy_profile(mechanisms: Any, *, labels: Sequence[str] | None = None, ax:
     range is chosen so every profile reaches ``delta_min`` unless ``eps_max`` is given. A
     profile that is 0 everywhere (perfect privacy) has no point on a log axis; its legend says so.
     """
-    from ._validation import check_in_interval, check_nonnegative, check_positive
+    from .._validation import check_in_interval, check_nonnegative, check_positive
 
     mechs, names, legend = _mechanisms(mechanisms, labels)
     delta_min = check_in_interval("delta_min", delta_min, 0.0, 1.0, low_open=True, high_open=True)
@@ -508,7 +507,7 @@ def weighted_bayes_error(mechanisms: Any, hyperprior: Any = "jeffreys", *, label
 
     ``hyperprior``: a HyperPrior, a density callable, or 'jeffreys' | 'uquadratic' | 'beta(a,b)'.
     """
-    from .compare.hyperprior import as_hyperprior
+    from ..compare.hyperprior import as_hyperprior
 
     mechs, names, legend = _mechanisms(mechanisms, labels)
     h = as_hyperprior(hyperprior)
@@ -700,34 +699,11 @@ def render(fig: "Figure", fmt: str = "png", *, dpi: float | None = None) -> byte
     return buf.getvalue()
 
 
-def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same directory and a rename, so the
-    path holds either its old content or the whole new file, never a part (mode from the umask)."""
-    path = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(directory):
-        raise ValueError(f"cannot write {path!r}: directory {directory!r} does not exist")
-    if os.path.isdir(path):
-        raise ValueError(f"cannot write {path!r}: it is a directory")
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
 def save(fig: "Figure", path: str | os.PathLike[str], *, dpi: float | None = None) -> None:
     """Save ``fig`` to ``path`` (format from the suffix: .png, .svg or .pdf), atomically."""
     suffix = os.path.splitext(os.fspath(path))[1].lower().lstrip(".")
     if suffix not in _FORMATS:
         raise ValueError(f"output must end in .png, .svg or .pdf, got {os.fspath(path)!r}")
+    from .files import atomic_write
+
     atomic_write(path, render(fig, suffix, dpi=dpi))

@@ -34,10 +34,10 @@ from typing import Any
 import numpy as np
 
 from . import plot as _plot
-from .compare import Comparison, DeltaResult, compare, delta_divergence
-from .compare.comparison import VERDICT_TEXT
-from .compare.hyperprior import as_hyperprior
-from .mechanisms import Mechanism
+from ..compare import Comparison, DeltaResult, compare, delta_divergence
+from ..compare.comparison import VERDICT_TEXT
+from ..compare.hyperprior import as_hyperprior
+from ..mechanisms import Mechanism
 
 __all__ = ["DEFAULT_DELTAS", "DEFAULT_FPRS", "DEFAULT_HYPERPRIORS", "Report", "build_report", "verdict_sentence"]
 
@@ -117,7 +117,9 @@ class Report:
 
     def write(self, path: str | os.PathLike[str]) -> None:
         """Write the HTML to ``path`` atomically (a temporary file in the same directory, then a rename)."""
-        _plot.atomic_write(path, self.html.encode("utf-8"))
+        from .files import atomic_write
+
+        atomic_write(path, self.html.encode("utf-8"))
 
 
 # ---------------------------------------------------------------------------------------------- numbers
@@ -317,7 +319,7 @@ def _versions() -> dict[str, str]:
         except metadata.PackageNotFoundError:
             out[pkg] = "not installed"
     if out.get("dpcompare") in (None, "not installed"):
-        from . import __version__
+        from .. import __version__
 
         out["dpcompare"] = __version__
     out["platform"] = platform.platform()

@@ -1,0 +1,9 @@
+"""The ``dpcompare`` command line: one module per command group, all registered on one Typer app.
+
+``main`` is the console-script entry point; conventions (exit codes, ``--json``) are in :mod:`.app`.
+"""
+
+from . import compare, describe, dpsgd, gaussian, plotting  # noqa: F401  (registers the commands)
+from .app import app, main
+
+__all__ = ["app", "main"]

@@ -1,0 +1,185 @@
+"""The ``dpcompare`` command (DESIGN.md §3).
+
+- ``dpcompare compare A B [--hyperprior jeffreys|uquadratic|beta(a,b)] [--tolerance T] [--json]``
+- ``dpcompare describe A [--delta 1e-5] [--json]``
+- ``dpcompare gaussian (--psi X | --sigma S [--sensitivity D] | --mu M | --auc A | --epsilon E) [--delta D] [--json]``
+- ``dpcompare plot KIND SPEC… -o FILE.(png|svg|pdf)`` and ``dpcompare report SPEC… -o FILE.html``: the output
+  file is computed in memory first and then written whole (temporary file in the same directory + rename).
+
+Conventions every command follows:
+
+1. All computation happens before anything is printed, so a failure leaves stdout empty.
+2. ``--json`` writes exactly one JSON object to stdout (non-finite numbers become ``null``), and
+   nothing else; human output is a rich table.
+3. A user error — a bad spec, a bad parameter, any ``ValueError`` from the library, or a usage
+   error of the command line itself — prints one line ``error: …`` to stderr and exits with 2,
+   never a traceback. Anything else is a bug: one line, exit 1, and the traceback only when the
+   environment variable ``DPCOMPARE_DEBUG`` is set.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import os
+import sys
+from collections.abc import Sequence
+from typing import Annotated, Any
+
+import numpy as np
+import typer
+from rich.console import Console
+
+from ..spec import MECHANISMS
+
+EXIT_USER_ERROR = 2
+EXIT_INTERNAL_ERROR = 1
+
+_SPEC_HELP = "Mechanism specs: " + "; ".join(e.usage() for e in MECHANISMS.entries()) + "."
+
+app = typer.Typer(
+    name="dpcompare",
+    help=(
+        "Compare differential-privacy mechanisms beyond a single (epsilon, delta) pair: Bayes error "
+        "functions, Blackwell dominance and the certified Delta-divergence. " + _SPEC_HELP
+    ),
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        from ... import __version__
+
+        print(f"dpcompare {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version_callback, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Compare differential-privacy mechanisms beyond a single (epsilon, delta) pair."""
+
+
+# ---------------------------------------------------------------------------------------------- output
+def _jsonable(x: Any) -> Any:
+    """Plain JSON types; NaN and ±inf become None (JSON has no NaN)."""
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, np.ndarray):
+        return _jsonable(x.tolist())
+    if x is None or isinstance(x, str):
+        return x
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    if isinstance(x, (int, np.integer)):
+        return int(x)
+    if isinstance(x, (float, np.floating)):
+        f = float(x)
+        return f if math.isfinite(f) else None
+    return str(x)
+
+
+def _emit_json(obj: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(_jsonable(obj), allow_nan=False) + "\n")
+    sys.stdout.flush()
+
+
+def _console() -> Console:
+    # created per call so it writes to the current sys.stdout (tests capture it)
+    return Console(file=sys.stdout, highlight=False)
+
+
+def _num(x: Any, digits: int = 6) -> str:
+    if x is None:
+        return "-"
+    f = float(x)
+    if math.isnan(f):
+        return "nan"
+    if math.isinf(f):
+        return "∞" if f > 0 else "-∞"
+    return f"{f:.{digits}g}"
+
+
+# ---------------------------------------------------------------------------------------------- entry point
+def _error(message: str) -> None:
+    line = " ".join(str(message).split()) or "unknown error"
+    sys.stderr.write(f"error: {line}\n")
+    sys.stderr.flush()
+
+
+def _exception_classes(name: str) -> tuple[type[BaseException], ...]:
+    """``name`` from typer's vendored click (typer ≥ 0.20) and from click itself (older typer)."""
+    found: list[type[BaseException]] = []
+    for modname in ("typer.exceptions", "typer._click.exceptions", "click.exceptions"):
+        try:
+            mod = importlib.import_module(modname)
+        except ImportError:
+            continue
+        cls = getattr(mod, name, None)
+        if isinstance(cls, type) and issubclass(cls, BaseException) and cls not in found:
+            found.append(cls)
+    return tuple(found)
+
+
+_NO_ARGS = _exception_classes("NoArgsIsHelpError")
+_USAGE = _exception_classes("UsageError")
+_CLICK = _exception_classes("ClickException")
+_ABORT = _exception_classes("Abort")
+_EXIT = _exception_classes("Exit")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (the console script passes it to ``sys.exit``)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        rv = app(args=args, prog_name="dpcompare", standalone_mode=False)
+    except _NO_ARGS as exc:  # bare `dpcompare`: help on stderr, exit 2 as click does
+        text = exc.format_message()  # type: ignore[attr-defined]
+        if text:
+            sys.stderr.write(text + "\n")
+        return EXIT_USER_ERROR
+    except _USAGE as exc:
+        ctx = getattr(exc, "ctx", None)
+        cmd = ctx.command_path if ctx is not None else "dpcompare"
+        _error(f"{exc.format_message()} (see '{cmd} --help')")
+        return EXIT_USER_ERROR
+    except _CLICK as exc:
+        _error(exc.format_message())  # type: ignore[attr-defined]
+        return getattr(exc, "exit_code", 0) or EXIT_USER_ERROR
+    except _ABORT:
+        _error("aborted")
+        return 130
+    except _EXIT as exc:
+        return int(getattr(exc, "exit_code", 0) or 0)
+    except ValueError as exc:
+        _error(str(exc))
+        return EXIT_USER_ERROR
+    except KeyboardInterrupt:
+        _error("interrupted")
+        return 130
+    except BrokenPipeError:  # e.g. `dpcompare … | head`: the reader left, nothing to report
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
+        except OSError:
+            pass
+        return EXIT_INTERNAL_ERROR
+    except Exception as exc:  # a bug, not a user error
+        if os.environ.get("DPCOMPARE_DEBUG"):
+            raise
+        _error(f"internal error ({type(exc).__name__}: {exc}); set DPCOMPARE_DEBUG=1 for the traceback")
+        return EXIT_INTERNAL_ERROR
+    return rv if isinstance(rv, int) and not isinstance(rv, bool) else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

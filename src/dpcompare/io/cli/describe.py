@@ -1,0 +1,62 @@
+"""The ``describe`` command(s) of the dpcompare CLI."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+
+from ..spec import parse
+from .app import _console, _emit_json, _num, app
+
+# ---------------------------------------------------------------------------------------------- describe
+_DESCRIBE_ROWS = (
+    ("epsilon", "ε at δ = {delta}", "smallest ε with δ(ε) ≤ δ (∞: none)"),
+    ("advantage", "advantage (TV)", "best attack's TPR − FPR = δ(0)"),
+    ("fixed_point", "fixed point α*", "best attack's FPR = FNR: f(α*) = α*"),
+    ("minimax_bayes_error", "minimax Bayes error R*", "best attack's error at prior π = ½"),
+    ("auc", "AUC", "area under the best attack's ROC curve"),
+    ("gdp_mu", "GDP μ", "tightest μ-GDP bound (-: none known)"),
+)
+_DESCRIBE_HIDDEN = {"mechanism", "delta", "exact"}
+
+
+def _describe_table(d: dict[str, Any]) -> Table:
+    exact = d.get("exact")
+    note = "exact" if exact else "numeric: the pessimistic side of a certified bracket"
+    t = Table(title=f"{escape(str(d.get('mechanism', '')))}  ({note})", title_justify="left")
+    t.add_column("view")
+    t.add_column("value", justify="right")
+    t.add_column("meaning")
+    shown = set(_DESCRIBE_HIDDEN)
+    for key, label, meaning in _DESCRIBE_ROWS:
+        if key not in d:
+            continue
+        shown.add(key)
+        value = d[key]
+        text = "∞" if key == "epsilon" and value is None else _num(value)
+        t.add_row(label.format(delta=_num(d.get("delta"), 3)), text, meaning)
+    for key, value in d.items():  # views added later show up without a change here
+        if key not in shown and not isinstance(value, (dict, list)):
+            t.add_row(key.replace("_", " "), _num(value) if isinstance(value, (int, float)) else escape(str(value)), "")
+    return t
+
+
+@app.command("describe")
+def describe_cmd(
+    a: Annotated[str, typer.Argument(metavar="A", help="Mechanism spec, e.g. 'gaussian(mu=1)'.", show_default=False)],
+    delta: Annotated[float, typer.Option("--delta", metavar="D", help="δ at which to report ε.")] = 1e-5,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout and nothing else.")] = False,
+) -> None:
+    """The scalar views of A: ε at δ, advantage, fixed point, minimax Bayes error, AUC, GDP μ."""
+    mech = parse(a)
+    result = mech.describe(delta)
+    if as_json:
+        _emit_json(result)
+        return
+    _console().print(_describe_table(result))
+
+
