@@ -276,6 +276,85 @@ def swap_mixture(pair: DiscretePair, w: float) -> DiscretePair:
     )
 
 
+# ---------------------------------------------------------------------------------------------- local DP floor
+def _cap_top(pair: DiscretePair, eps0: float) -> DiscretePair:
+    """max(f, 1 − e^{ε₀}·α): the atoms above ε₀ (and q₊∞) and part of the next become one atom at ℓ = ε₀."""
+    g0 = float(pair.delta(eps0))  # −min_α (f(α) − (1 − e^{ε₀}α)) = δ_f(ε₀), exact on the pair
+    if g0 <= 0.0:
+        return pair
+    keep = pair.loss <= eps0
+    loss, log_p = pair.loss[keep][::-1], pair.log_p[keep][::-1]  # descending losses
+    # walking down from ℓ = ε₀, atom k raises f − line by p_k·(e^{ε₀} − e^{ℓ_k}); the P-only atom
+    # at −∞ (if any) comes last and raises it by e^{ε₀}·p₋∞
+    gains = np.exp(log_p + eps0) * -np.expm1(loss - eps0)
+    all_log_p = log_p
+    all_loss = loss
+    if pair.p_neg_inf > 0:
+        gains = np.append(gains, math.exp(eps0) * pair.p_neg_inf)
+        all_log_p = np.append(log_p, math.log(pair.p_neg_inf))
+        all_loss = np.append(loss, -np.inf)
+    cum = np.cumsum(gains)
+    j = int(np.searchsorted(cum, g0))  # first atom whose gain reaches the deficit
+    if j >= cum.size:  # rounding: f − line ends at e^{ε₀} − 1 > 0, so this is the last atom
+        j = cum.size - 1
+    before = cum[j - 1] if j > 0 else 0.0
+    theta = min(max((g0 - before) / gains[j], 0.0), 1.0) if gains[j] > 0 else 1.0
+    # new atom at ε₀: the P-mass of the removed top atoms, of atoms 0..j−1 and θ of atom j
+    top_log_p = pair.log_p[~keep]
+    consumed = np.concatenate([top_log_p, all_log_p[:j], [all_log_p[j] + math.log(theta)] if theta > 0 else []])
+    a1 = float(np.exp(logsumexp(consumed))) if consumed.size else 0.0
+    rest_loss = all_loss[j + 1 :]
+    rest_log_p = all_log_p[j + 1 :]
+    p_neg = 0.0
+    if rest_loss.size and rest_loss[-1] == -np.inf:
+        p_neg = float(np.exp(rest_log_p[-1]))
+        rest_loss, rest_log_p = rest_loss[:-1], rest_log_p[:-1]
+    out_loss = [rest_loss]
+    out_log_p = [rest_log_p]
+    if theta < 1.0:
+        if all_loss[j] == -np.inf:
+            p_neg += (1.0 - theta) * pair.p_neg_inf
+        else:
+            out_loss.append([all_loss[j]])
+            out_log_p.append([all_log_p[j] + math.log1p(-theta)])
+    if a1 > 0:
+        out_loss.append([eps0])
+        out_log_p.append([math.log(a1)])
+    return DiscretePair.from_atoms(
+        np.concatenate(out_loss), np.concatenate(out_log_p), p_neg_inf=p_neg, q_pos_inf=0.0, rounding=pair.rounding
+    )
+
+
+def local_dp_floor(pair: DiscretePair, eps0: float) -> DiscretePair:
+    """max(f, f_{ε₀,0}) — a trade-off function raised to the (ε₀, 0)-DP curve where it lies below it.
+
+    f_{ε₀,0}(α) = max(0, 1 − e^{ε₀}·α, e^{−ε₀}·(1 − α)) is the trade-off function of ε₀-DP
+    (Dong, Roth & Su, "Gaussian differential privacy", eq 6). If a mechanism is both f-DP and
+    ε₀-DP, it is max(f, f_{ε₀,0})-DP: both lower-bound the same T(P, Q), hence so does their
+    pointwise maximum, which is again convex, continuous, non-increasing and ≤ 1 − α (a trade-off
+    function). Used for the shuffle model: the shuffled reports are a post-processing of the one
+    report that depends on the differing record (the other n − 1 do not), so they are ε₀-DP
+    (post-processing, Dong, Roth & Su Lemma 2.9), while seed 002 Thm 4.2's bound alone, at small
+    n, is not (its +∞ atom gives ε = ∞ for small δ).
+
+    Exact on the pair: with δ_f(ε₀) = sup_α (1 − e^{ε₀}α − f(α)), the atoms with ℓ > ε₀, the mass
+    at +∞ and the first θ of the following atoms (descending in ℓ, until the deficit δ_f(ε₀) is
+    repaid) become one atom at ℓ = ε₀; the mirror step applies 1 − α ↦ e^{−ε₀}(1 − α) at the other
+    end. Monotone in f, so the pair's ``Rounding`` is kept.
+
+    Example: randomized response with ε = log 9 under the ε₀ = log 3 floor is randomized response
+    with ε = log 3 — f_RR(log 9) ≤ f_RR(log 3) everywhere, so the maximum is the floor itself.
+
+    >>> rr9 = DiscretePair.from_masses([0.9, 0.1], [0.1, 0.9])
+    >>> capped = local_dp_floor(rr9, math.log(3))
+    >>> capped.loss.round(6).tolist(), round(float(capped.tradeoff(0.25)), 12)
+    ([-1.098612, 1.098612], 0.25)
+    """
+    if not (isinstance(eps0, (int, float)) and not isinstance(eps0, bool) and math.isfinite(eps0) and eps0 > 0):
+        raise ValueError(f"eps0 must be a finite number > 0, got {eps0!r}")
+    return _cap_top(_cap_top(pair, eps0).swap(), eps0).swap()
+
+
 # ---------------------------------------------------------------------------------------------- symmetrisation
 def kink_point(pair: DiscretePair) -> tuple[float, float]:
     """(x̄, f(x̄)) with x̄ = inf{x : −1 ∈ ∂f(x)} = P(ℓ > 0) and f(x̄) = Q(ℓ ≤ 0) (seed 002 App. A)."""
@@ -418,6 +497,7 @@ __all__ = [
     "identity_pair",
     "inverse",
     "kink_point",
+    "local_dp_floor",
     "map_pairs",
     "mix_with_identity",
     "pair_from_vertices",

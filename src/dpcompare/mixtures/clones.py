@@ -24,7 +24,8 @@ re-derived and implemented here from the definitions:
 2. **Mixture over c** δ(ε) = Σ_c P[C=c]·B_c(ε) (c is observed: a + b = c + 1). Their algorithm
    covers c in steps of ``step`` around the mode and charges each block its largest B_c — at the
    block's smallest c, since more clones are more private (B_c decreases in c) — and charges the
-   uncovered mass of C fully (B ≤ 1). Here the covered range is [c_lo, c_hi] with each tail ≤ 1e-20,
+   uncovered mass of C fully (B ≤ 1). Here the covered range is [c_lo, c_hi] with each tail ≤ 1e-20
+   by a Chernoff bound (the bound, not the smaller true mass, is charged),
    and ``step = 1`` (the default) evaluates every c: an exact value up to that tail.
 3. **ε(δ)** by bisection on the non-increasing δ(ε) (their ``binarysearch``); here Brent's method on
    [0, ε₀], then stepped up until δ(ε) ≤ target, so the reported ε is never too small.
@@ -55,7 +56,7 @@ from .._validation import check_in_interval, check_integer, format_number
 from ..mechanisms.pair_backed import PairMechanism
 from ..tradeoff import DiscretePair
 from ._checks import check_eps0, check_users
-from ._clone_pairs import DEFAULT_MAX_ATOMS, DEFAULT_TAIL, ClonePlan, clone_count_pairs, log_binom_pmf
+from ._clone_pairs import DEFAULT_MAX_ATOMS, DEFAULT_TAIL, ClonePlan, bulk_range, clone_count_pairs, log_binom_pmf
 from .algebra import map_pairs, swap_mixture, symmetrize_eq3
 from .shuffling import shuffle_weight
 
@@ -119,15 +120,12 @@ class FMTBound:
         object.__setattr__(self, "step", check_integer("step", self.step, minimum=1))
         check_in_interval("tail", self.tail, 0.0, 1e-6, low_open=True)
         n, p = self.n, fmt_clone_prob(self.eps0)
-        log_w = log_binom_pmf(np.arange(n, dtype=float), n - 1, p)
-        lcum = np.logaddexp.accumulate(log_w)
-        lrev = np.logaddexp.accumulate(log_w[::-1])[::-1]
-        lt = math.log(self.tail)
-        c_lo = int(np.argmax(lcum > lt))
-        c_hi = int(n - 1 - np.argmax(lrev[::-1] > lt))
+        # the law of C on its bulk only (Chernoff tails, each ≤ tail, charged in full): O(√n) memory
+        c_lo, c_hi, t_lo, t_hi = bulk_range(n, p, float(self.tail))
+        log_w = log_binom_pmf(np.arange(c_lo, c_hi + 1, dtype=float), n - 1, p)
         edges = np.arange(c_lo, c_hi + 1, self.step)
-        weights = np.exp(np.logaddexp.reduceat(log_w[c_lo : c_hi + 1], edges - c_lo))
-        uncovered = (math.exp(lcum[c_lo - 1]) if c_lo > 0 else 0.0) + (math.exp(lrev[c_hi + 1]) if c_hi < n - 1 else 0.0)
+        weights = np.exp(np.logaddexp.reduceat(log_w, edges - c_lo))
+        uncovered = t_lo + t_hi
         object.__setattr__(self, "_c", edges.astype(float))  # each block charged at its smallest c
         object.__setattr__(self, "_weights", weights)
         object.__setattr__(self, "_uncovered", uncovered)

@@ -54,8 +54,8 @@ from .._validation import format_number
 from ..mechanisms.pair_backed import PairMechanism
 from ..tradeoff import DiscretePair
 from ._checks import check_eps0, check_users
-from ._clone_pairs import DEFAULT_MAX_ATOMS, DEFAULT_TAIL, ClonePlan, clone_count_pairs, log_binom_pmf
-from .algebra import map_pairs, mix_with_identity, swap_mixture, symmetrize_eq3
+from ._clone_pairs import DEFAULT_EXACT_ATOMS, DEFAULT_MAX_ATOMS, DEFAULT_TAIL, ClonePlan, clone_count_pairs, log_binom_pmf
+from .algebra import local_dp_floor, map_pairs, mix_with_identity, swap_mixture, symmetrize_eq3
 
 
 class ShuffleAnalysis(enum.Enum):
@@ -77,7 +77,9 @@ def shuffle_weight(eps0: float) -> float:
     return math.exp(-eps0) / (1.0 + math.exp(-eps0))
 
 
-def prop41_pairs(eps0: float, n: int, *, max_atoms: int = DEFAULT_MAX_ATOMS, tail: float = DEFAULT_TAIL) -> tuple[DiscretePair, DiscretePair, ClonePlan]:
+def prop41_pairs(
+    eps0: float, n: int, *, max_atoms: int = DEFAULT_MAX_ATOMS, tail: float = DEFAULT_TAIL, exact_atoms: int = DEFAULT_EXACT_ATOMS
+) -> tuple[DiscretePair, DiscretePair, ClonePlan]:
     """(pessimistic, optimistic, plan) of T(P₀, Q₀) (seed 002 Prop 4.1); one exact pair for small n.
 
     >>> pess, opt, plan = prop41_pairs(1.0, 10)
@@ -85,7 +87,7 @@ def prop41_pairs(eps0: float, n: int, *, max_atoms: int = DEFAULT_MAX_ATOMS, tai
     True
     """
     w = shuffle_weight(eps0)
-    return clone_count_pairs(check_users(n), 2.0 * w, max_atoms=max_atoms, tail=tail)
+    return clone_count_pairs(check_users(n), 2.0 * w, max_atoms=max_atoms, tail=tail, exact_atoms=exact_atoms)
 
 
 def _clone_law(eps0: float, n: int) -> tuple[float, np.ndarray, np.ndarray]:
@@ -157,8 +159,18 @@ class Shuffled(PairMechanism):
     n : number of users (integer ≥ 2; 1e6 accepted).
     analysis : ``ShuffleAnalysis.THEOREM_4_2`` (default, seed 002's f-DP bound) or
         ``ShuffleAnalysis.CLONE_PAIR`` (the exact trade-off of the clone pair; tighter).
-    max_atoms, tail : size of the exact computation before the certified bracket is used, and the
-        truncated tail mass (accounted pessimistically); see :mod:`._clone_pairs`.
+    max_atoms, tail, exact_atoms : atoms per pair of the certified bracket, the truncated tail
+        mass (moved to the pessimistic side, never dropped), and the size up to which the pair is
+        computed exactly (n(n−1)/2 ≤ exact_atoms); see :mod:`._clone_pairs`. A size that would
+        need more than 1 GiB is refused with the estimate before any work starts.
+
+    **Never worse than ε₀-DP.** The reported trade-off is max(f_Thm 4.2, f_{ε₀,0})
+    (:func:`~dpcompare.mixtures.algebra.local_dp_floor`): the shuffled output is a post-processing
+    of the differing user's ε₀-DP report together with n − 1 reports that do not depend on that
+    user's record, so it is ε₀-DP (post-processing; Dong, Roth & Su, "Gaussian differential
+    privacy", Lemma 2.9), and the maximum of two valid lower bounds on T(P, Q) is one. Thm 4.2
+    alone is not ε₀-DP for small n (its atom at ℓ = +∞ of mass (1−2w)·(1 − w)^{n−1} made ε(δ) = ∞
+    for δ below it, e.g. n = 10, ε₀ = 1). The clone-pair analysis is ε₀-DP by construction.
 
     Example
     -------
@@ -173,6 +185,7 @@ class Shuffled(PairMechanism):
     analysis: ShuffleAnalysis = ShuffleAnalysis.THEOREM_4_2
     max_atoms: int = field(default=DEFAULT_MAX_ATOMS, compare=False)
     tail: float = field(default=DEFAULT_TAIL, compare=False)
+    exact_atoms: int = field(default=DEFAULT_EXACT_ATOMS, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "eps0", check_eps0(self.eps0))
@@ -195,7 +208,9 @@ class Shuffled(PairMechanism):
 
     @cached_property
     def _base(self) -> tuple[DiscretePair, DiscretePair, ClonePlan]:
-        return prop41_pairs(self.eps0, self.n, max_atoms=int(self.max_atoms), tail=float(self.tail))
+        return prop41_pairs(
+            self.eps0, self.n, max_atoms=int(self.max_atoms), tail=float(self.tail), exact_atoms=int(self.exact_atoms)
+        )
 
     @property
     def plan(self) -> ClonePlan:
@@ -209,7 +224,8 @@ class Shuffled(PairMechanism):
     def _build_pairs(self) -> tuple[DiscretePair, DiscretePair]:
         w = self.w
         if self.analysis is ShuffleAnalysis.THEOREM_4_2:
-            op = lambda pr: symmetrize_eq3(mix_with_identity(pr, 2.0 * w))  # noqa: E731
+            # Thm 4.2, floored at ε₀-DP (post-processing; see the class docstring)
+            op = lambda pr: local_dp_floor(symmetrize_eq3(mix_with_identity(pr, 2.0 * w)), self.eps0)  # noqa: E731
         else:
             # T(P, Q) is symmetric; eq 3 re-mirrors it so that it is symmetric to the last bit
             op = lambda pr: symmetrize_eq3(swap_mixture(pr, w))  # noqa: E731
