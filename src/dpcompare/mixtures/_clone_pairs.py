@@ -252,7 +252,7 @@ def clone_count_pairs(
 
     need = estimate_memory(n, clone_prob, max_atoms=max_atoms, tail=tail)
     if need > MEMORY_LIMIT:
-        atoms_max = MEMORY_LIMIT / BYTES_PER_ATOM  # one component of ≈ 2√(c·log(2/tail)/2) atoms must fit
+        atoms_max = 0.75 * MEMORY_LIMIT / BYTES_PER_ATOM  # one component (≈ 2√(c·log(2/tail)/2) atoms) + the bulk
         n_max = (atoms_max / 2.0) ** 2 * 2.0 / (math.log(2.0 / tail) * clone_prob)
         raise ValueError(
             f"n = {n} users needs an estimated {need / 2**30:.3g} GiB to bracket the clone pair "
