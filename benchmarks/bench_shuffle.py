@@ -12,7 +12,16 @@ and prints the times, their ratio, both ε and the width of dpcompare's certifie
 
 Target (issue): trade-off and δ(ε) for n = 10⁶ in under 10 s on 2 cores.
 
+Scaling mode (issue 17's targets: n = 10⁶ ≤ 0.1 s; n = 10⁹ ≤ 10 s and ≤ 1 GB, certified): for each
+n, a fresh process builds ``Shuffled(1, n)`` (Thm 4.2) and computes ε at δ = 1e-6; the script
+reports the time of that work (after a warm-up) and the process's peak RSS, for this tree and for a
+baseline tree (default /work/main/src, i.e. main before this change) in the same run. Each child runs
+under an address-space limit (``--limit-gb``, default 4), so the baseline's O(n) arrays end in a
+MemoryError instead of taking the machine down.
+
 Usage:
+    python benchmarks/bench_shuffle.py --scaling                       # n = 1e4, 1e6, 1e8, 1e9
+    python benchmarks/bench_shuffle.py --scaling --baseline-src PATH   # another baseline tree
     python benchmarks/bench_shuffle.py                 # n = 1e6, eps0 = 1
     python benchmarks/bench_shuffle.py --eps0 0.5 4    # other ε₀
     python benchmarks/bench_shuffle.py --quick         # n = 1e5, smaller grids (smoke test)
@@ -113,14 +122,88 @@ def _print_table(res: dict[str, object]) -> None:
         )
 
 
+_CHILD = r"""
+import json, resource, sys, time
+limit = int(float(sys.argv[2]) * 2**30)
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+from dpcompare.mixtures import Shuffled
+Shuffled(1.0, 2000).pairs()                      # warm-up: imports, first scipy calls
+n = int(float(sys.argv[1]))
+t0 = time.perf_counter()
+try:
+    m = Shuffled(1.0, n)
+    eps = float(m.epsilon(1e-6))
+    lo, hi = (float(v) for v in m.delta_bounds(eps))
+    out = {"ok": True, "epsilon": eps, "delta_bracket": [lo, hi]}
+except (MemoryError, ValueError) as exc:
+    out = {"ok": False, "error": f"{type(exc).__name__}: {str(exc)[:120]}"}
+out["seconds"] = time.perf_counter() - t0
+out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps(out))
+"""
+
+
+def _scaling_row(src: str, n: float, limit_gb: float) -> dict[str, object]:
+    import subprocess
+
+    env = dict(os.environ, PYTHONPATH=src, OMP_NUM_THREADS="1")
+    proc = subprocess.run(
+        [sys.executable, "-c", _CHILD, repr(n), repr(limit_gb)], capture_output=True, text=True, env=env, timeout=900
+    )
+    if proc.returncode != 0:
+        return {"ok": False, "error": (proc.stderr.strip().splitlines() or ["killed"])[-1][:120], "seconds": None, "peak_rss_mb": None}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def scaling(ns: list[float], baseline_src: str, limit_gb: float) -> dict[str, object]:
+    import subprocess
+
+    here = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+    commit = subprocess.run(["git", "-C", baseline_src, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    rows = []
+    for n in ns:
+        rows.append({"n": n, "new": _scaling_row(here, n, limit_gb), "baseline": _scaling_row(baseline_src, n, limit_gb)})
+    return {"baseline_src": baseline_src, "baseline_commit": commit, "limit_gb": limit_gb, "rows": rows}
+
+
+def _print_scaling(res: dict[str, object]) -> None:
+    print(f"shuffle(eps0=1, n): build + ε(1e-6), fresh process each, address space ≤ {res['limit_gb']:g} GiB")
+    print(f"baseline: {res['baseline_src']} (commit {res['baseline_commit']})\n")
+    head = f"{'n':>8}  {'tree':<9} {'time [s]':>9} {'peak RSS [MB]':>14} {'ε at 1e-6':>12}  {'δ bracket at ε':<28} speed-up"
+    print(head)
+    print("-" * len(head))
+    for r in res["rows"]:
+        new, base = r["new"], r["baseline"]
+        for name, x in (("this", new), ("baseline", base)):
+            if x["ok"]:
+                br = f"[{x['delta_bracket'][0]:.4g}, {x['delta_bracket'][1]:.4g}]"
+                cols = f"{x['seconds']:>9.3f} {x['peak_rss_mb']:>14.0f} {x['epsilon']:>12.6g}  {br:<28}"
+            else:
+                cols = f"{'-':>9} {'-' if x['peak_rss_mb'] is None else format(x['peak_rss_mb'], '.0f'):>14} {'-':>12}  {x['error'][:60]}"
+            ratio = ""
+            if name == "baseline" and new["ok"] and base["ok"]:
+                ratio = f"{base['seconds'] / new['seconds']:.1f}x"
+            print(f"{r['n']:>8.0e}  {name:<9} {cols} {ratio}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scaling", action="store_true", help="time and peak memory per n, this tree vs a baseline tree")
+    ap.add_argument("--ns", type=float, nargs="+", default=[1e4, 1e6, 1e8, 1e9], help="n values of --scaling")
+    ap.add_argument("--baseline-src", default="/work/main/src", help="source tree of the baseline (--scaling)")
+    ap.add_argument("--limit-gb", type=float, default=4.0, help="address-space limit of each child (--scaling)")
     ap.add_argument("--eps0", type=float, nargs="+", default=[1.0])
     ap.add_argument("--n", type=float, default=1e6, help="number of users (default 1e6)")
     ap.add_argument("--grid", type=int, default=51, help="points of the ε grid for δ(ε)")
     ap.add_argument("--quick", action="store_true", help="n = 1e5, 11-point ε grid")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
+    if args.scaling:
+        res = scaling(args.ns, args.baseline_src, args.limit_gb)
+        print(json.dumps(res) if args.json else "", end="\n" if args.json else "")
+        if not args.json:
+            _print_scaling(res)
+        return 0
     n = int(1e5) if args.quick else int(args.n)
     grid = 11 if args.quick else args.grid
     if n < 2 or any(e <= 0 for e in args.eps0) or grid < 2:
