@@ -30,6 +30,7 @@ Joint convexity (Prop 3.3, Cor B.5, Cor B.6): D_F(P_w‖Q_w) ≤ Σᵢ wᵢ D_F(
 
 from __future__ import annotations
 
+import enum
 import math
 import warnings
 from collections.abc import Callable, Sequence
@@ -49,6 +50,16 @@ from ._checks import check_weights
 from .algebra import as_pairs, vertices
 
 
+class Family(enum.Enum):
+    """Which named divergence an :class:`FDivergence` is (selects a closed form where one exists)."""
+
+    HOCKEY_STICK = "hockey_stick"  #: parameter γ
+    KL = "kl"
+    TV = "tv"
+    POWER = "power"  #: parameter a (the order)
+    OTHER = "other"
+
+
 @dataclass(frozen=True)
 class FDivergence:
     """A convex F with F(1) = 0, its limits F(0) = lim_{s↓0} F(s) and τ_F = lim_{t→∞} F(t)/t, and a name."""
@@ -60,6 +71,8 @@ class FDivergence:
     kink: float | None = None  # s where F is not differentiable (passed to the quadrature)
     #: optional (log|f′|, log pdf) ↦ F(1/|f′|)·|f′|·pdf computed without overflow (for fast-growing F)
     weighted: Callable[[float, float], float] | None = None
+    family: Family = Family.OTHER
+    param: float | None = None
 
     def __call__(self, s: Any) -> np.ndarray:
         return self.F(np.asarray(s, dtype=float))
@@ -68,7 +81,7 @@ class FDivergence:
 def hockey_stick(gamma: float) -> FDivergence:
     """H_γ: F(s) = (s − γ)₊ (seed 002 Cor B.5); with γ = e^ε it is the privacy profile δ(ε)."""
     g = check_positive("gamma", gamma)
-    return FDivergence(f"hockey-stick({g:g})", lambda s: np.maximum(s - g, 0.0), 0.0, 1.0, g)
+    return FDivergence(f"hockey-stick({g:g})", lambda s: np.maximum(s - g, 0.0), 0.0, 1.0, g, family=Family.HOCKEY_STICK, param=g)
 
 
 def _xlogx(s: np.ndarray) -> np.ndarray:
@@ -76,8 +89,8 @@ def _xlogx(s: np.ndarray) -> np.ndarray:
         return np.where(s > 0, s * np.log(np.where(s > 0, s, 1.0)), 0.0)
 
 
-KL = FDivergence("KL", _xlogx, 0.0, math.inf)
-TV = FDivergence("TV", lambda s: 0.5 * np.abs(s - 1.0), 0.5, 0.5, 1.0)
+KL = FDivergence("KL", _xlogx, 0.0, math.inf, family=Family.KL)
+TV = FDivergence("TV", lambda s: 0.5 * np.abs(s - 1.0), 0.5, 0.5, 1.0, family=Family.TV)
 #: Prop B.7: F(y) = √(1 + y²) gives the length of the graph of f (F(0) = 1: the drop at 0; τ = 1: the flat part)
 LENGTH = FDivergence("length", lambda s: np.sqrt(1.0 + s * s), 1.0, 1.0)
 
@@ -97,7 +110,7 @@ def power(order: float) -> FDivergence:
         with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
             return (np.power(s, a) - a * (s - 1.0) - 1.0) / (a * (a - 1.0))
 
-    return FDivergence(f"power({a:g})", F, 1.0 / a, math.inf, None, weighted)
+    return FDivergence(f"power({a:g})", F, 1.0 / a, math.inf, None, weighted, family=Family.POWER, param=a)
 
 
 # ---------------------------------------------------------------------------------------------- l_F on pairs
@@ -133,8 +146,105 @@ def l_f_symmetric(obj: Any, div: FDivergence) -> tuple[float, float]:
     return (hi if opt is pess else body(opt)), hi
 
 
+#: relative widening of a closed form evaluated in floating point (a few ulp of exp/log/erfc, ×100)
+CLOSED_FORM_RTOL = 1e-13
+
+
+@singledispatch
+def closed_form(mech: Any, div: FDivergence) -> float | None:
+    """D_F(P‖Q) in closed form for the mechanism's pair (P, Q), or None where none is implemented.
+
+    By Lemma B.4 of seed 002 this is l_F(T(P, Q)), so it is the F-divergence of the trade-off
+    function itself; the data processing inequality makes it the value for every pair with that
+    trade-off function.
+
+    Gaussian G_μ (P = N(0, 1), Q = N(μ, 1); standard Gaussian integrals):
+
+        KL = μ²/2,   Rényi R_a = a·μ²/2,   D_{F_a} = (e^{a(a−1)μ²/2} − 1)/(a(a−1)),
+        TV = 2Φ(μ/2) − 1,   H_{e^ε} = Φ(−ε/μ + μ/2) − e^ε·Φ(−ε/μ − μ/2).
+
+    Laplace with m = Δ/b (P = Lap(0, b), Q = Lap(Δ, b)):
+
+        KL = m + e^{−m} − 1,   e^{(a−1)R_a} = a/(2a−1)·e^{(a−1)m} + (a−1)/(2a−1)·e^{−am}
+        (Mironov 2017, "Rényi differential privacy", Table II),   TV = 1 − e^{−m/2}.
+
+    >>> import dpcompare as dc
+    >>> closed_form(dc.Gaussian(mu=2.0), KL), closed_form(dc.Gaussian(mu=2.0), power(3.0)) is not None
+    (2.0, True)
+    """
+    return None
+
+
+@closed_form.register
+def _(mech: Gaussian, div: FDivergence) -> float | None:
+    mu = mech.mu
+    if div.family is Family.KL:
+        return mu * mu / 2.0
+    if div.family is Family.POWER:
+        a = float(div.param)
+        x = a * (a - 1.0) * mu * mu / 2.0
+        return math.expm1(x) / (a * (a - 1.0)) if x < 700.0 else math.inf  # beyond float: see renyi_bounds
+    if div.family is Family.TV:
+        return float(1.0 - 2.0 * ndtr(-mu / 2.0))
+    if div.family is Family.HOCKEY_STICK:
+        return float(mech.delta(math.log(float(div.param)))) if div.param >= 1.0 else None
+    return None
+
+
+@closed_form.register
+def _(mech: Laplace, div: FDivergence) -> float | None:
+    m = mech.m
+    if div.family is Family.KL:
+        return m + math.expm1(-m)
+    if div.family is Family.POWER:
+        a = float(div.param)
+        log_e = _laplace_log_moment(m, a)
+        return math.expm1(log_e) / (a * (a - 1.0)) if log_e < 700.0 else math.inf
+    if div.family is Family.TV:
+        return -math.expm1(-m / 2.0)
+    return None
+
+
+def _laplace_log_moment(m: float, a: float) -> float:
+    """log ∫p^a q^{1−a} = log(a/(2a−1)·e^{(a−1)m} + (a−1)/(2a−1)·e^{−am}) for Laplace (Mironov 2017)."""
+    return (a - 1) * m + math.log(a / (2 * a - 1) + (a - 1) / (2 * a - 1) * math.exp(-(2 * a - 1) * m))
+
+
+def renyi_closed_form(mech: Any, order: float) -> float | None:
+    """Rényi divergence R_a(P‖Q) in closed form (log space, no overflow), or None.
+
+    Gaussian: R_a = a·μ²/2; Laplace: R_a = log(a/(2a−1)·e^{(a−1)m} + (a−1)/(2a−1)·e^{−am})/(a−1)
+    (Mironov 2017, "Rényi differential privacy", Table II).
+
+    >>> import dpcompare as dc
+    >>> renyi_closed_form(dc.Gaussian(mu=2.0), 32.0)
+    64.0
+    """
+    a = float(order)
+    if isinstance(mech, Gaussian):
+        return a * mech.mu * mech.mu / 2.0
+    if isinstance(mech, Laplace):
+        return _laplace_log_moment(mech.m, a) / (a - 1.0)
+    return None
+
+
 def l_f_bounds(obj: Any, div: FDivergence) -> tuple[float, float]:
-    """Certified (lower, upper) of D_F for a mechanism, pair or callable (data processing inequality)."""
+    """Certified (lower, upper) of D_F for a mechanism, pair or callable (data processing inequality).
+
+    Where a closed form exists (:func:`closed_form`: Gaussian and Laplace, KL, Rényi/power, TV,
+    hockey-stick) it is used, widened by ``CLOSED_FORM_RTOL`` for its floating-point evaluation —
+    the discretised pessimistic pair would put tail mass at ℓ = ±∞ and report ∞ for every F with
+    τ_F = ∞ (KL, Rényi). Otherwise the bracket of the (pessimistic, optimistic) pairs.
+
+    >>> import dpcompare as dc
+    >>> lo, hi = l_f_bounds(dc.Gaussian(mu=1.0), KL)
+    >>> lo <= 0.5 <= hi, hi - lo < 1e-12
+    (True, True)
+    """
+    if isinstance(obj, Mechanism):
+        v = closed_form(obj, div)
+        if v is not None and math.isfinite(v):
+            return max(v * (1.0 - CLOSED_FORM_RTOL), 0.0), v * (1.0 + CLOSED_FORM_RTOL) + 1e-300
     pess, opt = as_pairs(obj)
     hi = l_f(pess, div)
     return (hi if opt is pess else l_f(opt, div)), hi
@@ -279,8 +389,20 @@ def renyi_from_power(power_divergence: float, order: float) -> float:
 
 
 def renyi_bounds(obj: Any, order: float) -> tuple[float, float]:
-    """Certified Rényi divergence R_a(P‖Q) of order a > 1 from the trade-off function (Cor B.6)."""
-    lo, hi = l_f_bounds(obj, power(order))
+    """Certified Rényi divergence R_a(P‖Q) of order a > 1 from the trade-off function (Cor B.6).
+
+    Finite for the Gaussian (R_a = a·μ²/2) and Laplace mechanisms through :func:`closed_form`.
+
+    >>> import dpcompare as dc
+    >>> lo, hi = renyi_bounds(dc.Gaussian(mu=1.0), 4.0)
+    >>> lo <= 2.0 <= hi, hi - lo < 1e-11
+    (True, True)
+    """
+    div = power(order)
+    r = renyi_closed_form(obj, div.param)
+    if r is not None:
+        return max(r * (1.0 - CLOSED_FORM_RTOL), 0.0), r * (1.0 + CLOSED_FORM_RTOL) + 1e-300
+    lo, hi = l_f_bounds(obj, div)
     return renyi_from_power(lo, order), renyi_from_power(hi, order)
 
 
@@ -316,7 +438,11 @@ def divergence_of(obj: Any, div: FDivergence) -> float:
 
 
 __all__ = [
+    "CLOSED_FORM_RTOL",
     "FDivergence",
+    "Family",
+    "closed_form",
+    "renyi_closed_form",
     "KL",
     "LENGTH",
     "TV",
