@@ -53,7 +53,7 @@ def test_subsampled_mechanism_profile():
     eps = np.linspace(0, 2, 9)
     eps_prime = np.log1p(0.1 * np.expm1(eps))
     assert np.allclose(m.delta(eps_prime), 0.1 * rr.delta(eps), atol=1e-14)
-    assert m.spec == "subsampled(rr(eps=2), w=0.1)"
+    assert m.spec == "subsample(rr(eps=2), w=0.1)"
     with pytest.raises(ValueError, match="component must be a mechanism"):
         sub.Subsampled(lambda a: 1 - a, 0.1)
     with pytest.raises(ValueError, match=r"w \(sampling probability\) must be in"):

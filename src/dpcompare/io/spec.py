@@ -120,8 +120,13 @@ class Entry(Generic[T]):
     forms: tuple[_Form, ...]
     positional: tuple[str, ...] = ()
     summary: str = ""
+    #: non-empty for an entry whose arguments are not plain numbers (nested specs, words): its factory
+    #: receives the text between the outer parentheses and parses it itself (``register_raw``)
+    raw_usage: str = ""
 
     def usage(self) -> str:
+        if self.raw_usage:
+            return self.raw_usage
         return " | ".join(f.usage(self.name) for f in self.forms)
 
 
@@ -180,6 +185,22 @@ class Registry(Generic[T]):
 
         return decorator
 
+    def register_raw(self, name: str, *, usage: str, summary: str = "") -> Callable[[Callable[[str], T]], Callable[[str], T]]:
+        """Decorator: register ``factory(text)`` under ``name``; ``text`` is everything between the
+        spec's outer parentheses (balanced; "" without them). For entries whose arguments are nested
+        specs or words, e.g. ``subsample(gaussian(mu=1), w=0.1)``; the factory parses ``text``."""
+        key = name.lower()
+        if not re.fullmatch(r"[a-z_][a-z0-9_]*", key):
+            raise ValueError(f"invalid {self.kind} name {name!r}")
+        if key in self._entries:
+            raise ValueError(f"{self.kind} {key!r} is already registered")
+
+        def decorator(factory: Callable[[str], T]) -> Callable[[str], T]:
+            self._entries[key] = Entry(key, factory, {}, (_Form(()),), (), summary, usage)
+            return factory
+
+        return decorator
+
     def unregister(self, name: str) -> None:
         del self._entries[name.lower()]
 
@@ -207,7 +228,9 @@ class Registry(Generic[T]):
         try:
             parser = _Parser(text, self.kind)
             name = parser.parse_name()
-            self._lookup(name)  # an unknown name is the first thing to report
+            entry = self._lookup(name)  # an unknown name is the first thing to report
+            if entry.raw_usage:
+                return entry.factory(parser.parse_raw())
             return self._build(parser.parse_args(name))
         except ValueError as exc:
             msg = " ".join(str(exc).split())  # one line, whatever the constructor said
@@ -394,6 +417,25 @@ class _Parser:
             raise ValueError(f"unexpected text {self._where()}")
         return _Call(name, tuple(args))
 
+    def parse_raw(self) -> str:
+        """The text between balanced outer parentheses ("" if there are none); nothing may follow."""
+        if self._peek() != "(":
+            self._skip()
+            if self.pos != len(self.text):
+                raise ValueError(f"unexpected text {self._where()}")
+            return ""
+        start = self.pos + 1
+        depth = 0
+        for i in range(self.pos, len(self.text)):
+            depth += {"(": 1, ")": -1}.get(self.text[i], 0)
+            if depth == 0:
+                self.pos = i + 1
+                self._skip()
+                if self.pos != len(self.text):
+                    raise ValueError(f"unexpected text {self._where()}")
+                return self.text[start:i]
+        raise ValueError("missing ')' at the end")
+
     def _arg(self) -> tuple[str | None, _Number]:
         self._skip()
         start = self.pos
@@ -554,7 +596,8 @@ def parse(spec: str) -> "Mechanism":
 
     Known names: ``gaussian(mu=…)`` | ``gaussian(sigma=…, sensitivity=…)``, ``laplace(b=…,
     sensitivity=…)``, ``rr(eps=…)``, ``puredp(eps=…)``, ``approxdp(eps=…, delta=…)``, ``pp()``,
-    ``bnp()``, ``sgm(sigma=…, p=…, steps=…)``, ``shuffle(eps0=…, n=…)``, ``shuffle_pair(eps0=…, n=…)`` and
+    ``bnp()``, ``sgm(sigma=…, p=…, steps=…)``, ``shuffle(eps0=…, n=…)``, ``shuffle_pair(eps0=…, n=…)``,
+    ``mixture(w1*SPEC1, …)``, ``subsample(SPEC, w=…)``, ``random_init(loss=…, …)`` (io/spec_mixtures.py) and
     whatever later modules register in
     :data:`MECHANISMS`. Raises ``ValueError`` with a one-line message on any bad input.
 
@@ -563,7 +606,7 @@ def parse(spec: str) -> "Mechanism":
     >>> parse("gauss(mu=1)")
     Traceback (most recent call last):
     ...
-    ValueError: unknown mechanism 'gauss'; known: approxdp, bnp, gaussian, laplace, pp, puredp, rr, sgm, shuffle, shuffle_pair; did you mean 'gaussian'? (in mechanism spec 'gauss(mu=1)')
+    ValueError: unknown mechanism 'gauss'; known: approxdp, bnp, gaussian, laplace, mixture, pp, puredp, random_init, rr, sgm, shuffle, shuffle_pair, subsample; did you mean 'gaussian'? (in mechanism spec 'gauss(mu=1)')
     """
     return MECHANISMS.parse(spec)
 
@@ -575,3 +618,6 @@ def parse_hyperprior(text: str) -> "HyperPrior":
     BetaPrior(a=2.0, b=3.0)
     """
     return HYPERPRIORS.parse(text)
+
+
+from . import spec_mixtures  # noqa: E402,F401  (registers mixture, subsample, random_init)

@@ -165,6 +165,12 @@ class JointConcavity(PairMechanism):
 
     @property
     def spec(self) -> str:
+        from ..mechanisms import Mechanism
+        from .._validation import format_number
+
+        if self.name == "mixture" and all(isinstance(c, Mechanism) for c in self.components):
+            terms = ", ".join(f"{format_number(w)}*{c.spec}" for w, c in zip(self.weights, self.components))
+            return f"mixture({terms})"
         return f"{self.name}({len(self.components)} components)"
 
 

@@ -23,10 +23,19 @@ replacing each bin by its largest |μ| (smallest |μ|) gives a mixture that domi
 the truth; an unbounded tail (Example D.1) becomes the perfectly distinguishable pair. Each
 Gaussian component is discretised on a common symmetric loss grid (pessimistic: split; optimistic:
 merged and moved towards ℓ = 0, :mod:`._grid`), and the components are mixed exactly (Lemma 3.1 for
-discrete pairs). The bracket width is the error bound of the integration. ``steps = T`` composes the
-one-step trade-off T times (f^{⊗T}, by exact convolution on a coarser grid, certified on both
-sides); this treats the T steps as independent mechanisms with the one-step trade-off, which is how
-the issue asks for it — the appendix itself only gives the one-step bound.
+discrete pairs). The bracket width is the error bound of the integration.
+
+**T steps: heuristic, not a guarantee.** ``steps = T > 1`` composes the one-step trade-off T times
+(f^{⊗T}, by exact convolution on a coarser grid, certified *as a computation of f^{⊗T}*). Seed 002
+proves only the one-step bound (Thm 5.1). f^{⊗T} would be a guarantee if every step were f-DP
+conditionally on the released past (adaptive composition, Dong, Roth & Su Thm 3.2), but it is not:
+the initialisation I is drawn once, and from step 2 on the adversary has seen θ₁, so the gradient
+at θ₁ — hence the sensitivity of step 2 — is a known number rather than a random one averaged over
+I ~ N(0, 1). Step 2 is then only G_{μ(θ₁)}-DP, which for least squares without clipping (Example D.1)
+is unbounded. So the T-step number is **heuristic, not a guarantee**: it must be asked for with
+``heuristic=True`` (spec ``heuristic=1``), and ``describe`` reports ``guarantee: heuristic, not a
+guarantee``. A certified T-step statement for a clipped loss is G_{√T·c/σ} (T Gaussian steps
+at the clipped sensitivity, no initialisation amplification): ``clipped_composition_mu``.
 """
 
 from __future__ import annotations
@@ -123,12 +132,19 @@ def _gaussian_component(mu: float, grid: np.ndarray) -> tuple[DiscretePair, Disc
 
 @dataclass(frozen=True, repr=False, eq=False)
 class RandomInit(PairMechanism):
-    """DP-GD with random initialisation I ~ N(0, 1): the Thm 5.1 trade-off, certified, composed over T steps.
+    """DP-GD with random initialisation I ~ N(0, 1): the Thm 5.1 trade-off of one step, certified.
+
+    ``steps = T > 1`` (with ``heuristic=True``) composes the one-step bound T times: **heuristic,
+    not a guarantee** (module docstring: later steps are not averaged over the initialisation).
 
     >>> m = RandomInit(Sensitivity(Loss.CLIPPED_LEAST_SQUARES, a=0.5, clip=1.0), steps=1)
     >>> lo, hi = m.delta_bounds(0.5)
     >>> bool(0 < lo <= hi < 0.2)
     True
+    >>> RandomInit(Sensitivity(Loss.LOGISTIC), steps=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: steps = 3 > 1 composes Thm 5.1's one-step bound: heuristic, not a guarantee (after step 1 the adversary knows θ₁, so later steps are not averaged over the initialisation); pass heuristic=True (spec: heuristic=1) to compute it anyway
     """
 
     sensitivity: Sensitivity
@@ -136,11 +152,20 @@ class RandomInit(PairMechanism):
     bins: int = 400  # bins of the initialisation I on [−U, U]
     grid: int = 2048  # half-size of the loss grid
     tail: float = 1e-14  # mass of each tail of I
+    heuristic: bool = False  # required for steps > 1: the T-step composition is not a guarantee
 
     def __post_init__(self) -> None:
         if not isinstance(self.sensitivity, Sensitivity):
             raise ValueError(f"sensitivity must be a Sensitivity, got {type(self.sensitivity).__name__}")
         object.__setattr__(self, "steps", check_integer("steps", self.steps, minimum=1))
+        if not isinstance(self.heuristic, bool):
+            raise TypeError(f"heuristic must be True or False, got {self.heuristic!r}")
+        if self.steps > 1 and not self.heuristic:
+            raise ValueError(
+                f"steps = {self.steps} > 1 composes Thm 5.1's one-step bound: heuristic, not a guarantee "
+                "(after step 1 the adversary knows θ₁, so later steps are not averaged over the initialisation); "
+                "pass heuristic=True (spec: heuristic=1) to compute it anyway"
+            )
         object.__setattr__(self, "bins", check_integer("bins", self.bins, minimum=4))
         object.__setattr__(self, "grid", check_integer("grid", self.grid, minimum=16))
         check_in_interval("tail", self.tail, 0.0, 1e-3, low_open=True)
@@ -193,9 +218,49 @@ class RandomInit(PairMechanism):
         return symmetrize_eq3(_grid.compose(p1, T, h, K)), symmetrize_eq3(_grid.compose(o1, T, h, K))
 
     @property
+    def guarantee(self) -> str:
+        """"certified (seed 002 Thm 5.1)" for one step; "heuristic, not a guarantee" for T > 1."""
+        return "certified (seed 002 Thm 5.1)" if self.steps == 1 else "heuristic, not a guarantee"
+
+    def describe(self, delta: float = 1e-5) -> dict[str, Any]:
+        out = super().describe(delta)
+        out["guarantee"] = self.guarantee
+        return out
+
+    @property
     def spec(self) -> str:
         s = self.sensitivity
-        return f"random_init(loss={s.loss.value}, a={format_number(s.a)}, sigma={format_number(s.sigma)}, steps={self.steps})"
+        parts = [f"loss={s.loss.value}"]
+        if s.loss is not Loss.LOGISTIC:
+            parts.append(f"a={format_number(s.a)}")
+        if s.loss is Loss.CLIPPED_LEAST_SQUARES:
+            parts.append(f"clip={format_number(s.clip)}")
+        if s.loss is Loss.LOGISTIC:
+            parts.append(f"bound={format_number(s.bound)}")
+        parts += [f"sigma={format_number(s.sigma)}", f"steps={self.steps}"]
+        if self.steps > 1:
+            parts.append("heuristic=1")
+        return f"random_init({', '.join(parts)})"
+
+    def __repr__(self) -> str:
+        label = "" if self.steps == 1 else " [heuristic, not a guarantee]"
+        return f"<RandomInit {self.spec}{label}>"
+
+
+def clipped_composition_mu(clip: float, sigma: float, steps: int) -> float:
+    """μ = √T·c/σ: a certified T-step bound for DP-GD with gradients clipped at c (Example D.2).
+
+    Each step is the Gaussian mechanism with sensitivity c and noise σ, i.e. G_{c/σ}-DP whatever
+    the initialisation; T adaptive steps are G_{√T·c/σ}-DP (Dong, Roth & Su, "Gaussian differential
+    privacy", Cor 3.3). No amplification by the random initialisation is claimed.
+
+    >>> clipped_composition_mu(1.0, 2.0, 4)
+    1.0
+    """
+    c = check_positive("clip", clip)
+    sg = check_positive("sigma", sigma)
+    t = check_integer("steps", steps, minimum=1)
+    return math.sqrt(t) * c / sg
 
 
 def theorem51_points(sensitivity: Sensitivity, lam: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -229,4 +294,4 @@ def theorem51_points(sensitivity: Sensitivity, lam: Any) -> tuple[np.ndarray, np
     return np.array(out_a), np.array(out_b)
 
 
-__all__ = ["Loss", "RandomInit", "Sensitivity", "theorem51_points"]
+__all__ = ["Loss", "RandomInit", "Sensitivity", "clipped_composition_mu", "theorem51_points"]

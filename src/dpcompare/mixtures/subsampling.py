@@ -101,7 +101,7 @@ class Subsampled(PairMechanism):
 
     @property
     def spec(self) -> str:
-        return f"subsampled({self.component.spec}, w={format_number(self.w)})"
+        return f"subsample({self.component.spec}, w={format_number(self.w)})"
 
 
 def swapped_mixture_bound(component: Any, w: float) -> tuple[DiscretePair, DiscretePair]:
