@@ -282,47 +282,37 @@ def _cap_top(pair: DiscretePair, eps0: float) -> DiscretePair:
     g0 = float(pair.delta(eps0))  # −min_α (f(α) − (1 − e^{ε₀}α)) = δ_f(ε₀), exact on the pair
     if g0 <= 0.0:
         return pair
-    keep = pair.loss <= eps0
-    loss, log_p = pair.loss[keep][::-1], pair.log_p[keep][::-1]  # descending losses
-    # walking down from ℓ = ε₀, atom k raises f − line by p_k·(e^{ε₀} − e^{ℓ_k}); the P-only atom
-    # at −∞ (if any) comes last and raises it by e^{ε₀}·p₋∞
-    gains = np.exp(log_p + eps0) * -np.expm1(loss - eps0)
-    all_log_p = log_p
-    all_loss = loss
+    m = int(np.searchsorted(pair.loss, eps0, side="right"))  # atoms 0..m−1 have ℓ ≤ ε₀
+    # walking down from ℓ = ε₀ (atoms m−1, m−2, …, then the P-only atom at −∞), atom k raises
+    # f − line by p_k·(e^{ε₀} − e^{ℓ_k}); the deficit g0 is repaid inside atom m−1−j
+    gains = np.exp(pair.log_p[:m][::-1] + eps0) * -np.expm1(pair.loss[:m][::-1] - eps0)
     if pair.p_neg_inf > 0:
         gains = np.append(gains, math.exp(eps0) * pair.p_neg_inf)
-        all_log_p = np.append(log_p, math.log(pair.p_neg_inf))
-        all_loss = np.append(loss, -np.inf)
     cum = np.cumsum(gains)
-    j = int(np.searchsorted(cum, g0))  # first atom whose gain reaches the deficit
-    if j >= cum.size:  # rounding: f − line ends at e^{ε₀} − 1 > 0, so this is the last atom
-        j = cum.size - 1
+    j = min(int(np.searchsorted(cum, g0)), cum.size - 1)  # rounding: the total always exceeds g0
     before = cum[j - 1] if j > 0 else 0.0
     theta = min(max((g0 - before) / gains[j], 0.0), 1.0) if gains[j] > 0 else 1.0
-    # new atom at ε₀: the P-mass of the removed top atoms, of atoms 0..j−1 and θ of atom j
-    top_log_p = pair.log_p[~keep]
-    consumed = np.concatenate([top_log_p, all_log_p[:j], [all_log_p[j] + math.log(theta)] if theta > 0 else []])
-    a1 = float(np.exp(logsumexp(consumed))) if consumed.size else 0.0
-    rest_loss = all_loss[j + 1 :]
-    rest_log_p = all_log_p[j + 1 :]
-    p_neg = 0.0
-    if rest_loss.size and rest_loss[-1] == -np.inf:
-        p_neg = float(np.exp(rest_log_p[-1]))
-        rest_loss, rest_log_p = rest_loss[:-1], rest_log_p[:-1]
-    out_loss = [rest_loss]
-    out_log_p = [rest_log_p]
-    if theta < 1.0:
-        if all_loss[j] == -np.inf:
-            p_neg += (1.0 - theta) * pair.p_neg_inf
-        else:
-            out_loss.append([all_loss[j]])
-            out_log_p.append([all_log_p[j] + math.log1p(-theta)])
-    if a1 > 0:
-        out_loss.append([eps0])
-        out_log_p.append([math.log(a1)])
-    return DiscretePair.from_atoms(
-        np.concatenate(out_loss), np.concatenate(out_log_p), p_neg_inf=p_neg, q_pos_inf=0.0, rounding=pair.rounding
-    )
+    k = m - 1 - j  # ascending index of the partly used atom (−1: the atom at −∞)
+    lo = max(k, 0)
+    consumed = [pair.log_p[lo + 1 :] if k >= 0 else pair.log_p]  # everything above atom k
+    p_neg = pair.p_neg_inf
+    if k >= 0:
+        part_log_p = pair.log_p[k]
+    else:
+        part_log_p = math.log(pair.p_neg_inf)
+        p_neg = (1.0 - theta) * pair.p_neg_inf
+    if theta > 0:
+        consumed.append(np.array([part_log_p + math.log(theta)]))
+    a1 = float(np.exp(logsumexp(np.concatenate(consumed))))
+    loss = [pair.loss[:lo]]
+    log_p = [pair.log_p[:lo]]
+    if k >= 0 and theta < 1.0:
+        loss.append(pair.loss[k : k + 1])
+        log_p.append(np.array([part_log_p + math.log1p(-theta)]))
+    if a1 > 0:  # ε₀ lies strictly above every kept atom (an atom at ε₀ repays nothing, so it is used up)
+        loss.append(np.array([eps0]))
+        log_p.append(np.array([math.log(a1)]))
+    return DiscretePair(np.concatenate(loss), np.concatenate(log_p), p_neg, 0.0, pair.rounding)
 
 
 def local_dp_floor(pair: DiscretePair, eps0: float) -> DiscretePair:
