@@ -134,3 +134,10 @@ def test_cli_refusal_is_one_line(capsys):
     assert cli.main(["describe", "shuffle(eps0=1, n=1e13)"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.startswith("error: ") and "GiB" in err and err.count("\n") == 1
+
+
+def test_clones_baseline_refuses_sizes_beyond_memory():
+    from dpcompare.mixtures import FMTBound
+
+    with pytest.raises(ValueError, match=r"needs an estimated .* GiB .*limit 1 GiB"):
+        FMTBound(1.0, 10**15)

@@ -56,7 +56,10 @@ from .._validation import check_in_interval, check_integer, format_number
 from ..mechanisms.pair_backed import PairMechanism
 from ..tradeoff import DiscretePair
 from ._checks import check_eps0, check_users
-from ._clone_pairs import DEFAULT_MAX_ATOMS, DEFAULT_TAIL, ClonePlan, bulk_range, clone_count_pairs, log_binom_pmf
+from ._clone_pairs import DEFAULT_MAX_ATOMS, DEFAULT_TAIL, MEMORY_LIMIT, ClonePlan, bulk_range, clone_count_pairs, log_binom_pmf
+
+#: bytes per clone count of ``FMTBound`` (log weights, pmf temporaries, per-c divergences)
+FMT_BYTES_PER_COUNT = 256
 from .algebra import map_pairs, swap_mixture, symmetrize_eq3
 from .shuffling import shuffle_weight
 
@@ -122,6 +125,12 @@ class FMTBound:
         n, p = self.n, fmt_clone_prob(self.eps0)
         # the law of C on its bulk only (Chernoff tails, each ≤ tail, charged in full): O(√n) memory
         c_lo, c_hi, t_lo, t_hi = bulk_range(n, p, float(self.tail))
+        need = FMT_BYTES_PER_COUNT * (c_hi - c_lo + 1)
+        if need > MEMORY_LIMIT:
+            raise ValueError(
+                f"n = {n} users needs an estimated {need / 2**30:.3g} GiB for the clones bound's "
+                f"{c_hi - c_lo + 1} clone counts (limit {MEMORY_LIMIT / 2**30:.3g} GiB)"
+            )
         log_w = log_binom_pmf(np.arange(c_lo, c_hi + 1, dtype=float), n - 1, p)
         edges = np.arange(c_lo, c_hi + 1, self.step)
         weights = np.exp(np.logaddexp.reduceat(log_w, edges - c_lo))
