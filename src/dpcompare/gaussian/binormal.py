@@ -147,9 +147,28 @@ def _np_interval(a: float, b: float, h: np.ndarray) -> tuple[np.ndarray, np.ndar
     In units of σ₁ with μ₀ = 0: P₀ = N(0, b²), P₁ = N(a, 1).
     """
     c = a * b * b / (b * b - 1.0)
-    p0 = ndtr((c + h) / b) - ndtr((c - h) / b)
-    p1 = ndtr(c + h - a) - ndtr(c - h - a)
-    return p0, p1
+    return _mass_inside(c / b, h / b), _mass_inside(c - a, h)
+
+
+_GL_X, _GL_W = np.polynomial.legendre.leggauss(16)
+
+
+def _mass_inside(mid: Any, half: Any) -> np.ndarray:
+    """Φ(mid + half) − Φ(mid − half) without cancellation: 16-point Gauss–Legendre quadrature of φ when the
+    interval is shorter than 1 (the difference of two close CDF values, or of the rounded end points,
+    would lose the digits of a tiny mass), otherwise the difference of the tails on the side away from 0."""
+    mid, half = np.broadcast_arrays(np.asarray(mid, dtype=float), np.asarray(half, dtype=float))
+    lo, hi = mid - half, mid + half
+    nodes = mid[..., None] + half[..., None] * _GL_X
+    quad = half * np.sum(_GL_W * np.exp(-0.5 * nodes * nodes), axis=-1) / np.sqrt(2.0 * np.pi)
+    diff = np.where(lo > 0, ndtr(-lo) - ndtr(-hi), ndtr(hi) - ndtr(lo))
+    return np.where(half < 0.5, quad, diff)
+
+
+def _mass_outside(a: float, b: float, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(P₀, P₁) of the complement of [c − h, c + h]: two tails summed, never 1 − (something near 1)."""
+    c = a * b * b / (b * b - 1.0)
+    return (ndtr((c - h) / b) + ndtr(-(c + h) / b), ndtr(c - h - a) + ndtr(-(c + h - a)))
 
 
 def _optimal_scalar(x: float, a: float, b: float) -> float:
@@ -164,19 +183,18 @@ def _optimal_scalar(x: float, a: float, b: float) -> float:
     # monotone in h, so solve FPR(h) = x for h and read off TPR.
     inside = b > 1.0
 
+    region = _np_interval if inside else _mass_outside
+
     def fpr_of(h: float) -> float:
-        p0, _ = _np_interval(a, b, np.array(h))
-        return float(p0) if inside else float(1.0 - p0)
+        return float(region(a, b, np.array(h))[0])
 
     def g(h: float) -> float:
         return fpr_of(h) - x
 
-    hi = 1.0
-    while np.sign(g(hi)) == np.sign(g(0.0)) and hi < 1e6:
-        hi *= 2.0
-    h = optimize.brentq(g, 0.0, hi, xtol=1e-15, rtol=1e-15, maxiter=500)
-    _, p1 = _np_interval(a, b, np.array(h))
-    return float(p1) if inside else float(1.0 - p1)
+    # at h = |c| + 40·max(b, 1) the interval holds all but e^{−800} of P₀: g changes sign on [0, h]
+    hi = abs(a * b * b / (b * b - 1.0)) + 40.0 * max(b, 1.0)
+    h = optimize.brentq(g, 0.0, hi, xtol=1e-300, rtol=1e-15, maxiter=1000)
+    return float(region(a, b, np.array(h))[1])
 
 
 def optimal_roc(fpr: Any, a: Any, b: Any) -> float | np.ndarray:
@@ -186,6 +204,8 @@ def optimal_roc(fpr: Any, a: Any, b: Any) -> float | np.ndarray:
     test rejects on an interval around c = a·b²/(b² − 1) (b > 1) or outside one (b < 1); we solve
     FPR = x for its half-width by Brent's method. This is 1 − T(P₀, P₁)(x), concave, ≥ eq 4.5, and equal
     to it when b = 1 (Lemma 2). Derived here (Neyman–Pearson lemma); not in the seed. Scalar ``a``, ``b``.
+    The region's masses are computed without cancellation (Gauss–Legendre for short intervals, tails
+    summed outside): relative error ≤ 1e-12 against 40-digit mpmath down to FPR 1e-14 (tests).
 
     >>> round(optimal_roc(0.05, 1.0, 1.0), 6)
     0.259511
