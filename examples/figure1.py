@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     cmp = dc.compare(mechs[0], mechs[1])
     print(f"Δ(p={rates[0]:g} ‖ p={rates[1]:g}) = {cmp.delta_ab.value:.4f} [{cmp.delta_ab.lower:.4f}, {cmp.delta_ab.upper:.4f}] "
           f"at π = {cmp.delta_ab.pi:.3f}; Δ(p={rates[1]:g} ‖ p={rates[0]:g}) = {cmp.delta_ba.value:.4f} at π = "
-          f"{cmp.delta_ba.pi:.3f}; verdict: {cmp.verdict.value if hasattr(cmp.verdict, 'value') else cmp.verdict}")
+          f"{cmp.delta_ba.pi:.3f}; verdict: {cmp.to_dict()['verdict']}")
     ok &= all(d <= DELTA + 1e-12 for d in at4) and any(abs(e - EPS) < 0.5 for e in sign_change)
     args.outdir.mkdir(parents=True, exist_ok=True)
     csv_path, png_path = args.outdir / "figure1.csv", args.outdir / "figure1.png"
