@@ -72,12 +72,10 @@ def _real(name: str, value: Any) -> np.ndarray:
         raise TypeError(f"{name} must be a real number or an array of them, got {value!r}") from None
 
 
-def _check(name: str, value: Any, *, low: float, low_open: bool, allow_inf: bool = False) -> np.ndarray:
+def _check(name: str, value: Any, *, low: float, low_open: bool) -> np.ndarray:
+    """A finite number (or array) above ``low`` (strictly if ``low_open``); NaN is rejected."""
     arr = _real(name, value)
-    ok = (arr > low) if low_open else (arr >= low)
-    if not allow_inf:
-        ok = ok & np.isfinite(arr)
-    ok = ok & ~np.isnan(arr)
+    ok = ((arr > low) if low_open else (arr >= low)) & np.isfinite(arr)
     if not np.all(ok):
         bad = float(arr[~ok].flat[0])
         rng = f"{'>' if low_open else '>='} {low:g}"
