@@ -7,8 +7,10 @@ What the seed prints (§5, "Bayesian Mechanism Selection"), for two SGMs M (blue
     UQuadratic[0,1]  Δ(M‖M̃) = 0.014  > 0     = Δ(M̃‖M)    (ranking flipped)
 
 with the weighted Δ^Ψ(M‖M̃) = max_π Ψ(π)·(R(π) − R̃(π)). The seed gives NO parameters for M and M̃.
-CHOSEN HERE (a search over σ ∈ {0.5, …, 5}, p ∈ {0.02, …, 1}, N ∈ {1, 10, 100} for the same
-qualitative reversal, not the paper's mechanisms):
+CHOSEN HERE, not the paper's mechanisms: we screened every ordered pair of SGMs with
+σ ∈ {0.5, 0.8, 1.2, 2, 3, 5}, p ∈ {0.02, 0.1, 0.3, 0.6, 1}, N ∈ {1, 10, 100} on a 4001-point π grid for
+the same qualitative reversal (Δ(M‖M̃) < Δ(M̃‖M) without a prior and with Jeffreys, the opposite with
+UQuadratic) and took one whose numbers resemble the seed's:
 
     M  = SGM(σ = 3,   p = 0.3, N = 100)
     M̃ = SGM(σ = 0.5, p = 0.1, N = 10)
