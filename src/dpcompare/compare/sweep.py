@@ -166,6 +166,7 @@ class MaxTarget:
 
     reverse: bool
     weight: FoldedWeight | None = None
+    tol: float | None = None  #: absolute bracket width asked for (None: the sweep's ``tol``)
 
 
 @dataclass(frozen=True)
@@ -195,6 +196,7 @@ class RegretOutcome:
 
 def _max_state(g: Grid, t: MaxTarget, exact: bool, tol: float):
     """(outcome, split mask over intervals) for one max target."""
+    tol = tol if t.tol is None else t.tol
     alo, ahi, blo, bhi = g.sides(t.reverse)
     x = g.x
     if t.weight is None:
@@ -245,12 +247,10 @@ def _regret_state(g: Grid, t: RegretTarget, rtol: float):
     upper = float(np.sum(up_k)) + PI_MIN + FP_SLACK
     width_k = up_k - lo_k
     split = np.zeros(x.size - 1, dtype=bool)
-    done = upper - lower <= max(rtol * upper, 1e-12)
-    if not done:
-        order = np.argsort(width_k)[::-1]
-        cum = np.cumsum(width_k[order])
-        n = int(np.searchsorted(cum, 0.5 * cum[-1])) + 1
-        split[i0 + order[:n]] = True
+    allowed = max(rtol * upper, 1e-12)
+    done = upper - lower <= allowed
+    if not done:  # equidistribute: split every interval above its share of the allowed width
+        split[i0:] = width_k > 0.5 * allowed / width_k.size
         split &= np.diff(x) > 4e-16 * np.maximum(x[1:], 1e-300)
     lower = max(0.0, lower - FP_SLACK)
     value = 0.5 * (lower + upper)
@@ -273,31 +273,31 @@ def sweep(a: Mechanism, b: Mechanism, targets, *, tol: float, regret_rtol: float
     alo, ahi = _bounds(a, x)
     blo, bhi = _bounds(b, x)
     exact = bool(a.exact and b.exact)
-    for _ in range(400):
-        g = Grid(x, alo, ahi, blo, bhi)
-        outs, split, done = [], np.zeros(x.size - 1, dtype=bool), True
-        for t in targets:
-            if isinstance(t, MaxTarget):
-                o, s, d = _max_state(g, t, exact, tol)
-            else:
-                o, s, d = _regret_state(g, t, regret_rtol)
-            outs.append(o)
-            split |= s
-            done &= d
-        if done or not np.any(split) or x.size > max_points:
-            break
-        xl, xr = x[:-1][split], x[1:][split]
-        geo = (xl > 0) & (xr > 4 * xl)
-        mid = np.where(geo, np.sqrt(xl * np.where(geo, xr, 1.0)), 0.5 * (xl + xr))
-        na_lo, na_hi = _bounds(a, mid)
-        nb_lo, nb_hi = _bounds(b, mid)
-        order = np.argsort(np.concatenate([x, mid]), kind="stable")
-        x = np.concatenate([x, mid])[order]
-        alo = np.concatenate([alo, na_lo])[order]
-        ahi = np.concatenate([ahi, na_hi])[order]
-        blo = np.concatenate([blo, nb_lo])[order]
-        bhi = np.concatenate([bhi, nb_hi])[order]
-    return g, outs
+
+    def state(g: Grid, t):
+        return _max_state(g, t, exact, tol) if isinstance(t, MaxTarget) else _regret_state(g, t, regret_rtol)
+
+    # one target at a time on the one growing grid: a target once certified stays certified
+    # (new points only tighten the interval bounds), and is re-read from the final grid at the end
+    for t in targets:
+        for _ in range(400):
+            g = Grid(x, alo, ahi, blo, bhi)
+            _, split, done = state(g, t)
+            if done or not np.any(split) or x.size > max_points:
+                break
+            xl, xr = x[:-1][split], x[1:][split]
+            geo = (xl > 0) & (xr > 4 * xl)
+            mid = np.where(geo, np.sqrt(xl * np.where(geo, xr, 1.0)), 0.5 * (xl + xr))
+            na_lo, na_hi = _bounds(a, mid)
+            nb_lo, nb_hi = _bounds(b, mid)
+            order = np.argsort(np.concatenate([x, mid]), kind="stable")
+            x = np.concatenate([x, mid])[order]
+            alo = np.concatenate([alo, na_lo])[order]
+            ahi = np.concatenate([ahi, na_hi])[order]
+            blo = np.concatenate([blo, nb_lo])[order]
+            bhi = np.concatenate([bhi, nb_hi])[order]
+    g = Grid(x, alo, ahi, blo, bhi)
+    return g, [state(g, t)[0] for t in targets]
 
 
 def _certified_sign(a: Mechanism, b: Mechanism, p: float, slack: float) -> int:
