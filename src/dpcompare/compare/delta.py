@@ -28,7 +28,9 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .._numerics import logit
+import numpy as np
+
+from .._numerics import expit, logit
 from ..mechanisms.base import Mechanism
 from ..tradeoff import delta_between_pairs
 from .hyperprior import HyperPrior, as_hyperprior
@@ -115,13 +117,23 @@ def widen(r: DeltaResult, a: Mechanism, b: Mechanism) -> DeltaResult:
 
 
 def _delta_pairs(pa, pb) -> DeltaResult:
-    """Exact merge of discrete pairs (step 1): lower = Δ(A_pess‖B_opt), upper = Δ(A_opt‖B_pess)."""
+    """Exact merge of discrete pairs (step 1): lower = Δ(A_pess‖B_opt), upper = Δ(A_opt‖B_pess).
+
+    The estimate is the max of the midpoint difference ½(R_A,pess + R_A,opt) − ½(R_B,pess + R_B,opt),
+    piecewise linear with kinks at the union of all four breakpoint sets, so exact there (it is 0
+    for the same mechanism, whatever the widths of its bracket).
+    """
     (a_pess, a_opt), (b_pess, b_opt) = pa, pb
     lower, pi = delta_between_pairs(a_pess, b_opt)
     if a_pess is a_opt and b_pess is b_opt:
         return DeltaResult(lower, lower, lower, pi)
     upper, pi_u = delta_between_pairs(a_opt, b_pess)
     upper = max(upper, lower)
+    lam = np.unique(np.concatenate([a_pess.loss, a_opt.loss, b_pess.loss, b_opt.loss]))
+    mid = 0.5 * (a_pess.bayes_error_logit(lam) + a_opt.bayes_error_logit(lam)) - 0.5 * (
+        b_pess.bayes_error_logit(lam) + b_opt.bayes_error_logit(lam))
+    k = int(np.argmax(mid)) if lam.size else 0
+    value = float(mid[k]) if lam.size and mid[k] > 0 else 0.0
     if lower <= 0.0:
-        pi = pi_u
-    return DeltaResult(0.5 * (lower + upper), lower, upper, pi)
+        pi = float(expit(lam[k])) if value > 0 else pi_u
+    return DeltaResult(min(max(value, lower), upper), lower, upper, pi)

@@ -61,8 +61,9 @@ def _compare_tables(c: "Comparison") -> list[Any]:
     cert = "" if c.verdict_certified else (
         " Not certified: a Δ bracket straddles the tolerance, so the verdict rests on the estimate."
     )
-    out.append(f"[bold]Verdict[/] (from the unweighted curves): {escape(c.verdict)} — {escape(text)}."
-               f" Tolerance: Δ ≤ {_num(c.tolerance, 3)} counts as 0.{cert}")
+    unweighted = "" if c.weighted is None else " The verdict comes from the unweighted curves."
+    out.append(f"[bold]Verdict[/]: {escape(c.verdict)} — {escape(text)}."
+               f" Tolerance: Δ ≤ {_num(c.tolerance, 3)} counts as 0.{cert}{unweighted}")
     if c.crossings:
         pts = ", ".join(_num(x, 4) for x in c.crossings)
         out.append(f"[bold]Crossings[/]: the Bayes error functions R_A and R_B cross at π ≈ {pts}.")
