@@ -4,6 +4,8 @@ from .comparison import (
     VERDICT_TEXT,
     ApproximateDominance,
     Comparison,
+    Regret,
+    Weighted,
     approximate_dominance,
     blackwell_verdict,
     compare,
@@ -12,6 +14,7 @@ from .comparison import (
     delta_to_blatant_non_privacy,
 )
 from .delta import DeltaResult, delta_divergence
+from .levy import LevyDistance, levy_distance
 from .hyperprior import JEFFREYS, BetaPrior, DensityPrior, HyperPrior, UQuadratic, as_hyperprior
 
 __all__ = [
@@ -32,4 +35,8 @@ __all__ = [
     "UQuadratic",
     "as_hyperprior",
     "delta_divergence",
+    "LevyDistance",
+    "levy_distance",
+    "Regret",
+    "Weighted",
 ]
