@@ -43,8 +43,10 @@ def _tables(e: "Emergent") -> list[Any]:
                         ("Δ(B^⊗Ñ ‖ A^⊗N)", e.backward, e.composed.delta_ba)):
         cert = "-" if d is None else f"{_num(d.value, 4)} [{_num(d.lower, 4)}, {_num(d.upper, 4)}]"
         th.add_row(label, _num(o.ratio), _num(o.needed), "holds" if o.applies else "fails",
-                   _num(o.bound, 4) if o.applies else "the theorem does not apply", cert)
+                   _num(o.bound, 4) if o.applies else "does not apply", cert)
     out.append(th)
+    for label, o in (("Δ(A^⊗N ‖ B^⊗Ñ)", e.forward), ("Δ(B^⊗Ñ ‖ A^⊗N)", e.backward)):
+        out.append(f"{label}: {escape(o.reason)}" + (f", bound {_num(o.bound, 4)}." if o.applies else "."))
     out.append(f"[bold]Certified Δ[/]: {escape(e.composed.note)}.")
     out.append(f"[bold]Prediction[/]: {escape(e.sentence())}")
     return out
