@@ -209,6 +209,9 @@ def _max_state(g: Grid, t: MaxTarget, exact: bool, tol: float):
     d_lo = alo - bhi if w is None else w * (alo - bhi)
     d_lo = np.where(np.isfinite(d_lo), d_lo, 0.0)
     k = int(np.argmax(d_lo))
+    # among points equal to the best within rounding, report the one nearest ½ (a flat maximum at the
+    # fold is attained at π = ½ exactly, by symmetry)
+    k = int(np.flatnonzero(d_lo >= d_lo[k] - FP_SLACK)[-1])
     lower = max(float(d_lo[k]), 0.0)
     ub = interval_upper(x, alo, ahi, blo)
     if w is not None:
