@@ -85,7 +85,10 @@ def test_compare_with_a_hyperprior(capsys, prior):
     d = run_json(capsys, "compare", "rr(eps=1)", "gaussian(mu=1)", "--hyperprior", prior)
     assert COMPARE_KEYS <= set(d)
     expected = dc.delta_divergence(dc.RandomizedResponse(eps=1.0), dc.Gaussian(mu=1.0), parse_hyperprior(prior))
-    assert d["delta_ab"]["value"] == pytest.approx(expected.value, abs=1e-9)
+    # the weighted Δ^Ψ sits under "weighted"; delta_ab and the verdict stay unweighted (issue 13)
+    assert d["weighted"]["delta_ab"]["value"] == pytest.approx(expected.value, abs=1e-9)
+    plain = dc.delta_divergence(dc.RandomizedResponse(eps=1.0), dc.Gaussian(mu=1.0))
+    assert d["delta_ab"]["value"] == pytest.approx(plain.value, abs=1e-12)
 
 
 def test_compare_tolerance_decides_the_verdict(capsys):

@@ -126,8 +126,22 @@ def test_cor9_clt_versus_exact_pld():
     assert c.epsilon_clt == pytest.approx(dg.epsilon(c.psi_clt, 1e-5), rel=1e-15)
     assert c.epsilon_exact_lower <= c.epsilon_exact
     assert c.understates and c.ratio < 1
-    assert c.epsilon_clt == pytest.approx(0.6114, abs=1e-4)
-    assert c.epsilon_exact == pytest.approx(0.7180, abs=1e-4)
+    # independent references (not dpcompare): ψ_CLT of Cor 9 and ε(δ; ψ) of the Gaussian profile with
+    # mpmath at 40 digits; ε_exact against dp-accounting's pessimistic PLD (connect-the-dots, h = 1e-4)
+    with mp.workdps(40):
+        m = mp.mpf(1)
+        psi = mp.mpf("0.01") * mp.sqrt(100) * mp.sqrt(2 * (mp.exp(m * m) * mp.ncdf(1.5 * m) + 3 * mp.ncdf(-0.5 * m) - 2))
+        prof = lambda e: mp.ncdf(-e / psi + psi / 2) - mp.exp(e) * mp.ncdf(-e / psi - psi / 2) - mp.mpf("1e-5")  # noqa: E731
+        eps_clt = float(mp.findroot(prof, 0.6))
+    assert c.psi_clt == pytest.approx(float(psi), rel=1e-12)
+    assert c.epsilon_clt == pytest.approx(eps_clt, rel=1e-10)  # 0.6114
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    ref = pld.from_gaussian_mechanism(1.0, sampling_prob=0.01, value_discretization_interval=1e-4,
+                                      pessimistic_estimate=True, use_connect_dots=True).self_compose(100)
+    eps_dpa = ref.get_epsilon_for_delta(1e-5)  # 0.71804, an upper bound of the truth
+    assert c.epsilon_exact_lower <= eps_dpa + 1e-12
+    assert c.epsilon_exact == pytest.approx(eps_dpa, abs=1e-5)
     # ψ_exact: the Gaussian mechanism with the same ε at δ
     assert dg.epsilon(c.psi_exact, 1e-5) == pytest.approx(c.epsilon_exact, rel=1e-9)
     d = c.to_dict()

@@ -28,6 +28,7 @@ from .compare import (
     delta_divergence,
     delta_from_perfect_privacy,
     delta_to_blatant_non_privacy,
+    levy_distance,
 )
 from .io.spec import parse, parse_hyperprior
 from .tradeoff import DiscretePair, Rounding
@@ -48,6 +49,7 @@ __all__ = [
     "delta_divergence",
     "delta_from_perfect_privacy",
     "delta_to_blatant_non_privacy",
+    "levy_distance",
     "ApproxDP",
     "BlatantlyNonPrivate",
     "DiscretePair",

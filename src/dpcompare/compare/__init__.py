@@ -1,9 +1,12 @@
-"""Mechanism comparison (seed 000 §3–4): Δ-divergence, Blackwell dominance, hyper-priors."""
+"""Mechanism comparison (seed 000 §3–5): Δ-divergence, Blackwell verdict, crossings and hyper-prior figures
+from one certified sweep; Lévy distance (Lemma B.1); PLRV moments and emergent dominance (Theorem 3)."""
 
 from .comparison import (
     VERDICT_TEXT,
     ApproximateDominance,
     Comparison,
+    Regret,
+    Weighted,
     approximate_dominance,
     blackwell_verdict,
     compare,
@@ -12,6 +15,7 @@ from .comparison import (
     delta_to_blatant_non_privacy,
 )
 from .delta import DeltaResult, delta_divergence
+from .levy import LevyDistance, levy_distance
 from .hyperprior import JEFFREYS, BetaPrior, DensityPrior, HyperPrior, UQuadratic, as_hyperprior
 
 __all__ = [
@@ -32,4 +36,8 @@ __all__ = [
     "UQuadratic",
     "as_hyperprior",
     "delta_divergence",
+    "LevyDistance",
+    "levy_distance",
+    "Regret",
+    "Weighted",
 ]

@@ -141,14 +141,19 @@ class DensityPrior(HyperPrior):
         return float(np.max(vals))
 
 
-def as_hyperprior(h: "HyperPrior | Callable | str | None") -> HyperPrior | None:
-    """Accept a HyperPrior, a density callable, or one of 'jeffreys', 'uquadratic', 'beta(a,b)'."""
+def as_hyperprior(h: "HyperPrior | Callable | None") -> HyperPrior | None:
+    """Accept a HyperPrior, a density callable (wrapped as an uncertified ``DensityPrior``) or None.
+
+    Names such as 'jeffreys' or 'beta(2,3)' are spec text: parse them with
+    ``dpcompare.parse_hyperprior`` (the one parser, in ``dpcompare.io``) first.
+    """
     if h is None or isinstance(h, HyperPrior):
         return h
     if isinstance(h, str):
-        from ..io.spec import parse_hyperprior  # the one parser of the spec language
-
-        return parse_hyperprior(h)
+        raise TypeError(
+            f"hyperprior must be a HyperPrior or a density callable, got the text {h!r}: "
+            "parse it with dpcompare.parse_hyperprior (jeffreys | uquadratic | beta(a,b))"
+        )
     if callable(h):
         return DensityPrior(h)
-    raise ValueError(f"hyperprior must be a HyperPrior, a callable density or a name, got {h!r}")
+    raise TypeError(f"hyperprior must be a HyperPrior, a density callable or None, got {h!r}")

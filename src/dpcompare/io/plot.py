@@ -508,9 +508,10 @@ def weighted_bayes_error(mechanisms: Any, hyperprior: Any = "jeffreys", *, label
     ``hyperprior``: a HyperPrior, a density callable, or 'jeffreys' | 'uquadratic' | 'beta(a,b)'.
     """
     from ..compare.hyperprior import as_hyperprior
+    from .spec import parse_hyperprior
 
     mechs, names, legend = _mechanisms(mechanisms, labels)
-    h = as_hyperprior(hyperprior)
+    h = parse_hyperprior(hyperprior) if isinstance(hyperprior, str) else as_hyperprior(hyperprior)
     if h is None:
         raise ValueError("hyperprior must be given (jeffreys, uquadratic, beta(a,b), a HyperPrior or a density)")
     fig, ax = _axes(ax, (5.6, 4.0))

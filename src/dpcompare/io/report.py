@@ -36,8 +36,14 @@ import numpy as np
 from . import plot as _plot
 from ..compare import Comparison, DeltaResult, compare, delta_divergence
 from ..compare.comparison import VERDICT_TEXT
-from ..compare.hyperprior import as_hyperprior
+from ..compare.hyperprior import as_hyperprior as _as_hyperprior_object
 from ..mechanisms import Mechanism
+from .spec import parse_hyperprior
+
+
+def as_hyperprior(h: Any) -> Any:
+    """io parses hyper-prior text; compare takes HyperPrior objects (issue 12: no compare → io import)."""
+    return parse_hyperprior(h) if isinstance(h, str) else _as_hyperprior_object(h)
 
 __all__ = ["DEFAULT_DELTAS", "DEFAULT_FPRS", "DEFAULT_HYPERPRIORS", "Report", "build_report", "verdict_sentence"]
 

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Optional
+import math
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
 
+from ...compare.comparison import VERDICT_TEXT
 from ..spec import parse, parse_hyperprior
+
+if TYPE_CHECKING:
+    from ...compare import Comparison, DeltaResult
 from .app import _console, _emit_json, _num, app
 
 # ---------------------------------------------------------------------------------------------- compare
@@ -20,27 +25,30 @@ _DIRECTION_MEANING = (
 )
 
 
-def _compare_tables(d: dict[str, Any]) -> list[Any]:
-    out: list[Any] = []
-    head = f"[bold]A[/] = {escape(d['a'])}\n[bold]B[/] = {escape(d['b'])}"
-    if d.get("hyperprior"):
-        head += f"\nhyper-prior on the adversary's prior π: {escape(str(d['hyperprior']))} (Δ weighted by its density)"
-    out.append(head)
+def _delta_row(t: Table, label: str, r: "DeltaResult") -> None:
+    at = _num(r.pi, 4) if r.value > 0 else "- (Δ = 0)"
+    if r.value > 0 and math.isfinite(r.eps):
+        at += f" (ε = {_num(r.eps, 4)})"
+    t.add_row(label, _num(r.value), f"[{_num(r.lower)}, {_num(r.upper)}]", at)
 
-    t = Table(title="Δ-divergence (Bayes-error regret)", title_justify="left")
+
+def _delta_table(title: str) -> Table:
+    t = Table(title=title, title_justify="left")
     t.add_column("", no_wrap=True)
     t.add_column("Δ", justify="right", no_wrap=True)
     t.add_column("certified bracket", justify="center", no_wrap=True)
     t.add_column("attained at π", justify="right", no_wrap=True)
-    for key, (label, _) in zip(("delta_ab", "delta_ba"), _DIRECTION_MEANING):
-        r = d[key]
-        at = _num(r.get("pi"), 4) if r["value"] > 0 else "- (Δ = 0)"
-        if r["value"] > 0 and r.get("eps") is not None:
-            at += f" (ε = {_num(r['eps'], 4)})"
-        t.add_row(label, _num(r["value"]), f"[{_num(r['lower'])}, {_num(r['upper'])}]", at)
-    sb = d.get("symmetric_bounds")
-    bracket = f"[{_num(sb[0])}, {_num(sb[1])}]" if sb else ""
-    t.add_row("Δ↔ symmetric", _num(d["symmetric"]), bracket, "")
+    return t
+
+
+def _compare_tables(c: "Comparison") -> list[Any]:
+    """Render a Comparison (the object itself: no dict round trip)."""
+    out: list[Any] = [f"[bold]A[/] = {escape(c.a.spec)}\n[bold]B[/] = {escape(c.b.spec)}"]
+    t = _delta_table("Δ-divergence (Bayes-error regret)")
+    _delta_row(t, _DIRECTION_MEANING[0][0], c.delta_ab)
+    _delta_row(t, _DIRECTION_MEANING[1][0], c.delta_ba)
+    lo, hi = c.symmetric_bounds
+    t.add_row("Δ↔ symmetric", _num(c.symmetric), f"[{_num(lo)}, {_num(hi)}]", "")
     out.append(t)
     legend = Table.grid(padding=(0, 1))
     legend.add_column(no_wrap=True)
@@ -49,23 +57,34 @@ def _compare_tables(d: dict[str, Any]) -> list[Any]:
         legend.add_row(f" {label}", escape(text))
     out.append(legend)
 
-    verdict = d["verdict"]
-    text = d.get("verdict_text") or verdict
-    tol = d.get("tolerance")
-    tol_txt = f" Tolerance: Δ ≤ {_num(tol, 3)} counts as 0." if tol is not None else ""
-    cert = "" if d.get("verdict_certified", True) else (
+    text = VERDICT_TEXT[c.verdict]
+    cert = "" if c.verdict_certified else (
         " Not certified: a Δ bracket straddles the tolerance, so the verdict rests on the estimate."
     )
-    out.append(f"[bold]Verdict[/]: {escape(verdict)} — {escape(text)}.{tol_txt}{cert}")
-    cross = d.get("crossings") or []
-    if cross:
-        pts = ", ".join(_num(c, 4) for c in cross)
+    unweighted = "" if c.weighted is None else " The verdict comes from the unweighted curves."
+    out.append(f"[bold]Verdict[/]: {escape(c.verdict)} — {escape(text)}."
+               f" Tolerance: Δ ≤ {_num(c.tolerance, 3)} counts as 0.{cert}{unweighted}")
+    if c.crossings:
+        pts = ", ".join(_num(x, 4) for x in c.crossings)
         out.append(f"[bold]Crossings[/]: the Bayes error functions R_A and R_B cross at π ≈ {pts}.")
     else:
         out.append("[bold]Crossings[/]: none — R_A − R_B does not change sign.")
-    summary = d.get("summary")
-    if summary and not summary.startswith(text):
-        out.append(f"[bold]In words[/]: {escape(summary)}")
+    w = c.weighted
+    if w is not None:
+        name = escape(w.hyperprior.name)
+        tw = _delta_table(f"Hyper-prior {name}: density-weighted Δ^Ψ = max_π Ψ(π)(R_X − R_Y)(π)")
+        _delta_row(tw, "Δ^Ψ(A‖B)", w.delta_ab)
+        _delta_row(tw, "Δ^Ψ(B‖A)", w.delta_ba)
+        out.append(tw)
+        out.append("Δ^Ψ is weighted by a density: it is not a probability and can exceed 1. It does not change the verdict.")
+        tr = Table(title=f"Expected regret under {name} (probability scale)", title_justify="left")
+        tr.add_column("", no_wrap=True)
+        tr.add_column("value", justify="right", no_wrap=True)
+        tr.add_column("certified bracket", justify="center", no_wrap=True)
+        for label, r in (("E_Ψ[(R_A − R_B)₊] (choosing B)", w.regret_ab), ("E_Ψ[(R_B − R_A)₊] (choosing A)", w.regret_ba)):
+            tr.add_row(label, _num(r.value, 4), f"[{_num(r.lower, 4)}, {_num(r.upper, 4)}]")
+        out.append(tr)
+    out.append(f"[bold]In words[/]: {escape(c.sentence())}")
     return out
 
 
@@ -91,9 +110,9 @@ def compare_cmd(
     kwargs: dict[str, Any] = {"hyperprior": h}
     if tolerance is not None:
         kwargs["tol"] = tolerance
-    result = compare(ma, mb, **kwargs).to_dict()
+    result = compare(ma, mb, **kwargs)
     if as_json:
-        _emit_json(result)
+        _emit_json(result.to_dict())
         return
     parts = _compare_tables(result)
     con = _console()

@@ -1,0 +1,390 @@
+"""One certified sweep over the prior π for two mechanisms (seed 000 Def 1, Cor 1, §5).
+
+Everything ``compare`` reports comes out of one refinement of one grid 0 = x₀ < … < xₙ = ½:
+
+- Δ(A‖B) = max_π (R_A − R_B)(π) and Δ(B‖A) = max_π (R_B − R_A)(π), optionally weighted by a
+  hyper-prior density Ψ (Δ^Ψ = max_π Ψ(π)(R_A − R_B)(π), seed 000 §5), each with a certified bracket;
+- the crossings of R_A and R_B, located by certified root bracketing on the final grid;
+- the expected regret E_Ψ[(R_A − R_B)₊] = ∫₀¹ Ψ(π)(R_A(π) − R_B(π))₊ dπ with a certified bracket.
+
+Every mechanism is symmetrised (R(π) = R(1−π), seed 000 §2), so the sweep runs on [0, ½]; a weight
+Ψ is folded to Ψ̃(π) = max(Ψ(π), Ψ(1−π)) for a maximum and to Ψ(π) + Ψ(1−π) for an integral.
+
+Interval bounds (they use only that Bayes error functions are concave, seed 000 §2). On [xₖ, xₖ₊₁]:
+R lies above its chord (through the lower values) and below the four lines "previous secant
+extended", "next secant extended", π and 1 − π (slopes from lo/hi ends so they stay valid). The
+difference "upper lines of A − chord of B" is concave piecewise linear, its kinks are among the
+pairwise intersections of the lines, so its maximum, and the integral of its positive part, are
+exact functions of a handful of candidate points (vectorised over intervals).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._numerics import expit
+from ..mechanisms.base import Mechanism
+from .hyperprior import HyperPrior
+
+#: outward rounding of every bracket: R is evaluated with an absolute error of a few ulp of ½
+FP_SLACK = 1e-15
+#: with a hyper-prior the weighted search runs on [π_min, ½]; (0, π_min] is bounded analytically
+PI_MIN = 1e-30
+
+
+def initial_grid(a: Mechanism, b: Mechanism, weighted: bool) -> np.ndarray:
+    """Uniform ∪ logit-spaced points on [0, ½], the folded kinks of both mechanisms (and π_min)."""
+    base = np.concatenate([np.linspace(0.0, 0.5, 33), expit(np.linspace(-60.0, 0.0, 49))])
+    parts = [a.bayes_error_kinks(), b.bayes_error_kinks()]
+    for m in (a, b):
+        pairs = m.pairs()
+        if pairs is not None and pairs[0].loss.size < 200_000:  # breakpoints of a discrete R
+            parts.append(expit(pairs[0].loss))
+    kinks = np.concatenate(parts)
+    kinks = np.minimum(kinks, 1.0 - kinks)
+    x = np.union1d(base, kinks[(kinks > 0) & (kinks <= 0.5)])
+    if weighted:
+        x = np.union1d(x, [PI_MIN])
+    return x
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The final grid on [0, ½] with the certified Bayes-error bounds of A and B at each point."""
+
+    x: np.ndarray
+    alo: np.ndarray
+    ahi: np.ndarray
+    blo: np.ndarray
+    bhi: np.ndarray
+
+    def sides(self, reverse: bool):
+        return (self.blo, self.bhi, self.alo, self.ahi) if reverse else (self.alo, self.ahi, self.blo, self.bhi)
+
+
+class FoldedWeight:
+    """Ψ on [0, ½] folded from [0, 1]: Ψ̃ = max(Ψ(π), Ψ(1−π)) (for a max) and Ψ(π) + Ψ(1−π) (for an integral)."""
+
+    def __init__(self, h: HyperPrior) -> None:
+        self.h = h
+        self.r = h.reflected()
+        self.certified = h.certified
+
+    def density(self, x):
+        return np.maximum(self.h.density(x), self.r.density(x))
+
+    def extremes(self, left, right):
+        lo1, hi1 = self.h.extremes(left, right)
+        lo2, hi2 = self.r.extremes(left, right)
+        return np.maximum(lo1, lo2), np.maximum(hi1, hi2)
+
+    def sum_extremes(self, left, right):
+        lo1, hi1 = self.h.extremes(left, right)
+        lo2, hi2 = self.r.extremes(left, right)
+        return lo1 + lo2, hi1 + hi2
+
+    def tail_bound(self, eps: float) -> float:
+        return self.h.tail_bound(eps)
+
+
+def _lines(x, lo, hi):
+    """Slopes and values at xₖ of the four lines bounding a concave R from above on each interval."""
+    n = x.size - 1
+    xl, h = x[:-1], np.diff(x)
+    slope = np.empty((4, n))
+    icept = np.empty((4, n))
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        slope[0, 0] = np.inf
+        slope[0, 1:] = (hi[1:-1] - lo[:-2]) / (x[1:-1] - x[:-2])
+        icept[0] = hi[:-1]
+        slope[1, :-1] = (lo[2:] - hi[1:-1]) / (x[2:] - x[1:-1])
+        slope[1, -1] = -np.inf
+        icept[1] = hi[1:] - slope[1] * h
+    icept[1, -1] = np.inf
+    icept[0, 0] = np.inf
+    slope[2], icept[2] = 1.0, xl  # R ≤ π
+    slope[3], icept[3] = -1.0, 1.0 - xl  # R ≤ 1 − π
+    slope = np.where(np.isfinite(slope), slope, 0.0)
+    return slope, icept
+
+
+def _candidates(slope, icept, h):
+    """Offsets t ∈ [0, h] where the minimum of the lines can bend: the ends and pairwise intersections, sorted."""
+    i, j = np.triu_indices(4, 1)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        t = (icept[j] - icept[i]) / (slope[i] - slope[j])
+    t = np.where(np.isfinite(t), np.clip(t, 0.0, h), 0.0)
+    return np.sort(np.vstack([np.zeros_like(h), h, t]), axis=0)  # (8, n)
+
+
+def _envelope(slope, icept, t):
+    return np.min(icept[:, None, :] + slope[:, None, :] * t[None, :, :], axis=0)
+
+
+def interval_upper(x, alo, ahi, blo):
+    """Exact max over each [xₖ, xₖ₊₁] of U_A(x) − chord_B(x), vectorised over intervals."""
+    h = np.diff(x)
+    slope, icept = _lines(x, alo, ahi)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sb = (blo[1:] - blo[:-1]) / h
+    t = _candidates(slope, icept, h)
+    return np.max(_envelope(slope, icept, t) - (blo[:-1] + sb * t), axis=0)
+
+
+def _positive_integral(t, y):
+    """∫ y₊ over a piecewise-linear y given at sorted t (axis 0), exactly, per column."""
+    dt = np.diff(t, axis=0)
+    y0, y1 = y[:-1], y[1:]
+    both = np.where((y0 >= 0) & (y1 >= 0), 0.5 * (y0 + y1) * dt, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tri = np.where(y0 > 0, y0 * y0, y1 * y1) / (np.abs(y0) + np.abs(y1)) * 0.5 * dt
+    mixed = np.where((y0 > 0) != (y1 > 0), np.nan_to_num(tri), 0.0)
+    return np.sum(both + np.where((y0 >= 0) & (y1 >= 0), 0.0, mixed), axis=0)
+
+
+def interval_positive_integrals(x, alo, ahi, blo, bhi):
+    """Per interval, [∫(chord_A − U_B)₊, ∫(U_A − chord_B)₊] ∋ ∫(R_A − R_B)₊ (both integrands piecewise linear)."""
+    h = np.diff(x)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sa = np.where(h > 0, (alo[1:] - alo[:-1]) / h, 0.0)
+        sb = np.where(h > 0, (blo[1:] - blo[:-1]) / h, 0.0)
+    slope_a, icept_a = _lines(x, alo, ahi)
+    ta = _candidates(slope_a, icept_a, h)
+    up = _positive_integral(ta, _envelope(slope_a, icept_a, ta) - (blo[:-1] + sb * ta))
+    slope_b, icept_b = _lines(x, blo, bhi)
+    tb = _candidates(slope_b, icept_b, h)
+    low = _positive_integral(tb, (alo[:-1] + sa * tb) - _envelope(slope_b, icept_b, tb))
+    return np.maximum(low, 0.0), np.maximum(up, low)
+
+
+@dataclass(frozen=True)
+class MaxTarget:
+    """max over π of w(π)·(R_A − R_B)(π) (reverse: R_B − R_A); w ≡ 1 when weight is None."""
+
+    reverse: bool
+    weight: FoldedWeight | None = None
+    tol: float | None = None  #: absolute bracket width asked for (None: the sweep's ``tol``)
+
+
+@dataclass(frozen=True)
+class RegretTarget:
+    """∫₀¹ Ψ(π)(R_A − R_B)₊ dπ (reverse: (R_B − R_A)₊)."""
+
+    reverse: bool
+    weight: FoldedWeight
+
+
+@dataclass(frozen=True)
+class MaxOutcome:
+    value: float
+    lower: float
+    upper: float
+    pi: float
+    certified: bool
+
+
+@dataclass(frozen=True)
+class RegretOutcome:
+    value: float
+    lower: float
+    upper: float
+    certified: bool
+
+
+def _max_state(g: Grid, t: MaxTarget, exact: bool, tol: float):
+    """(outcome, split mask over intervals) for one max target."""
+    tol = tol if t.tol is None else t.tol
+    alo, ahi, blo, bhi = g.sides(t.reverse)
+    x = g.x
+    if t.weight is None:
+        w = None
+        i0 = 0
+    else:
+        i0 = int(np.searchsorted(x, PI_MIN))
+        w = np.zeros_like(x)
+        w[i0:] = t.weight.density(x[i0:])
+    d_lo = alo - bhi if w is None else w * (alo - bhi)
+    d_lo = np.where(np.isfinite(d_lo), d_lo, 0.0)
+    k = int(np.argmax(d_lo))
+    # among points equal to the best within rounding, report the one nearest ½ (a flat maximum at the
+    # fold is attained at π = ½ exactly, by symmetry)
+    k = int(np.flatnonzero(d_lo >= d_lo[k] - FP_SLACK)[-1])
+    lower = max(float(d_lo[k]), 0.0)
+    ub = interval_upper(x, alo, ahi, blo)
+    if w is not None:
+        ub = ub.copy()
+        wmin, wmax = t.weight.extremes(x[i0:-1], x[i0 + 1:])
+        ub[i0:] = np.where(ub[i0:] >= 0, ub[i0:] * wmax, ub[i0:] * wmin)
+        ub[:i0] = -np.inf
+    d_hi = ahi - blo if w is None else w * (ahi - blo)
+    point_ub = np.maximum(d_hi[:-1], d_hi[1:])
+    upper = max(lower, float(np.max(ub)), float(np.max(d_hi)))
+    if w is not None:
+        upper = max(upper, t.weight.tail_bound(PI_MIN))
+    split = (ub > lower + tol) & (ub - point_ub > 0.25 * tol) & (np.diff(x) > 4e-16 * np.maximum(x[1:], 1e-300))
+    pi = float(x[k]) if lower > 0 else 0.0
+    if w is not None and lower > 0 and t.weight.r.density(np.asarray(pi)) > t.weight.h.density(np.asarray(pi)):
+        pi = 1.0 - pi  # the folded search found the mirror image of the maximiser
+    if exact:
+        value = lower
+    else:
+        mid = 0.5 * (alo + ahi) - 0.5 * (blo + bhi)
+        mid_d = mid if w is None else w * mid
+        value = float(min(max(float(np.max(np.where(np.isfinite(mid_d), mid_d, 0.0))), lower), upper))
+    certified = w is None or t.weight.certified
+    return MaxOutcome(value, lower, upper, pi, certified), split, upper - lower <= tol, k
+
+
+def _regret_state(g: Grid, t: RegretTarget, rtol: float):
+    alo, ahi, blo, bhi = g.sides(t.reverse)
+    x = g.x
+    i0 = int(np.searchsorted(x, PI_MIN))
+    low, up = interval_positive_integrals(x[i0:], alo[i0:], ahi[i0:], blo[i0:], bhi[i0:])
+    wmin, wmax = t.weight.sum_extremes(x[i0:-1], x[i0 + 1:])
+    lo_k, up_k = wmin * low, wmax * up
+    lower = float(np.sum(lo_k))
+    # the part (0, π_min] ∪ [1 − π_min, 1): (R_A − R_B)₊ ≤ R_A ≤ π, ∫ Ψ ≤ 1
+    upper = float(np.sum(up_k)) + PI_MIN + FP_SLACK
+    width_k = up_k - lo_k
+    split = np.zeros(x.size - 1, dtype=bool)
+    allowed = max(rtol * upper, 1e-12)
+    done = upper - lower <= allowed
+    if not done:  # equidistribute: split every interval above its share of the allowed width
+        split[i0:] = width_k > 0.5 * allowed / width_k.size
+        split &= np.diff(x) > 4e-16 * np.maximum(x[1:], 1e-300)
+    lower = max(0.0, lower - FP_SLACK)
+    value = 0.5 * (lower + upper)
+    return RegretOutcome(value, lower, upper, t.weight.certified), split, done, None
+
+
+_CLUSTER = 4.0 ** -np.arange(1, 21)  # 1/4 … 1e-12 of the neighbouring interval
+
+
+def _cluster(x: np.ndarray, k: int, split: np.ndarray) -> np.ndarray:
+    """Points approaching the best point xₖ geometrically from both sides, inside its split neighbours.
+
+    Near a maximum at a kink (or at the fold π = ½) the interval bound is only first order in the
+    interval width, so bisection would need ~40 rounds to reach 1e-12; one geometric cluster
+    x_k ± hᵢ·4^{−j} does it in one round (every point is an ordinary certified evaluation).
+    """
+    out = []
+    if k > 0 and split[k - 1]:
+        out.append(x[k] - (x[k] - x[k - 1]) * _CLUSTER)
+    if k < x.size - 1 and split[k]:
+        out.append(x[k] + (x[k + 1] - x[k]) * _CLUSTER)
+    if not out:
+        return np.array([])
+    c = np.concatenate(out)
+    return c[(c > 0) & (c < 0.5)]
+
+
+def _bounds(m: Mechanism, x: np.ndarray):
+    lo, hi = m.bayes_error_bounds(x)
+    return np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+
+
+def sweep(a: Mechanism, b: Mechanism, targets, *, tol: float, regret_rtol: float = 1e-3,
+          max_points: int = 400_000) -> tuple[Grid, list]:
+    """Refine one grid on [0, ½] until every target is certified to its tolerance (a max to ``tol``
+    absolute, a regret to ``regret_rtol`` relative, 1e-12 absolute); return the grid and one outcome
+    per target (``MaxOutcome`` or ``RegretOutcome``). The grid stops growing at ``max_points``:
+    the brackets then stay certified, only wider."""
+    weighted = any(t.weight is not None for t in targets)
+    x = initial_grid(a, b, weighted)
+    alo, ahi = _bounds(a, x)
+    blo, bhi = _bounds(b, x)
+    exact = bool(a.exact and b.exact)
+
+    def state(g: Grid, t):
+        return _max_state(g, t, exact, tol) if isinstance(t, MaxTarget) else _regret_state(g, t, regret_rtol)
+
+    # one target at a time on the one growing grid: a target once certified stays certified
+    # (new points only tighten the interval bounds), and is re-read from the final grid at the end
+    for t in targets:
+        for _ in range(400):
+            g = Grid(x, alo, ahi, blo, bhi)
+            _, split, done, k = state(g, t)
+            if done or not np.any(split) or x.size > max_points:
+                break
+            xl, xr = x[:-1][split], x[1:][split]
+            geo = (xl > 0) & (xr > 4 * xl)
+            mid = np.where(geo, np.sqrt(xl * np.where(geo, xr, 1.0)), 0.5 * (xl + xr))
+            if k is not None:
+                mid = np.union1d(mid, _cluster(x, k, split))
+            na_lo, na_hi = _bounds(a, mid)
+            nb_lo, nb_hi = _bounds(b, mid)
+            order = np.argsort(np.concatenate([x, mid]), kind="stable")
+            x = np.concatenate([x, mid])[order]
+            alo = np.concatenate([alo, na_lo])[order]
+            ahi = np.concatenate([ahi, na_hi])[order]
+            blo = np.concatenate([blo, nb_lo])[order]
+            bhi = np.concatenate([bhi, nb_hi])[order]
+    g = Grid(x, alo, ahi, blo, bhi)
+    return g, [state(g, t)[0] for t in targets]
+
+
+def _certified_sign(a: Mechanism, b: Mechanism, p: float, slack: float) -> int:
+    alo, ahi = _bounds(a, np.asarray(p))
+    blo, bhi = _bounds(b, np.asarray(p))
+    if float(alo) - float(bhi) > slack:
+        return 1
+    if float(ahi) - float(blo) < -slack:
+        return -1
+    return 0
+
+
+def crossings(a: Mechanism, b: Mechanism, g: Grid, *, slack: float = FP_SLACK, xtol: float = 1e-13) -> tuple[float, ...]:
+    """Priors π ∈ (0, 1) where R_A − R_B changes sign, certified.
+
+    On the final grid, a point has a certified sign when its bracket of R_A − R_B excludes 0 by more
+    than ``slack``. Between two neighbouring certified points of opposite sign R_A − R_B has a root;
+    it is bracketed by the Illinois variant of regula falsi, each new point kept only by its
+    certified sign, until the bracket is narrower than ``xtol`` or a point's sign is undecidable
+    (R_A = R_B there to floating-point accuracy). The mirror image 1 − π of each root is a root too.
+    """
+    d_lo = g.alo - g.bhi
+    d_hi = g.ahi - g.blo
+    sign = np.where(d_lo > slack, 1, np.where(d_hi < -slack, -1, 0))
+    nz = np.flatnonzero(sign)
+    roots = []
+    for i, j in zip(nz[:-1], nz[1:]):
+        if sign[i] == sign[j]:
+            continue
+        lo, hi = float(g.x[i]), float(g.x[j])
+        flo = 0.5 * (d_lo[i] + d_hi[i])
+        fhi = 0.5 * (d_lo[j] + d_hi[j])
+        s_lo = int(sign[i])
+        side = 0
+        for _ in range(200):
+            if hi - lo <= xtol * max(1.0, lo):
+                break
+            p = (lo * fhi - hi * flo) / (fhi - flo) if fhi != flo else 0.5 * (lo + hi)
+            if not (lo < p < hi):
+                p = 0.5 * (lo + hi)
+            s = _certified_sign(a, b, p, slack)
+            if s == 0:
+                lo = hi = p
+                break
+            alo_p, ahi_p = _bounds(a, np.asarray(p))
+            blo_p, bhi_p = _bounds(b, np.asarray(p))
+            fp = 0.5 * (float(alo_p) + float(ahi_p)) - 0.5 * (float(blo_p) + float(bhi_p))
+            if s == s_lo:
+                lo, flo = p, fp
+                if side == -1:
+                    fhi *= 0.5
+                side = -1
+            else:
+                hi, fhi = p, fp
+                if side == 1:
+                    flo *= 0.5
+                side = 1
+        roots.append(float(0.5 * (lo + hi)))
+    out = set()
+    for r in roots:
+        out.add(r)
+        if r < 0.5 - 1e-15:
+            out.add(1.0 - r)
+    return tuple(sorted(out))

@@ -1,0 +1,78 @@
+"""Seed 000 Lemma B.1 (Δ↔ is the Lévy distance between the W-laws) and Lemma 1 (eq 7).
+
+``levy_distance`` works on the trade-off functions only (the CDFs F_W(x) = f(1 − x) of Lemma B.1),
+``compare`` on the Bayes error functions: two independent routes to the same number.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import dpcompare as dc
+from strategies import approx_dps, gaussians, laplaces, rrs
+
+closed_or_small = st.one_of(gaussians, laplaces, rrs, approx_dps)
+
+
+@settings(max_examples=25, deadline=None)
+@given(closed_or_small, closed_or_small)
+def test_levy_distance_equals_symmetric_delta(a, b):
+    lev = dc.levy_distance(a, b)
+    c = dc.compare(a, b, crossings=False)
+    lo, hi = c.symmetric_bounds
+    assert 0.0 <= lev.lower <= lev.value <= lev.upper
+    # the two certified brackets must overlap (Lemma B.1: they bracket the same number)
+    assert lev.lower <= hi + 1e-12 and lo <= lev.upper + 1e-12
+    assert lev.value == pytest.approx(c.symmetric, abs=max(lev.upper - lev.lower, hi - lo) + 1e-12)
+
+
+def test_levy_of_equal_mechanisms_is_zero_and_symmetric():
+    a, b = dc.Gaussian(mu=1.0), dc.Gaussian(sigma=2.0, sensitivity=2.0)
+    r = dc.levy_distance(a, b)
+    assert r.lower == 0.0 and r.upper < 1e-4
+    g, lap = dc.Gaussian(mu=1.0), dc.Laplace(b=1.0)
+    assert dc.levy_distance(g, lap).value == pytest.approx(dc.levy_distance(lap, g).value, abs=1e-12)
+
+
+def test_levy_distance_by_brute_force_definition():
+    """Eq 32 literally: the smallest λ on a grid with F_W(x − λ) − λ ≤ F_W′(x) ≤ F_W(x + λ) + λ on an x grid."""
+    a, b = dc.Gaussian(mu=1.0), dc.Laplace(b=1.0)
+
+    def cdf(m, x):
+        x = np.asarray(x, dtype=float)
+        inside = np.clip(1 - x, 0.0, 1.0)
+        return np.where(x < 0, 0.0, np.where(x > 1, 1.0, m.tradeoff(inside)))
+
+    x = np.linspace(-0.2, 1.2, 14001)
+    fb = cdf(b, x)
+
+    def ok(lam):
+        return bool(np.all(cdf(a, x - lam) - lam <= fb + 1e-13) and np.all(fb <= cdf(a, x + lam) + lam + 1e-13))
+
+    lev = dc.levy_distance(a, b)
+    assert ok(lev.upper)
+    assert not ok(lev.lower - 2e-4)  # the x grid step is 1e-4 and F has slope ≤ e^m ≈ 2.7 in places
+
+
+@pytest.mark.parametrize("a, b", [
+    (dc.Gaussian(mu=1.0), dc.Laplace(b=1.0)),
+    (dc.RandomizedResponse(eps=1.0), dc.Gaussian(mu=0.5)),
+    (dc.ApproxDP(eps=1.0, delta=0.1), dc.Gaussian(mu=2.0)),
+])
+def test_lemma_1_eq_7(a, b):
+    """f(α + Δ↔) − Δ↔ ≤ f̃(α) ≤ f(α − Δ↔) + Δ↔ for all α (f ≡ 1 left of 0, ≡ 0 right of 1), and Δ↔ is
+    the smallest such constant: at 0.99·Δ↔ the chain fails somewhere."""
+    alpha = np.unique(np.concatenate([np.linspace(0, 1, 200001), np.logspace(-12, 0, 2001)]))
+
+    def f_ext(m, x):
+        return np.where(x < 0, 1.0, np.where(x > 1, 0.0, m.tradeoff(np.clip(x, 0, 1))))
+
+    def chain(d):
+        ft = b.tradeoff(alpha)
+        return bool(np.all(f_ext(a, alpha + d) - d <= ft + 1e-12) and np.all(ft <= f_ext(a, alpha - d) + d + 1e-12))
+
+    d = dc.compare(a, b, crossings=False).symmetric_bounds[1]
+    assert chain(d)
+    assert not chain(0.99 * d)
