@@ -7,6 +7,7 @@ from .mechanisms import (
     FromPLD,
     FromPair,
     Gaussian,
+    Guarantee,
     Laplace,
     Mechanism,
     PerfectlyPrivate,
@@ -30,6 +31,7 @@ from .compare import (
     delta_to_blatant_non_privacy,
 )
 from .io.spec import parse, parse_hyperprior
+from .dpsgd.training import Sampling, TrainingConfig, dpsgd_mechanism
 from .tradeoff import DiscretePair, Rounding
 
 __version__ = "0.1.0"
@@ -37,6 +39,10 @@ __version__ = "0.1.0"
 __all__ = [
     "parse",
     "parse_hyperprior",
+    "Sampling",
+    "TrainingConfig",
+    "dpsgd_mechanism",
+    "Guarantee",
     "JEFFREYS",
     "BetaPrior",
     "Comparison",
