@@ -60,10 +60,10 @@ def _sgm(**kw: Any) -> "Mechanism":
     if nm is None:
         raise ValueError("sgm is missing noise_multiplier (or sigma)")
     config = TrainingConfig(nm, **kw)
-    if config.sampling.value == "poisson" and config.batch_size is None:
-        from ..mechanisms import SubsampledGaussian
+    if config.sampling.value == "poisson":
+        from ..mechanisms.sgm import SubsampledGaussian
 
-        return SubsampledGaussian(sigma=nm, sampling_rate=config.sampling_rate, steps=config.steps)
+        return SubsampledGaussian(sigma=config.noise_multiplier, sampling_rate=config.sampling_rate, steps=config.steps)
     return config.mechanism
 
 
