@@ -11,7 +11,8 @@ For one DP-SGD configuration (Poisson-subsampled Gaussian, add/remove adjacency)
   uncertified; it renormalises masses).
 - **Opacus' GDP accountant** μ (central-limit approximation μ = p√(N(e^{1/σ²} − 1)), not a bound).
 
-Each uncertified value is marked ``in`` when it lies inside our certified bracket.
+Each uncertified value is marked ``in`` when it lies inside our certified bracket (which contains the true
+value), ``above`` when it overstates the risk (safe, looser) and ``BELOW`` when it understates it.
 
     python benchmarks/bench_risk.py [--json] [--sigma 1.0 --p 0.01 --steps 1000]
 """
@@ -107,7 +108,9 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(res))
         return 0
     o, d, r = res["dpcompare"], res["dp_accounting"], res["riskcal"]
-    inside = lambda v, br: "in " if br[0] - 1e-12 <= v <= br[1] + 1e-12 else "OUT"  # noqa: E731
+    def inside(v: float, br: list[float]) -> str:  # where an uncertified value falls relative to the truth's bracket
+        return "in   " if br[0] - 1e-12 <= v <= br[1] + 1e-12 else ("above" if v > br[1] else "BELOW")
+
     print(f"DP-SGD sigma={a.sigma:g}, p={a.p:g}, steps={a.steps} (add/remove adjacency)")
     print(f"{'quantity':<16} {'dpcompare certified [lo, hi]':<34} {'riskcal':>22} {'dp-accounting':>22}")
     for alpha, br, rv, dv in zip(ALPHAS, o["tpr"], r["tpr"], d["tpr_from_pld"]):
