@@ -233,17 +233,6 @@ def pld_from_event(
     return out
 
 
-def pld_accountant_epsilon(event: dp_event.DpEvent, delta: float, *, replace_one: bool = False,
-                           discretization: float = DEFAULT_DISCRETIZATION) -> float:
-    """ε of dp-accounting's own ``PLDAccountant`` (its pessimistic answer), the reference our tests use."""
-    from dp_accounting.pld import pld_privacy_accountant
-
-    rel = NeighboringRelation.REPLACE_ONE if replace_one else NeighboringRelation.ADD_OR_REMOVE_ONE
-    acc = pld_privacy_accountant.PLDAccountant(rel, value_discretization_interval=discretization)
-    acc.compose(event)
-    return float(acc.get_epsilon(delta))
-
-
 # ---------------------------------------------------------------------------------------------- RDP bounds
 def rdp_curve(event: dp_event.DpEvent | Mapping[str, Any], adjacency: Adjacency) -> tuple[np.ndarray, np.ndarray]:
     """(orders, RDP ρ(α)) of a DpEvent by dp-accounting's ``RdpAccountant`` under ``adjacency``.
