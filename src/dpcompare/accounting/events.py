@@ -215,7 +215,7 @@ def _leaf_kind(leaf: dict[str, Any]) -> str:
     if cls == "NonPrivateDpEvent":
         return "nonprivate"
     if cls == "UnsupportedDpEvent":
-        raise ValueError("UnsupportedDpEvent describes an operation with no known DP guarantee; no certified "
+        raise ValueError("UnsupportedDpEvent: the event describes an operation with no known DP guarantee; no certified "
                          "answer exists (use NonPrivateDpEvent if it is not private)")
     if cls == "SampledWithReplacementDpEvent":
         raise ValueError("SampledWithReplacementDpEvent is not supported: neither dp-accounting's PLD nor its RDP "
