@@ -154,6 +154,7 @@ def test_zcdp_bound_is_above_the_gaussian_it_contains():
         (e.PoissonSampledDpEvent(0.1, e.ZCDpEvent(1.0)), "PoissonSampledDpEvent of ZCDpEvent"),
         (e.ComposedDpEvent([e.GaussianDpEvent(1.0), e.RandomizedResponseDpEvent(0.5, 2)]), "neighbouring relations"),
         (e.SampledWithoutReplacementDpEvent(10, 20, e.GaussianDpEvent(1.0)), "sample_size"),
+        (e.ComposedDpEvent([e.MixtureOfGaussiansDpEvent(1.0, [1.0], [1.0]), e.ZCDpEvent(0.1)]), "no accountant covers both"),
     ],
 )
 def test_events_without_an_answer_raise_naming_the_type(ev, words):

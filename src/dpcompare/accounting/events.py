@@ -275,6 +275,10 @@ _PLD_KINDS = {"GaussianDpEvent", "LaplaceDpEvent", "DiscreteLaplaceDpEvent", "Ra
               "TruncatedSubsampledGaussianDpEvent"}
 
 
+#: leaf kinds dp-accounting's RDP accountant cannot bound
+_NO_RDP = {"MixtureOfGaussiansDpEvent", "DiscreteLaplaceDpEvent", "TruncatedSubsampledGaussianDpEvent"}
+
+
 def _adjacency(leaf: dict[str, Any]) -> Adjacency | None:
     if leaf["class_name"] == "RepeatAndSelectDpEvent":
         inner: list[tuple[dict[str, Any], int]] = []
@@ -321,6 +325,11 @@ def plan(event: dict[str, Any]) -> EventPlan:
                 ("sigma", leaf["event"]["noise_multiplier"]), ("p", leaf["sampling_probability"]), ("steps", n)))
     if names <= _PLD_KINDS:
         return EventPlan(Route.PLD, adj, leaves)
+    no_rdp = sorted(names & _NO_RDP)
+    if no_rdp:
+        rdp_only = sorted(names - _PLD_KINDS)
+        raise ValueError(f"event composes {', '.join(no_rdp)} (privacy loss distribution only) with "
+                         f"{', '.join(rdp_only)} (RDP bound only): no accountant covers both")
     return EventPlan(Route.RDP_BOUND, adj, leaves)
 
 
