@@ -284,7 +284,8 @@ def test_event_command_and_event_files_on_the_command_line(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["a"] == str(a)
     assert main(["describe", str(b), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["gdp_mu"] == pytest.approx(1.0)
+    d = json.loads(capsys.readouterr().out)
+    assert d["gdp_mu"] == pytest.approx(1.0) and d["guarantee"] == "exact" and d["adjacency"] == "add_remove"
 
 
 @pytest.mark.parametrize(

@@ -259,6 +259,14 @@ class FromDpEvent(Mechanism):
             return self.mechanism.spec
         return f"dpevent({event_summary(self._plain)})"
 
+    def describe(self, delta: float = 1e-5) -> dict[str, Any]:
+        """The scalar views plus ``guarantee`` (exact | certified | dp-accounting PLD | certified bound) and
+        ``adjacency`` (the neighbouring relation; None when the answer holds for every relation)."""
+        out = super().describe(delta)
+        out["guarantee"] = self.guarantee.value
+        out["adjacency"] = None if self.adjacency is None else self.adjacency.value
+        return out
+
     def to_json(self, *, indent: int | None = 2) -> str:
         """The event as a DpEvent JSON file (accounting/dp_accounting.py ``event_to_json``)."""
         from ..accounting.dp_accounting import event_to_json
