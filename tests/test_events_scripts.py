@@ -43,7 +43,7 @@ def test_pareto_marks_dominated_rows():
             [(0.9, 0.0), (0.8, 0.1), (0.95, 0.2)]]
     mod.pareto(rows)
     assert [r.pareto_efficient for r in rows] == [True, False, True]
-    assert rows[1].accuracy_given_up == pytest.approx(0.1)
+    assert rows[1].accuracy_given_up == pytest.approx(0.1) and rows[1].excess_delta == pytest.approx(0.1)
 
 
 def test_bench_risk_json(capsys):
