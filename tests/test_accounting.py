@@ -278,13 +278,14 @@ def test_optimistic_event_pld_brackets_the_exact_gaussian():
 @pytest.mark.parametrize(
     "event",
     [
-        dp_event.RandomizedResponseDpEvent(0.5, 4),
         dp_event.PoissonSampledDpEvent(0.1, dp_event.RandomizedResponseDpEvent(0.5, 4)),
         dp_event.UnsupportedDpEvent(),
+        dp_event.SampledWithReplacementDpEvent(100, 10, dp_event.GaussianDpEvent(1.0)),
+        dp_event.ZCDpEvent(0.5),  # an RDP bound only: no PLD
     ],
 )
 def test_unsupported_events_raise_naming_the_event(event):
-    with pytest.raises(ValueError, match="event"):
+    with pytest.raises(ValueError, match="DpEvent|PoissonSampled|privacy loss distribution"):
         pld_from_event(event)
 
 

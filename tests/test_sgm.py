@@ -26,7 +26,8 @@ from scipy.stats import norm
 
 import dpcompare as dc
 from dpcompare.accounting import delta_bracket, subsampled_gaussian_composed
-from dpcompare.mechanisms.sgm import FromDpEvent, FromPLD, SubsampledGaussian
+from dpcompare.mechanisms.events import FromDpEvent, FromPLD
+from dpcompare.mechanisms.sgm import SubsampledGaussian
 
 ROOT = Path(__file__).resolve().parent.parent
 EPS = np.array([0.0, 0.25, 0.5, 1.0, 2.0, 4.0])

@@ -129,14 +129,14 @@ def test_sgm_with_the_real_mechanism():
         ("gaussian(sd=1)", ["unknown parameter 'sd'", "allowed: mu, sensitivity, sigma"]),
         ("laplace(b=1, eps=2)", ["unknown parameter 'eps'", "allowed: b, sensitivity"]),
         ("pp(eps=1)", ["unknown parameter 'eps'", "allowed: none"]),
-        ("sgm(sigma=1, q=0.1, steps=10)", ["unknown parameter 'q'", "allowed: p, sigma, steps"]),
+        ("sgm(sigma=1, q=0.1, steps=10)", ["unknown parameter 'q'", "noise_multiplier", "p, sampling", "sigma, steps"]),
         # missing and conflicting keys
         ("gaussian()", ["gaussian needs mu or sigma", "usage:"]),
         ("gaussian(sensitivity=2)", ["missing parameter sigma"]),
         ("gaussian(mu=1, sigma=2)", ["cannot combine mu and sigma"]),
         ("gaussian(mu=1, sensitivity=2)", ["cannot combine mu and sensitivity"]),
         ("approxdp(eps=1)", ["missing parameter delta"]),
-        ("sgm(sigma=1, p=0.1)", ["missing parameter steps"]),
+        ("sgm(sigma=1, p=0.1)", ["exactly one of epochs and steps"]),
         ("laplace()", ["missing parameter b"]),
         ("gaussian(mu=1, mu=2)", ["'mu' given twice"]),
         # bad values: sigma ≤ 0, sampling rate outside (0, 1], steps < 1 or non-integer, NaN/inf

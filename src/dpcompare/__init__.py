@@ -7,6 +7,7 @@ from .mechanisms import (
     FromPLD,
     FromPair,
     Gaussian,
+    Guarantee,
     Laplace,
     Mechanism,
     PerfectlyPrivate,
@@ -31,6 +32,7 @@ from .compare import (
     levy_distance,
 )
 from .io.spec import parse, parse_hyperprior
+from .dpsgd.training import Sampling, TrainingConfig, dpsgd_mechanism
 from .tradeoff import DiscretePair, Rounding
 
 __version__ = "0.1.0"
@@ -38,6 +40,10 @@ __version__ = "0.1.0"
 __all__ = [
     "parse",
     "parse_hyperprior",
+    "Sampling",
+    "TrainingConfig",
+    "dpsgd_mechanism",
+    "Guarantee",
     "JEFFREYS",
     "BetaPrior",
     "Comparison",

@@ -25,6 +25,8 @@ value together with what is allowed, followed by the spec it came from.
 from __future__ import annotations
 
 import difflib
+import math
+import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -59,9 +61,10 @@ class Param:
     (``1.4e6`` accepted if integral); ``what`` says in words what the key means, for messages.
     """
 
-    kind: Literal["real", "integer"] = "real"
+    kind: Literal["real", "integer", "choice"] = "real"
     check: Callable[[str, float], Any] | None = None
     what: str = ""
+    choices: tuple[str, ...] = ()
 
     # -- the usual checks, named after the range they enforce
     @classmethod
@@ -85,8 +88,20 @@ class Param:
     def integer(cls, minimum: int = 1, what: str = "") -> "Param":
         return cls("integer", lambda label, v: check_integer(label, v, minimum=minimum), what)
 
+    @classmethod
+    def choice(cls, *choices: str, what: str = "") -> "Param":
+        """A word from ``choices`` (case-insensitive), e.g. ``sampling=poisson``."""
+        return cls("choice", None, what, tuple(choices))
+
     def convert(self, key: str, number: "_Number") -> Any:
         label = f"{key} ({self.what})" if self.what else key
+        if self.kind == "choice":
+            word = number.text.lower()
+            if not number.word or word not in self.choices:
+                raise ValueError(f"{label} must be one of {'|'.join(self.choices)}, got {number.text!r}")
+            return word
+        if number.word:
+            raise ValueError(f"bad value for {key}: expected a number, got {number.text!r}")
         if self.kind == "integer":
             value: Any = number.as_integer(label)
         else:
@@ -312,6 +327,7 @@ class _Number:
     text: str
     value: float
     integral_text: bool  # written as an integer literal (exact even beyond 2**53)
+    word: bool = False  # a bare word such as ``poisson`` (only choice parameters accept it)
 
     def as_integer(self, label: str) -> Any:
         if self.integral_text:
@@ -377,6 +393,9 @@ class _Parser:
             end += 1
         raw = self.text[self.pos:end].rstrip()
         m = _NUMBER.fullmatch(raw)
+        if not m and _NAME.fullmatch(raw):  # a word value, for choice parameters
+            self.pos += len(raw)
+            return _Number(raw, math.nan, False, word=True)
         if not m:
             who = f" for {key}" if key else ""
             raise ValueError(f"bad value{who}: expected a number, got {raw!r}" if raw else f"missing value{who}")
@@ -523,23 +542,6 @@ def _bnp() -> "Mechanism":
 
 
 @MECHANISMS.register(
-    "sgm",
-    {
-        "sigma": Param.positive(what="noise multiplier"),
-        "p": Param.interval(0.0, 1.0, low_open=True, what="sampling rate"),
-        "steps": Param.integer(minimum=1, what="number of steps"),
-    },
-    summary="Poisson-subsampled Gaussian (DP-SGD), add/remove adjacency",
-)
-def _sgm(sigma: float, p: float, steps: int) -> "Mechanism":
-    try:
-        from ..mechanisms.sgm import SubsampledGaussian
-    except ImportError as exc:  # the module is optional until it lands
-        raise ValueError(f"sgm is not available in this installation ({exc})") from None
-    return SubsampledGaussian(sigma=sigma, sampling_rate=p, steps=steps)
-
-
-@MECHANISMS.register(
     "shuffle",
     {
         "eps0": Param.positive(what="epsilon of each local randomiser"),
@@ -596,10 +598,11 @@ def parse(spec: str) -> "Mechanism":
 
     Known names: ``gaussian(mu=…)`` | ``gaussian(sigma=…, sensitivity=…)``, ``laplace(b=…,
     sensitivity=…)``, ``rr(eps=…)``, ``puredp(eps=…)``, ``approxdp(eps=…, delta=…)``, ``pp()``,
-    ``bnp()``, ``sgm(sigma=…, p=…, steps=…)``, ``shuffle(eps0=…, n=…)``, ``shuffle_pair(eps0=…, n=…)``,
-    ``mixture(w1*SPEC1, …)``, ``subsample(SPEC, w=…)``, ``random_init(loss=…, …)`` (io/spec_mixtures.py) and
-    whatever later modules register in
-    :data:`MECHANISMS`. Raises ``ValueError`` with a one-line message on any bad input.
+    ``bnp()``, ``sgm(sigma=…, p=…, steps=…)`` (or in the training vocabulary, io/spec_training.py),
+    ``shuffle(eps0=…, n=…)``, ``shuffle_pair(eps0=…, n=…)``, ``mixture(w1*SPEC1, …)``, ``subsample(SPEC, w=…)``,
+    ``random_init(loss=…, …)`` (io/spec_mixtures.py) and whatever later modules register in
+    :data:`MECHANISMS`; or a path to a DpEvent JSON file (``run.json``). Raises ``ValueError`` with a
+    one-line message on any bad input.
 
     >>> parse(" Gaussian( sigma = 2, sensitivity=1 ) ").mu
     0.5
@@ -608,7 +611,18 @@ def parse(spec: str) -> "Mechanism":
     ...
     ValueError: unknown mechanism 'gauss'; known: approxdp, bnp, gaussian, laplace, mixture, pp, puredp, random_init, rr, sgm, shuffle, shuffle_pair, subsample; did you mean 'gaussian'? (in mechanism spec 'gauss(mu=1)')
     """
+    if isinstance(spec, str) and spec.strip().lower().endswith(".json"):
+        return _event_file(spec.strip())
     return MECHANISMS.parse(spec)
+
+
+def _event_file(path: str) -> "Mechanism":
+    """A DpEvent JSON file (io/spec_training.py documents the format) as a mechanism."""
+    if not os.path.isfile(path):
+        raise ValueError(f"DpEvent file {path!r} does not exist (a spec ending in .json is read as a DpEvent file)")
+    from .spec_training import load_event_file
+
+    return load_event_file(path)
 
 
 def parse_hyperprior(text: str) -> "HyperPrior":
@@ -621,3 +635,4 @@ def parse_hyperprior(text: str) -> "HyperPrior":
 
 
 from . import spec_mixtures  # noqa: E402,F401  (registers mixture, subsample, random_init)
+from . import spec_training  # noqa: E402,F401  (registers sgm with the training vocabulary)

@@ -13,7 +13,8 @@ from .discrete import (
 )
 from .oracle import TradeoffOracle
 from .pair_backed import PairMechanism
-from .sgm import FromDpEvent, FromPLD, SubsampledGaussian
+from .events import FromDpEvent, FromPLD, Guarantee
+from .sgm import SubsampledGaussian
 
 __all__ = [
     "ApproxDP",
@@ -22,6 +23,7 @@ __all__ = [
     "FromPLD",
     "FromPair",
     "Gaussian",
+    "Guarantee",
     "Laplace",
     "Mechanism",
     "PairMechanism",

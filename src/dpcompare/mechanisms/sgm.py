@@ -1,4 +1,4 @@
-"""PLD-backed mechanisms: the Poisson-subsampled Gaussian (DP-SGD), any dp-accounting DpEvent, any PLD.
+"""The Poisson-subsampled Gaussian (DP-SGD) with its certified composition (DpEvents and PLDs: mechanisms/events.py).
 
 ``SubsampledGaussian`` is N steps of the Poisson-subsampled Gaussian mechanism with noise multiplier σ
 and sampling rate p (Abadi et al. 2016; dominating pair of Balle et al. 2018 / Zhu et al. 2022):
@@ -7,11 +7,6 @@ mechanism is f_sym = conv(min(f, f⁻¹)) of the N-fold composition (seed 000 §
 Its two pairs are certified (accounting/certified.py): the pessimistic one is at least as informative
 as the truth, the optimistic one at most, up to ``numerical_error`` in Bayes error; the bracket
 therefore contains the exact value. With p = 1 the mechanism is the Gaussian with μ = √N/σ exactly.
-
-``FromDpEvent`` and ``FromPLD`` wrap dp-accounting: events shaped like DP-SGD (a Gaussian, possibly
-Poisson-sampled, possibly self-composed) go to the certified ``SubsampledGaussian``; other events use
-dp-accounting's pessimistic PLD (upper version) and its optimistic PLD clipped to a valid pair (a
-certified but loose lower version, see accounting/pld.py).
 """
 
 from __future__ import annotations
@@ -106,110 +101,3 @@ class SubsampledGaussian(PairMechanism):
         an approximation of the bulk of f, not a bound; see ``dpcompare.dpsgd`` for it.
         """
         return math.sqrt(self.steps) / self.sigma
-
-
-def _sgm_shape(event: Any) -> tuple[float, float, int] | None:
-    """(σ, p, N) if the event is N self-compositions of a (Poisson-sampled) Gaussian, else None."""
-    from dp_accounting import dp_event
-
-    count = 1
-    while isinstance(event, dp_event.SelfComposedDpEvent):
-        count *= int(event.count)
-        event = event.event
-    p = 1.0
-    if isinstance(event, dp_event.PoissonSampledDpEvent):
-        p = float(event.sampling_probability)
-        event = event.event
-    if isinstance(event, dp_event.GaussianDpEvent) and event.noise_multiplier > 0 and 0 < p <= 1 and count >= 1:
-        return float(event.noise_multiplier), p, count
-    return None
-
-
-@dataclass(frozen=True, repr=False)
-class FromDpEvent(PairMechanism):
-    """The mechanism described by a dp-accounting ``DpEvent`` (add-or-remove-one adjacency).
-
-    DP-SGD-shaped events — ``SelfComposedDpEvent(PoissonSampledDpEvent(p, GaussianDpEvent(σ)), N)`` and
-    its variants — are evaluated by the certified :class:`SubsampledGaussian`. Any other supported event
-    (Gaussian, Laplace, Poisson-sampled Laplace, Composed, SelfComposed, NoOp, NonPrivate) goes through
-    dp-accounting: pessimistic PLD → pessimistic pair; optimistic PLD → certified, looser lower pair.
-    ``discretization`` is passed on (dp-accounting's default 1e-4 for the generic path).
-    """
-
-    event: Any
-    discretization: float | None = field(default=None, kw_only=True)
-    name: str = field(default="dpevent", kw_only=True, compare=False)
-
-    def __post_init__(self) -> None:
-        from dp_accounting import dp_event
-
-        if not isinstance(self.event, dp_event.DpEvent):
-            raise ValueError(f"event must be a dp_accounting DpEvent, got {type(self.event).__name__}")
-        object.__setattr__(self, "discretization", _check_discretization(self.discretization))
-
-    @cached_property
-    def _sgm(self) -> SubsampledGaussian | None:
-        shape = _sgm_shape(self.event)
-        if shape is None:
-            return None
-        sigma, p, n = shape
-        return SubsampledGaussian(sigma, p, n, discretization=self.discretization)
-
-    def _build_pairs(self) -> tuple[DiscretePair, DiscretePair]:
-        if self._sgm is not None:
-            return self._sgm.composition.pessimistic, self._sgm.composition.optimistic
-        from ..accounting.pld import DEFAULT_DISCRETIZATION, pld_from_event, pld_pair
-
-        h = self.discretization or DEFAULT_DISCRETIZATION
-        pess = pld_pair(pld_from_event(self.event, discretization=h, pessimistic=True))
-        opt = pld_pair(pld_from_event(self.event, discretization=h, pessimistic=False))
-        return pess, opt
-
-    @property
-    def certified(self) -> bool:
-        """True when the bracket is certified (the DP-SGD path); the generic path relies on dp-accounting's
-        own pessimism and leaves its FFT rounding unbounded."""
-        return self._sgm is not None
-
-    @property
-    def numerical_error(self) -> float:
-        return self._sgm.numerical_error if self._sgm is not None else 0.0
-
-    @property
-    def spec(self) -> str:
-        return self._sgm.spec if self._sgm is not None else f"{self.name}()"
-
-
-@dataclass(frozen=True, repr=False, eq=False)
-class FromPLD(PairMechanism):
-    """The mechanism whose dominating pair is a dp-accounting ``PrivacyLossDistribution``.
-
-    With one PLD the mechanism *is* that discrete pair (both add and remove pmfs, f = conv(min(f_rem,
-    f_add)), symmetrised), so its bracket has zero width. Pass ``optimistic=`` a second PLD of the same
-    mechanism built with ``pessimistic_estimate=False`` to get a bracket [optimistic, pessimistic]
-    around an underlying continuous mechanism instead. Masses are corrected explicitly, never
-    renormalised (accounting/pld.py).
-    """
-
-    pld: Any
-    optimistic: Any = None
-    name: str = field(default="pld", kw_only=True)
-
-    def __post_init__(self) -> None:
-        from ..accounting.pld import PrivacyLossDistribution
-
-        for label, v in (("pld", self.pld), ("optimistic", self.optimistic)):
-            if v is not None and not isinstance(v, PrivacyLossDistribution):
-                raise ValueError(f"{label} must be a dp_accounting PrivacyLossDistribution, got {type(v).__name__}")
-        if self.pld is None:
-            raise ValueError("pld must be a dp_accounting PrivacyLossDistribution, got None")
-
-    def _build_pairs(self) -> tuple[DiscretePair, DiscretePair]:
-        from ..accounting.pld import pld_pair
-
-        pess = pld_pair(self.pld)
-        return pess, (pess if self.optimistic is None else pld_pair(self.optimistic))
-
-    @property
-    def spec(self) -> str:
-        return f"{self.name}()"

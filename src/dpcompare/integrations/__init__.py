@@ -1,0 +1,1 @@
+"""Integrations with training libraries (optional extras): :mod:`.opacus` (``pip install 'dpcompare[opacus]'``)."""

@@ -1,0 +1,117 @@
+"""Spec entries for DP training runs: ``sgm(...)`` in the trainer's vocabulary, and DpEvent JSON files.
+
+``sgm`` accepts the original form ``sgm(sigma=…, p=…, steps=…)`` and the training vocabulary
+(dpsgd/training.py)::
+
+    sgm(noise_multiplier=1.1, batch_size=256, dataset_size=60000, epochs=10)
+    sgm(noise_multiplier=1.1, batch_size=256, dataset_size=60000, steps=2344, sampling=fixed)
+    sgm(sigma=1.1, sampling_rate=0.004, epochs=3)
+
+``sigma``/``noise_multiplier`` and ``p``/``sampling_rate`` are synonyms; ``sampling=poisson|shuffle|fixed``
+(default poisson) and ``adjacency=add_remove|replace_one`` (checked against the sampling mode).
+
+**DpEvent files.** Anywhere a spec is accepted, a path ending in ``.json`` is read as a DpEvent: one JSON
+object with the fields of dp-accounting's ``DpEvent.to_named_tuple()`` — ``module_name``
+(``"dp_accounting.dp_event"``, optional), ``class_name`` and the event's own fields, nested events as
+nested objects, lists as lists, e.g. ``{"class_name": "SelfComposedDpEvent", "count": 1000, "event":
+{"class_name": "PoissonSampledDpEvent", "sampling_probability": 0.01, "event": {"class_name":
+"GaussianDpEvent", "noise_multiplier": 1.1}}}``. ``dpcompare event SPEC`` writes one.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .spec import MECHANISMS, Param
+
+if TYPE_CHECKING:
+    from ..mechanisms import Mechanism
+
+_SGM_PARAMS = {
+    "sigma": Param.positive(what="noise multiplier"),
+    "noise_multiplier": Param.positive(what="noise std / clipping norm"),
+    "p": Param.interval(0.0, 1.0, low_open=True, what="sampling rate"),
+    "sampling_rate": Param.interval(0.0, 1.0, low_open=True, what="sampling rate"),
+    "steps": Param.integer(minimum=1, what="number of steps"),
+    "epochs": Param.positive(what="passes over the data"),
+    "batch_size": Param.integer(minimum=1, what="(expected) batch size"),
+    "dataset_size": Param.integer(minimum=1, what="number of examples"),
+    "sampling": Param.choice("poisson", "shuffle", "fixed", what="batch sampling"),
+    "adjacency": Param.choice("add_remove", "replace_one", what="neighbouring relation"),
+}
+
+
+@MECHANISMS.register(
+    "sgm",
+    _SGM_PARAMS,
+    forms=["sigma, p, steps",
+           "noise_multiplier?, sigma?, p?, sampling_rate?, steps?, epochs?, batch_size?, dataset_size?, "
+           "sampling?, adjacency?"],
+    summary="DP-SGD: sgm(sigma, p, steps) or sgm(noise_multiplier, batch_size, dataset_size, epochs|steps, "
+            "sampling=poisson|shuffle|fixed)",
+)
+def _sgm(**kw: Any) -> "Mechanism":
+    from ..dpsgd.training import TrainingConfig
+
+    if "sigma" in kw and "noise_multiplier" in kw:
+        raise ValueError("give the noise multiplier once: sigma or noise_multiplier, not both")
+    nm = kw.pop("sigma", None)
+    nm = kw.pop("noise_multiplier", nm)
+    if nm is None:
+        raise ValueError("sgm is missing noise_multiplier (or sigma)")
+    config = TrainingConfig(nm, **kw)
+    if config.sampling.value == "poisson":
+        from ..mechanisms.sgm import SubsampledGaussian
+
+        return SubsampledGaussian(sigma=config.noise_multiplier, sampling_rate=config.sampling_rate, steps=config.steps)
+    return config.mechanism
+
+
+def load_event_file(path: str) -> "Mechanism":
+    """The mechanism of a DpEvent JSON file (module docstring); ``ValueError`` naming the file and field."""
+    from ..accounting.events import load_event_text
+    from ..mechanisms import FromDpEvent
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read DpEvent file {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        plain = load_event_text(text, source=f"DpEvent file {path!r}")
+        return FromDpEvent(plain, name=path)
+    except ValueError as exc:
+        msg = str(exc)
+        raise ValueError(msg if path in msg else f"DpEvent file {path!r}: {msg}") from None
+
+
+def training_event_json(spec: str) -> str:
+    """The DpEvent JSON of a spec: ``sgm(...)`` in any vocabulary, another DpEvent file, or a mechanism
+    with a DpEvent equivalent (``gaussian``, ``laplace``); ``ValueError`` otherwise."""
+    from ..accounting.dp_accounting import event_to_json
+    from ..dpsgd.training import TrainingConfig
+    from .spec import _Parser, parse
+
+    text = spec.strip()
+    if text.lower().endswith(".json"):
+        mech = parse(text)
+        return mech.to_json()
+    parser = _Parser(text, "mechanism")
+    name = parser.parse_name().lower()
+    if name == "sgm":
+        call = parser.parse_args(name)
+        entry = MECHANISMS["sgm"]
+        MECHANISMS._check_form(entry, {k.lower() for k, _ in call.args if k})  # noqa: SLF001
+        kw = {k.lower(): entry.params[k.lower()].convert(k.lower(), n) for k, n in call.args if k}
+        nm = kw.pop("sigma", None)
+        nm = kw.pop("noise_multiplier", nm)
+        return event_to_json(TrainingConfig(nm, **kw).event_dict())
+    mech = parse(text)
+    from ..mechanisms import Gaussian, Laplace
+
+    if isinstance(mech, Gaussian):
+        return event_to_json({"class_name": "GaussianDpEvent", "noise_multiplier": 1.0 / mech.mu})
+    if isinstance(mech, Laplace):
+        return event_to_json({"class_name": "LaplaceDpEvent", "noise_multiplier": mech.b / mech.sensitivity})
+    raise ValueError(f"{name} has no DpEvent equivalent; event takes sgm(...), gaussian(...), laplace(...) or a "
+                     "DpEvent file")
