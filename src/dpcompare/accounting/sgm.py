@@ -36,8 +36,10 @@ import numpy as np
 
 from .._numerics import log1mexp, log_ndtr, ndtri
 from ..tradeoff import DiscretePair, Rounding
-from . import certified
-from .certified import U, CompositionReport, StepPartition
+from ..tradeoff import compose as certified_compose
+from ..tradeoff import grid as certified_grid
+from ..tradeoff.compose import CompositionReport, DiscretizationTooFine
+from ..tradeoff.grid import U, StepPartition
 
 #: largest single-step grid (grid points) before the discretisation is coarsened
 MAX_STEP_POINTS = 1 << 19
@@ -158,7 +160,7 @@ def _log_masses(xa: np.ndarray | float, xb: np.ndarray | float, mu: float, p: fl
 
 
 def sgm_partition(sigma: float, p: float, h: float, *, sub: int = 4, tail: float = 1e-30) -> StepPartition:
-    """The grid-aligned fine partition (certified.py step 1) of one subsampled-Gaussian step (remove pair).
+    """The grid-aligned fine partition (tradeoff/compose.py step 1) of one subsampled-Gaussian step (remove pair).
 
     Anchor: for p < 1 most of the P-mass sits just above the infimum ℓ_min = log(1 − p) of the loss (all
     of it, for small σ). The grid offset is chosen so that the merged loss of the anchor cell
@@ -207,15 +209,15 @@ def sgm_partition(sigma: float, p: float, h: float, *, sub: int = 4, tail: float
 KAPPA_H = 0.01
 #: grid spacing for the one-step exact Gaussian (p = 1), as a fraction of μ
 KAPPA_GAUSS = 0.002
-#: sub-cells per grid interval in the fine partition (certified.py step 1)
+#: sub-cells per grid interval in the fine partition (tradeoff/compose.py step 1)
 SUB_CELLS = 4
-#: mass allowed outside the composition window, per tail and measure (certified.py step 5)
+#: mass allowed outside the composition window, per tail and measure (tradeoff/compose.py step 5)
 WINDOW_TAIL = 1e-18
 #: largest FFT length the automatic discretisation aims for (≈ 0.5 GB peak)
 AUTO_MAX_FFT = 1 << 23
 #: largest |privacy loss| a returned pair may carry: q = p·e^ℓ is then exact to ≈ 1e-9 relative
 MAX_ABS_LOSS = 1e7
-#: target number of atoms of the output pairs (certified.py step 8)
+#: target number of atoms of the output pairs (tradeoff/compose.py step 8)
 OUTPUT_ATOMS = 20_000
 
 
@@ -224,7 +226,7 @@ class CertifiedComposition:
     """The N-fold subsampled Gaussian as a pessimistic and an optimistic *remove-adjacency* pair.
 
     Every Bayes error of ``pessimistic`` is ≤ the true one + ``numerical_error``, every Bayes error of
-    ``optimistic`` is ≥ the true one − ``numerical_error`` (certified.py step 7). The pairs are
+    ``optimistic`` is ≥ the true one − ``numerical_error`` (tradeoff/compose.py step 7). The pairs are
     asymmetric; symmetrise them (f_sym = conv(min(f, f⁻¹))) for the mechanism.
     """
 
@@ -250,7 +252,7 @@ class CertifiedComposition:
 
 def auto_discretization(sigma: float, p: float, steps: int) -> float:
     """Grid spacing h = KAPPA_H·s (s = single-step loss std under Q), so that the splitting/merging of
-    certified.py steps 2–3 adds ≈ KAPPA_H²/4 relative variance to the composed loss (independent of N).
+    tradeoff/compose.py steps 2–3 adds ≈ KAPPA_H²/4 relative variance to the composed loss (independent of N).
     p = 1 is composed exactly (one Gaussian step with μ = √N/σ), with h = KAPPA_GAUSS·μ."""
     if p >= 1.0:
         return KAPPA_GAUSS * math.sqrt(steps) / sigma
@@ -307,7 +309,7 @@ def _check_grid(sigma: float, p: float, steps: int, discretization: float | None
     tail = min(1e-18, 1e-16 / steps)
     k_lo, k_hi = grid_range(1.0 / sigma, p, h, tail)
     if k_hi - k_lo > 4 * MAX_STEP_POINTS:
-        raise certified.DiscretizationTooFine(
+        raise DiscretizationTooFine(
             f"discretization={h:g} needs {k_hi - k_lo} grid points for one step; choose a coarser discretization"
         )
     sub = max(1, min(SUB_CELLS, MAX_CELLS // max(1, k_hi - k_lo)))
@@ -317,7 +319,7 @@ def _check_grid(sigma: float, p: float, steps: int, discretization: float | None
 def _sides_or_error(sigma: float, p: float, steps: int, h: float, sub: int, tail: float, roundings):
     try:
         return _build_sides(sigma, p, steps, h, sub, tail, roundings)
-    except certified.DiscretizationTooFine:
+    except DiscretizationTooFine:
         raise
     except (RuntimeError, ValueError, OverflowError, FloatingPointError) as exc:
         raise ValueError(
@@ -371,21 +373,21 @@ def pessimistic_pair(sigma: float, p: float, steps: int, discretization: float |
 
 
 def _build_sides(sigma: float, p: float, steps: int, h: float, sub: int, tail: float, roundings):
-    """The pairs of the requested ``roundings`` (certified.py steps 1–8) and their reports."""
+    """The pairs of the requested ``roundings`` (tradeoff/compose.py steps 1–8) and their reports."""
     part = sgm_partition(sigma, p, h, sub=sub, tail=tail)
     sides = []
     reports = []
-    builders = {Rounding.PESSIMISTIC: certified.pessimistic_step, Rounding.OPTIMISTIC: certified.optimistic_step}
+    builders = {Rounding.PESSIMISTIC: certified_grid.pessimistic_step, Rounding.OPTIMISTIC: certified_grid.optimistic_step}
     workers = fft_workers()
     for rounding in roundings:
         build = builders[rounding]
         try:
             step = build(part)
         except RuntimeError:  # the grid is too coarse to land the optimistic groups: closed-form fallback
-            loss, clp, eta = certified.optimistic_binary(part, steps)
+            loss, clp, eta = certified_grid.optimistic_binary(part, steps)
             if float(np.max(np.abs(loss))) > MAX_ABS_LOSS:
                 raise
-            sides.append(certified.to_pair(loss, clp, rounding))
+            sides.append(certified_grid.to_pair(loss, clp, rounding))
             reports.append(CompositionReport(steps, h, 0, (float(loss.min()), float(loss.max())), 0.0, 0.0, 0.0, eta, eta))
             continue
         if steps == 1:
@@ -393,20 +395,20 @@ def _build_sides(sigma: float, p: float, steps: int, h: float, sub: int, tail: f
             eta = step.err
             reports.append(CompositionReport(1, h, 0, (float(step.losses[0]), float(step.losses[-1])), 0.0, 0.0, 0.0, eta, eta))
         else:
-            log_p, i_lo, rep = certified.compose(step, steps, tau=WINDOW_TAIL, workers=workers)
+            log_p, i_lo, rep = certified_compose.compose(step, steps, tau=WINDOW_TAIL, workers=workers)
             reports.append(rep)
         factor = _coarsening_factor(log_p.size, steps)
-        coarsen = certified.coarsen_pessimistic if rounding is Rounding.PESSIMISTIC else certified.coarsen_optimistic
+        coarsen = certified_grid.coarsen_pessimistic if rounding is Rounding.PESSIMISTIC else certified_grid.coarsen_optimistic
         loss, clp = coarsen(log_p, i_lo, h, factor, steps * part.offset)
         if float(np.max(np.abs(loss[np.isfinite(clp)]), initial=0.0)) > MAX_ABS_LOSS:
             raise ValueError(f"composed losses reach {float(np.max(np.abs(loss))):.3g} nats")
-        sides.append(certified.to_pair(loss, clp, rounding))
+        sides.append(certified_grid.to_pair(loss, clp, rounding))
         del log_p
     return sides, reports
 
 
 def _coarsening_factor(n_atoms: int, steps: int) -> int:
-    """Output coarsening (certified.py step 8): ≤ OUTPUT_ATOMS atoms, and factor ≤ 0.1·√N so that the one
+    """Output coarsening (tradeoff/compose.py step 8): ≤ OUTPUT_ATOMS atoms, and factor ≤ 0.1·√N so that the one
     extra split/merge adds ≤ 1% of the variance the N steps' splits/merges add."""
     want = max(1, n_atoms // OUTPUT_ATOMS)
     cap = max(1, int(0.1 * math.sqrt(steps)))
@@ -432,7 +434,7 @@ class DeltaBracket:
 
 
 def delta_bracket(a, b) -> DeltaBracket:
-    """Certified Δ(A‖B) = max_π (R_A − R_B) for two pair-backed mechanisms (certified.py step 7):
+    """Certified Δ(A‖B) = max_π (R_A − R_B) for two pair-backed mechanisms (tradeoff/compose.py step 7):
     lower = Δ(A_pess‖B_opt) − η_A − η_B, upper = Δ(A_opt‖B_pess) + η_A + η_B, on the symmetrised pairs
     of ``mech.pairs()``; η = ``mech.numerical_error`` (0 for mechanisms without one)."""
     from ..tradeoff import delta_between_pairs

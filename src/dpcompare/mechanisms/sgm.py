@@ -4,7 +4,7 @@
 and sampling rate p (Abadi et al. 2016; dominating pair of Balle et al. 2018 / Zhu et al. 2022):
 one step's remove pair is P = N(0, σ²), Q = (1 − p)·N(0, σ²) + p·N(1, σ²), the add pair its swap; the
 mechanism is f_sym = conv(min(f, f⁻¹)) of the N-fold composition (seed 000 §1, DESIGN.md §1).
-Its two pairs are certified (accounting/certified.py): the pessimistic one is at least as informative
+Its two pairs are certified (tradeoff/compose.py): the pessimistic one is at least as informative
 as the truth, the optimistic one at most, up to ``numerical_error`` in Bayes error; the bracket
 therefore contains the exact value. With p = 1 the mechanism is the Gaussian with μ = √N/σ exactly.
 
@@ -85,7 +85,7 @@ class SubsampledGaussian(PairMechanism):
 
     @property
     def numerical_error(self) -> float:
-        """Bound on the floating-point error of every Bayes error of both pairs (accounting/certified.py
+        """Bound on the floating-point error of every Bayes error of both pairs (tradeoff/compose.py
         step 7): widen Δ brackets by the sum of both mechanisms' values."""
         return self.composition.numerical_error
 
