@@ -26,6 +26,7 @@ the P-bulk just above ℓ_min = log(1 − p) lands exactly on a grid point (:fun
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import os
@@ -35,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._numerics import log1mexp, log_ndtr, ndtri
-from ..tradeoff import DiscretePair, Rounding
+from ..tradeoff import Bracket, DiscretePair, Rounding, Sense
 from ..tradeoff import compose as certified_compose
 from ..tradeoff import grid as certified_grid
 from ..tradeoff.compose import CompositionReport, DiscretizationTooFine
@@ -217,6 +218,10 @@ WINDOW_TAIL = 1e-18
 AUTO_MAX_FFT = 1 << 23
 #: largest |privacy loss| a returned pair may carry: q = p·e^ℓ is then exact to ≈ 1e-9 relative
 MAX_ABS_LOSS = 1e7
+#: largest factor by which the default grid may be coarsened to fit memory before the input is refused
+MAX_COARSENING = 25.0
+#: below this μ = √N/σ of the dominating Gaussian the mechanism is served by that bound alone
+NEGLIGIBLE_MU = 1e-12
 #: target number of atoms of the output pairs (tradeoff/compose.py step 8)
 OUTPUT_ATOMS = 20_000
 
@@ -237,6 +242,17 @@ class CertifiedComposition:
     steps: int
     reports: tuple[CompositionReport, ...]
     seconds: float
+    #: the error bounds of each side alone (η of the pessimistic pair, η of the optimistic pair);
+    #: ``numerical_error`` is their maximum
+    side_errors: tuple[float, float] | None = None
+
+    @property
+    def pessimistic_error(self) -> float:
+        return self.numerical_error if self.side_errors is None else self.side_errors[0]
+
+    @property
+    def optimistic_error(self) -> float:
+        return self.numerical_error if self.side_errors is None else self.side_errors[1]
 
     def to_dict(self) -> dict[str, object]:
         rep = self.reports[0] if self.reports else None
@@ -306,6 +322,16 @@ def fft_workers() -> int:
 def _check_grid(sigma: float, p: float, steps: int, discretization: float | None) -> tuple[float, float, int]:
     """(h, tail, sub) for a composition; raises DiscretizationTooFine for a grid that cannot be built."""
     h = default_discretization(sigma, p, steps) if discretization is None else float(discretization)
+    if discretization is None and p < 1.0:
+        s = loss_std(1.0 / sigma, p)
+        if h > MAX_COARSENING * KAPPA_H * s:
+            n_auto = _estimated_fft_len(sigma, p, steps, KAPPA_H * s)
+            raise DiscretizationTooFine(
+                f"sgm(sigma={sigma:g}, p={p:g}, steps={steps}) is too large to compose: a certified composition "
+                f"at useful accuracy needs an FFT of about {n_auto:.3g} points (≈ {n_auto * 48 / 1e9:.3g} GB), the "
+                f"limit is {AUTO_MAX_FFT} points (≈ {AUTO_MAX_FFT * 48 / 1e9:.2g} GB). What works: fewer steps, a "
+                "larger sigma, or sampling_rate=1 (a closed form at any number of steps)"
+            )
     tail = min(1e-18, 1e-16 / steps)
     k_lo, k_hi = grid_range(1.0 / sigma, p, h, tail)
     if k_hi - k_lo > 4 * MAX_STEP_POINTS:
@@ -347,16 +373,32 @@ def compose_subsampled_gaussian(
     :func:`fft_workers` threads.
     """
     t0 = time.perf_counter()
+    if math.sqrt(steps) / sigma <= NEGLIGIBLE_MU:
+        return negligible_composition(sigma, p, steps)
     if p >= 1.0 and exact_gaussian and steps > 1:
         out = compose_subsampled_gaussian(sigma / math.sqrt(steps), 1.0, 1, discretization)
         return CertifiedComposition(
             out.pessimistic, out.optimistic, out.numerical_error, out.discretization, steps, out.reports,
-            time.perf_counter() - t0,
+            time.perf_counter() - t0, out.side_errors,
         )
     h, tail, sub = _check_grid(sigma, p, steps, discretization)
     sides, reports = _sides_or_error(sigma, p, steps, h, sub, tail, (Rounding.PESSIMISTIC, Rounding.OPTIMISTIC))
-    eta = max(r.numerical_error for r in reports) + 64 * U
-    return CertifiedComposition(sides[0], sides[1], eta, h, steps, tuple(reports), time.perf_counter() - t0)
+    errs = (reports[0].numerical_error + 64 * U, reports[1].numerical_error + 64 * U)
+    return CertifiedComposition(sides[0], sides[1], max(errs), h, steps, tuple(reports), time.perf_counter() - t0, errs)
+
+
+def negligible_composition(sigma: float, p: float, steps: int) -> CertifiedComposition:
+    """Pairs for a mechanism whose dominating Gaussian G_μ (μ = √N/σ ≤ NEGLIGIBLE_MU) is below what a
+    loss grid can resolve: pessimistic = the (0, δ₀)-DP pair with δ₀ ≥ TV(G_μ) = 2Φ(μ/2) − 1 (every
+    mechanism with TV ≤ δ₀ has f(α) ≥ 1 − δ₀ − α, so it is a post-processing of this pair); optimistic
+    = no information (one atom at ℓ = 0). Subsampling only lowers TV (seed 002 Prop E.1)."""
+    mu = math.sqrt(steps) / sigma
+    tv = math.erf(mu / (2.0 * math.sqrt(2.0)))  # 2Φ(μ/2) − 1
+    d0 = min(1.0, tv * (1.0 + 1e-12) + 1e-320)
+    zero = np.array([0.0])
+    pess = DiscretePair(zero, np.array([math.log1p(-d0)]), d0, d0, Rounding.PESSIMISTIC)
+    opt = DiscretePair(zero, zero.copy(), 0.0, 0.0, Rounding.OPTIMISTIC)
+    return CertifiedComposition(pess, opt, 0.0, 0.0, steps, (), 0.0)
 
 
 @functools.lru_cache(maxsize=16)
@@ -365,11 +407,7 @@ def pessimistic_pair(sigma: float, p: float, steps: int, discretization: float |
     what an upper bound of δ(ε) or of ε(δ) needs — at half the cost (the optimistic side is not built).
 
     Bit for bit the ``pessimistic`` field of ``compose_subsampled_gaussian(σ, p, N, h)`` (same code path)."""
-    if p >= 1.0 and steps > 1:
-        return pessimistic_pair(sigma / math.sqrt(steps), 1.0, 1, discretization)
-    h, tail, sub = _check_grid(sigma, p, steps, discretization)
-    sides, _ = _sides_or_error(sigma, p, steps, h, sub, tail, (Rounding.PESSIMISTIC,))
-    return sides[0]
+    return pessimistic_side(sigma, p, steps, discretization).pair
 
 
 def _build_sides(sigma: float, p: float, steps: int, h: float, sub: int, tail: float, roundings):
@@ -390,13 +428,17 @@ def _build_sides(sigma: float, p: float, steps: int, h: float, sub: int, tail: f
             sides.append(certified_grid.to_pair(loss, clp, rounding))
             reports.append(CompositionReport(steps, h, 0, (float(loss.min()), float(loss.max())), 0.0, 0.0, 0.0, eta, eta))
             continue
+        # the ±∞ atoms of the step: N steps put at most N·(q₊∞ + p₋∞) there. The pair below represents
+        # them only as 1 − Σ(finite masses), which cannot resolve masses below ~1e-16, so they are
+        # added to the error bound explicitly ("never understated" has no size exemption)
+        inf_mass = float(steps) * (step.q_pos_inf + step.p_neg_inf)
         if steps == 1:
             log_p, i_lo = step.log_p.copy(), step.k_lo
-            eta = step.err
+            eta = step.err + inf_mass
             reports.append(CompositionReport(1, h, 0, (float(step.losses[0]), float(step.losses[-1])), 0.0, 0.0, 0.0, eta, eta))
         else:
             log_p, i_lo, rep = certified_compose.compose(step, steps, tau=WINDOW_TAIL, workers=workers)
-            reports.append(rep)
+            reports.append(dataclasses.replace(rep, numerical_error=rep.numerical_error + inf_mass))
         factor = _coarsening_factor(log_p.size, steps)
         coarsen = certified_grid.coarsen_pessimistic if rounding is Rounding.PESSIMISTIC else certified_grid.coarsen_optimistic
         loss, clp = coarsen(log_p, i_lo, h, factor, steps * part.offset)
@@ -446,3 +488,97 @@ def delta_bracket(a, b) -> DeltaBracket:
     lower = max(0.0, lo - eta)
     upper = max(hi, lo) + eta
     return DeltaBracket(lower, upper, pi_lo if lo > 0 else pi_hi, eta)
+
+
+# ---------------------------------------------------------------------------------------------- profile views
+#: grid points of the single step used for the Chernoff tail bound (tradeoff/compose.py step 9)
+TAIL_POINTS = 1 << 15
+#: the tail bound is consulted where the FFT bound is within this factor of its error bound
+TAIL_FACTOR = 1e3
+
+
+@functools.lru_cache(maxsize=16)
+def tail_bound(sigma: float, p: float, steps: int) -> certified_compose.TailBound:
+    """Certified Chernoff bound of the profile of N steps (tradeoff/compose.py step 9), from a pessimistic
+    single step whose truncated tail (moved to ℓ = +∞) is sized for δ down to 1e-300.
+
+    >>> tb = tail_bound(1.0, 0.01, 100)
+    >>> 0.0 < tb.epsilon(1e-300) < float("inf")
+    True
+    """
+    mu = 1.0 / sigma
+    tail = max(1e-300 / (4.0 * steps), 1e-306)
+    k_lo, k_hi = grid_range(mu, p, 1.0, tail)
+    h = max(KAPPA_H * loss_std(mu, p), (k_hi - k_lo + 2) / TAIL_POINTS)
+    part = sgm_partition(sigma, p, h, sub=2, tail=tail)
+    step = certified_grid.pessimistic_step(part)
+    rel = np.asarray(part.rel_err, dtype=float)
+    rel_max = float(np.max(rel)) if rel.size else 0.0
+    return certified_compose.TailBound.from_step(step, steps, rel_max)
+
+
+def profile_bracket(comp: CertifiedComposition, eps: np.ndarray) -> Bracket:
+    """Certified bracket of the symmetrised δ(ε) of a composition, read off the *asymmetric* pairs.
+
+    δ_sym(ε) = max(δ_rem(ε), δ_add(ε)): the conjugate of f_sym = conv(min(f, f⁻¹)) is the maximum of
+    the conjugates (seed 000 eq 25–26), and δ_add of the remove pair is δ of its swap. Reading it off
+    the asymmetric pairs avoids the cancellation of building the symmetrised curve. Both ends are
+    widened by the composition's ``numerical_error`` (which bounds the error of every δ at ε ≥ 0: the
+    masses with L ≥ 0 come from the Q-pass, so |Δδ| ≤ Σ|Δq|, tradeoff/compose.py steps 4 and 7) and
+    clipped to [0, 1].
+    """
+    eps = np.asarray(eps, dtype=float)
+    pess, opt = comp.pessimistic, comp.optimistic
+    hi = np.maximum(pess.delta(eps), pess.swap().delta(eps)) + comp.pessimistic_error
+    lo = np.maximum(opt.delta(eps), opt.swap().delta(eps)) - comp.optimistic_error
+    return Bracket(np.clip(hi, 0.0, 1.0), np.clip(lo, 0.0, 1.0), Sense.UPPER)
+
+
+def pair_epsilon(pess: DiscretePair, eta: float, delta: float) -> float:
+    """Smallest ε with max(δ_rem, δ_add)(ε) + η ≤ δ on the pessimistic asymmetric pair (∞ if δ ≤ η)."""
+    d = delta - eta
+    if d <= 0.0:
+        return math.inf
+    eps = max(pess.epsilon(d), pess.swap().epsilon(d))
+    if math.isfinite(eps) and max(float(pess.delta(eps)), float(pess.swap().delta(eps))) > d:
+        return math.inf  # not certified at the reported point: let the other bounds answer
+    return eps
+
+
+@dataclass(frozen=True, eq=False)
+class PessimisticSide:
+    """The pessimistic asymmetric pair of N steps and its error bound η (tradeoff/compose.py step 7)."""
+
+    pair: DiscretePair
+    numerical_error: float
+
+
+@functools.lru_cache(maxsize=16)
+def pessimistic_side(sigma: float, p: float, steps: int, discretization: float | None = None) -> PessimisticSide:
+    """:func:`pessimistic_pair` with its numerical error bound (only the pessimistic side is composed)."""
+    if math.sqrt(steps) / sigma <= NEGLIGIBLE_MU:
+        return PessimisticSide(negligible_composition(sigma, p, steps).pessimistic, 0.0)
+    if p >= 1.0 and steps > 1:
+        return pessimistic_side(sigma / math.sqrt(steps), 1.0, 1, discretization)
+    h, tail, sub = _check_grid(sigma, p, steps, discretization)
+    sides, reports = _sides_or_error(sigma, p, steps, h, sub, tail, (Rounding.PESSIMISTIC,))
+    return PessimisticSide(sides[0], max(r.numerical_error for r in reports) + 64 * U)
+
+
+def certified_epsilon(sigma: float, p: float, steps: int, delta: float, discretization: float | None = None) -> float:
+    """Certified upper bound of ε(δ) of N steps of SGM(σ, p) — the entry point for calibration.
+
+    min of (i) the pessimistic composed pair with its error bound η (:func:`pair_epsilon`), (ii) the
+    Chernoff tail bound (:func:`tail_bound`, consulted where δ is within TAIL_FACTOR of η). Both are
+    upper bounds, so their minimum is. (``SubsampledGaussian.epsilon`` adds the closed form at p = 1 and
+    the Gaussian bound μ = √N/σ, which live in the mechanisms layer.)
+
+    >>> e = certified_epsilon(1.0, 0.01, 100, 1e-5)
+    >>> 0.5 < e < 1.5
+    True
+    """
+    side = pessimistic_side(sigma, p, steps, discretization)
+    eps = pair_epsilon(side.pair, side.numerical_error, delta)
+    if delta <= TAIL_FACTOR * side.numerical_error or not math.isfinite(eps):
+        eps = min(eps, tail_bound(sigma, p, steps).epsilon(delta))
+    return eps

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+import numpy as np
+
 from .._validation import check_in_interval, check_integer, check_positive, format_number
 from ..tradeoff import DiscretePair
 from .pair_backed import PairMechanism
@@ -72,6 +74,84 @@ class SubsampledGaussian(PairMechanism):
         if self.discretization is not None and self.discretization > 10.0:
             raise ValueError(f"discretization must be in (0, 10], got {self.discretization:g}")
 
+    # ------------------------------------------------------------------ closed form at p = 1 and the Gaussian bound
+    @cached_property
+    def _gaussian(self):
+        """G_μ with μ = √N/σ. At p = 1 it *is* the mechanism (the composition of N Gaussians with
+        sensitivity 1/σ is the Gaussian with μ = √N/σ: Dong, Roth & Su 2022, Cor. 3.3); for every p it
+        dominates it (Poisson subsampling only raises a symmetric f: seed 002 Prop E.1), so its δ(ε)
+        and ε(δ) are certified upper bounds at no cost."""
+        from .continuous import Gaussian
+
+        return Gaussian(mu=math.sqrt(self.steps) / self.sigma)
+
+    @property
+    def _closed_form(self) -> bool:
+        return self.sampling_rate >= 1.0
+
+    @property
+    def exact(self) -> bool:  # type: ignore[override]
+        return self._closed_form or super().exact
+
+    def _delta_bounds(self, eps):
+        lo, hi = self._delta_bounds_raw(eps)
+        # δ(ε) > 0 at every finite ε (the loss is unbounded above): a bound that underflowed is reported as
+        # the smallest positive float, never as 0
+        eps = np.asarray(eps, dtype=float)
+        return lo, np.where(np.isfinite(eps), np.maximum(hi, np.nextafter(0.0, 1.0)), hi)
+
+    def _delta_bounds_raw(self, eps):
+        if self._closed_form:
+            return self._gaussian._delta_bounds(eps)
+        from ..accounting.sgm import TAIL_FACTOR, profile_bracket, tail_bound
+        from ..tradeoff import Bracket
+
+        eps = np.asarray(eps, dtype=float)
+        b = profile_bracket(self.composition, eps)
+        hi = np.minimum(b.pessimistic, self._gaussian._delta_bounds(eps)[1])
+        if np.any(hi <= TAIL_FACTOR * self.composition.pessimistic_error):
+            hi = np.minimum(hi, tail_bound(self.sigma, self.sampling_rate, self.steps).delta(eps).reshape(hi.shape))
+        out = Bracket(hi, np.minimum(b.optimistic, hi))
+        return out.optimistic, out.pessimistic
+
+    def _epsilon_scalar(self, delta: float) -> float:
+        if self._closed_form:
+            return float(self._gaussian._epsilon_scalar(delta))
+        if delta >= 1.0:
+            return 0.0
+        from ..accounting.sgm import TAIL_FACTOR, pair_epsilon, tail_bound
+
+        c = self.composition
+        eps = pair_epsilon(c.pessimistic, c.pessimistic_error, delta)
+        if delta <= TAIL_FACTOR * c.pessimistic_error or not math.isfinite(eps):
+            eps = min(eps, tail_bound(self.sigma, self.sampling_rate, self.steps).epsilon(delta))
+        return min(eps, float(self._gaussian._epsilon_scalar(delta)))
+
+    def _bayes_error_bounds(self, pi):
+        if self._closed_form:
+            return self._gaussian._bayes_error_bounds(pi)
+        # R_sym(π) = min(R(π), R(1 − π)) of the asymmetric pair (the Bayes error of conv(min(f, f⁻¹)) is the
+        # minimum of the two, and the swapped pair has R(1 − π)): no symmetrised curve, no cancellation
+        c = self.composition
+        pi = np.asarray(pi, dtype=float)
+        lo = np.minimum(c.pessimistic.bayes_error(pi), c.pessimistic.bayes_error(1.0 - pi))
+        hi = np.minimum(c.optimistic.bayes_error(pi), c.optimistic.bayes_error(1.0 - pi))
+        eta = self.numerical_error
+        cap = np.minimum(pi, 1.0 - pi)  # R ≤ min(π, 1 − π)
+        return np.clip(lo - eta, 0.0, cap), np.clip(hi + eta, 0.0, cap)
+
+    def _tradeoff_bounds(self, alpha):
+        if self._closed_form:
+            return self._gaussian._tradeoff_bounds(alpha)
+        lo, hi = super()._tradeoff_bounds(alpha)
+        cap = 1.0 - np.asarray(alpha, dtype=float)  # every trade-off function has f(α) ≤ 1 − α
+        return np.clip(lo, 0.0, cap), np.clip(hi, 0.0, cap)
+
+    def _tradeoff_integral(self) -> float:
+        if self._closed_form:
+            return self._gaussian._tradeoff_integral()
+        return super()._tradeoff_integral()
+
     @cached_property
     def composition(self):
         """The certified composition (pairs, discretisation, error bound, timings): accounting/sgm.py."""
@@ -85,9 +165,10 @@ class SubsampledGaussian(PairMechanism):
 
     @property
     def numerical_error(self) -> float:
-        """Bound on the floating-point error of every Bayes error of both pairs (tradeoff/compose.py
-        step 7): widen Δ brackets by the sum of both mechanisms' values."""
-        return self.composition.numerical_error
+        """Bound on the floating-point error of every Bayes error and every δ of both pairs
+        (tradeoff/compose.py step 7), already included in the δ and R brackets; Δ brackets add the sum of
+        both mechanisms' values. 0 at p = 1 (closed form)."""
+        return 0.0 if self._closed_form else self.composition.numerical_error
 
     @property
     def spec(self) -> str:
