@@ -300,6 +300,31 @@ def default_discretization(sigma: float, p: float, steps: int) -> float:
     return float(h)
 
 
+#: excess of the pessimistic δ(ε) over the truth ≈ K_EXCESS·√N·h²/s at grid spacing h (s = single-step loss
+#: std). The form is the Gaussian (CLT) approximation of the split's extra variance, ≈ N·h²/c added to a
+#: composed loss variance N·s², through ∂δ/∂μ = φ(ε/μ − μ/2) ≤ 1/√(2π); K is calibrated on
+#: (σ, p, N) = (0.7, 0.05, 300) and (2, 0.2, 50) (measured 0.034 and 0.030; benchmarks/bench_tightness.py)
+#: and rounded up. It only chooses h: the achieved accuracy is the certified bracket the composition returns.
+K_EXCESS = 0.05
+
+
+def discretization_for_tolerance(sigma: float, p: float, steps: int, tolerance: float) -> float:
+    """Grid spacing h for which the pessimistic δ(ε) exceeds the truth by about ``tolerance`` or less
+    (absolute, at every ε): h = √(tolerance·s/(K_EXCESS·√N)), never coarser than the default.
+
+    >>> h = discretization_for_tolerance(0.7, 0.05, 300, 1e-7)
+    >>> 5e-5 < h < 2e-4
+    True
+    """
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not 0.0 < tolerance < 1.0:
+        raise ValueError(f"tolerance must be a number in (0, 1), got {tolerance!r}")
+    h_default = default_discretization(sigma, p, steps)
+    s = loss_std(1.0 / sigma, p)
+    if p >= 1.0 or not (s > 0.0):
+        return h_default
+    return float(min(h_default, math.sqrt(tolerance * s / (K_EXCESS * math.sqrt(steps)))))
+
+
 _fft_workers = -1  # threads of the composition FFT: -1 = all cores (see set_fft_workers)
 
 
@@ -565,7 +590,37 @@ def pessimistic_side(sigma: float, p: float, steps: int, discretization: float |
     return PessimisticSide(sides[0], max(r.numerical_error for r in reports) + 64 * U)
 
 
-def certified_epsilon(sigma: float, p: float, steps: int, delta: float, discretization: float | None = None) -> float:
+def _spacing(sigma: float, p: float, steps: int, discretization: float | None, tolerance: float | None) -> float | None:
+    if tolerance is None:
+        return discretization
+    if discretization is not None:
+        raise ValueError("give either tolerance or discretization, not both")
+    return discretization_for_tolerance(sigma, p, steps, tolerance)
+
+
+def certified_delta(
+    sigma: float, p: float, steps: int, eps, discretization: float | None = None, *, tolerance: float | None = None
+) -> np.ndarray:
+    """Certified upper bound of the symmetrised δ(ε) of N steps of SGM(σ, p), pessimistic side only:
+    max(δ_rem, δ_add) of the pessimistic pair + its error bound η, and the Chernoff tail bound where that
+    is smaller (tradeoff/compose.py steps 7 and 9). ``tolerance`` chooses the grid
+    (:func:`discretization_for_tolerance`).
+
+    >>> d = certified_delta(1.0, 0.01, 100, [0.5, 1.0])
+    >>> bool(d[0] > d[1] > 0)
+    True
+    """
+    eps = np.asarray(eps, dtype=float)
+    side = pessimistic_side(sigma, p, steps, _spacing(sigma, p, steps, discretization, tolerance))
+    hi = np.minimum(np.maximum(side.pair.delta(eps), side.pair.swap().delta(eps)) + side.numerical_error, 1.0)
+    if np.any(hi <= TAIL_FACTOR * side.numerical_error):
+        hi = np.minimum(hi, tail_bound(sigma, p, steps).delta(eps).reshape(hi.shape))
+    return hi
+
+
+def certified_epsilon(
+    sigma: float, p: float, steps: int, delta: float, discretization: float | None = None, *, tolerance: float | None = None
+) -> float:
     """Certified upper bound of ε(δ) of N steps of SGM(σ, p) — the entry point for calibration.
 
     min of (i) the pessimistic composed pair with its error bound η (:func:`pair_epsilon`), (ii) the
@@ -577,7 +632,7 @@ def certified_epsilon(sigma: float, p: float, steps: int, delta: float, discreti
     >>> 0.5 < e < 1.5
     True
     """
-    side = pessimistic_side(sigma, p, steps, discretization)
+    side = pessimistic_side(sigma, p, steps, _spacing(sigma, p, steps, discretization, tolerance))
     eps = pair_epsilon(side.pair, side.numerical_error, delta)
     if delta <= TAIL_FACTOR * side.numerical_error or not math.isfinite(eps):
         eps = min(eps, tail_bound(sigma, p, steps).epsilon(delta))
