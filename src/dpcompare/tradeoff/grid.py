@@ -127,9 +127,7 @@ def pessimistic_step(part: StepPartition) -> GridStep:
     # w_hi = (e^λ − e^{g_k})/(e^{g_{k+1}} − e^{g_k}), w_lo = (e^{g_{k+1}} − e^λ)/(…), in log space
     log_w_hi = log_expm1(lam - g_lo) - float(log_expm1(np.asarray(h)))
     log_w_lo = log1mexp(np.minimum(lam - g_lo - h, 0.0)) - float(log1mexp(np.asarray(-h)))
-    contrib_idx = np.concatenate([k_rel[ok], k_rel[ok] + 1])
-    contrib = np.concatenate([log_p_cells[ok] + log_w_lo, log_p_cells[ok] + log_w_hi])
-    log_p = _segment_logsumexp(contrib_idx, contrib, part.size)
+    log_p = _split_targets_logsumexp(k_rel[ok], log_p_cells[ok] + log_w_lo, log_p_cells[ok] + log_w_hi, part.size)
     p_neg_inf, q_pos_inf = part.p_neg_inf, part.q_pos_inf
     lp, lq = part.tail_lo
     if np.isfinite(lq):  # keep Q, move up to g_lo; missing P-mass to −∞
@@ -146,13 +144,26 @@ def pessimistic_step(part: StepPartition) -> GridStep:
 
 def _segment_logsumexp(idx: np.ndarray, vals: np.ndarray, size: int) -> np.ndarray:
     """out[i] = log Σ_{idx == i} exp(vals) (−inf where empty), in log space."""
-    out = np.full(size, -np.inf)
     fin = np.isfinite(vals)
     idx, vals = idx[fin], vals[fin]
+    if idx.size and np.any(np.diff(idx) < 0):
+        order = np.argsort(idx, kind="stable")
+        idx, vals = idx[order], vals[order]
+    return _sorted_segment_logsumexp(idx, vals, size)
+
+
+def _split_targets_logsumexp(k: np.ndarray, lo_vals: np.ndarray, hi_vals: np.ndarray, size: int) -> np.ndarray:
+    """out[i] = log(Σ_{k == i} e^{lo} + Σ_{k+1 == i} e^{hi}) for non-decreasing k: the two ends of a split,
+    summed without sorting the concatenation (each half is already sorted)."""
+    lo = _segment_logsumexp(k, lo_vals, size)
+    hi = _segment_logsumexp(k + 1, hi_vals, size)
+    return np.logaddexp(lo, hi)
+
+
+def _sorted_segment_logsumexp(idx: np.ndarray, vals: np.ndarray, size: int) -> np.ndarray:
+    out = np.full(size, -np.inf)
     if idx.size == 0:
         return out
-    order = np.argsort(idx, kind="stable")
-    idx, vals = idx[order], vals[order]
     starts = np.flatnonzero(np.concatenate([[True], idx[1:] != idx[:-1]]))
     mx = np.maximum.reduceat(vals, starts)
     sums = np.add.reduceat(np.exp(vals - np.repeat(mx, np.diff(np.append(starts, idx.size)))), starts)
@@ -400,9 +411,7 @@ def coarsen_pessimistic(log_p: np.ndarray, i_lo: int, h: float, factor: int, bas
         log_w_lo = log1mexp(off - H) - float(log1mexp(np.asarray(-H)))
     J0 = int(J.min()) if J.size else i_lo // factor
     size = (int(J.max()) - J0 + 2) if J.size else 1
-    tgt = np.concatenate([J - J0, J - J0 + 1])
-    vals = np.concatenate([lp + log_w_lo, lp + log_w_hi])
-    return base + (J0 + np.arange(size)) * H, _segment_logsumexp(tgt, vals, size)
+    return base + (J0 + np.arange(size)) * H, _split_targets_logsumexp(J - J0, lp + log_w_lo, lp + log_w_hi, size)
 
 
 def coarsen_optimistic(log_p: np.ndarray, i_lo: int, h: float, factor: int, base: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
