@@ -147,7 +147,21 @@ def test_too_many_steps_refused_before_work():
     with pytest.raises(ValueError, match=r"limit.*sampling_rate=1"):
         SubsampledGaussian(1.0, 0.01, 1e20).delta(1.0)
     # p = 1 is a closed form at any number of steps
-    assert math.isfinite(SubsampledGaussian(1.0, 1.0, 1e20).epsilon(1e-5))
+
+
+@pytest.mark.parametrize("steps", [1e14, 1e20])
+def test_p1_huge_mu_never_understated(steps):
+    """μ = √N/σ ≥ 1e7: the Gaussian closed form loses ε/μ − μ/2 to cancellation (ε(1e-5) came out as
+    3.9e-11 at μ = 1e10, truth ≈ 5e19); the certified bound is used instead. Reference: mpmath, 80 digits."""
+    m = SubsampledGaussian(1.0, 1.0, steps)
+    eps = m.epsilon(1e-5)
+    with mp.workdps(80):
+        mu, e = mp.sqrt(mp.mpf(steps)), mp.mpf(eps)
+        d = mp.ncdf(-e / mu + mu / 2) - mp.e**e * mp.ncdf(-e / mu - mu / 2)
+        assert d <= mp.mpf(1e-5)
+        assert eps <= float(mu**2 / 2 + mu * 4.3)  # ε ≈ μ²/2 + μ·Φ⁻¹(1 − 1e-5), Φ⁻¹(1 − 1e-5) = 4.26
+        lo, hi = m.delta_bounds(eps)
+        assert float(lo) <= float(d) <= float(hi)
 
 
 def test_advantage_and_tpr_in_range():

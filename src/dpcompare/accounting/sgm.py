@@ -246,6 +246,14 @@ class CertifiedComposition:
     #: ``numerical_error`` is their maximum
     side_errors: tuple[float, float] | None = None
 
+    def __post_init__(self) -> None:
+        # direction is a type: a pessimistic field holding an optimistic pair (or vice versa) is refused
+        ok = (Rounding.PESSIMISTIC, Rounding.EXACT)
+        if self.pessimistic.rounding not in ok:
+            raise ValueError(f"pessimistic must be a pessimistic pair, got {self.pessimistic.rounding.name}")
+        if self.optimistic.rounding not in (Rounding.OPTIMISTIC, Rounding.EXACT):
+            raise ValueError(f"optimistic must be an optimistic pair, got {self.optimistic.rounding.name}")
+
     @property
     def pessimistic_error(self) -> float:
         return self.numerical_error if self.side_errors is None else self.side_errors[0]

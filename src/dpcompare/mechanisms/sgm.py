@@ -113,6 +113,8 @@ class SubsampledGaussian(PairMechanism):
         return np.asarray(lo, dtype=float)[()], np.asarray(hi, dtype=float)[()]  # scalars stay scalars
 
     def _delta_bounds_raw(self, eps):
+        if self._closed_form and self._gaussian.mu > HUGE_MU:
+            return _huge_gaussian_delta_bounds(self._gaussian.mu, np.asarray(eps, dtype=float))
         if self._closed_form:
             return self._gaussian._delta_bounds(eps)
         from ..accounting.sgm import TAIL_FACTOR, profile_bracket, tail_bound
@@ -127,6 +129,8 @@ class SubsampledGaussian(PairMechanism):
         return out.optimistic, out.pessimistic
 
     def _epsilon_scalar(self, delta: float) -> float:
+        if self._closed_form and self._gaussian.mu > HUGE_MU:
+            return _huge_gaussian_epsilon(self._gaussian.mu, delta)
         if self._closed_form:
             return float(self._gaussian._epsilon_scalar(delta))
         if delta >= 1.0:
@@ -214,6 +218,41 @@ class SubsampledGaussian(PairMechanism):
         an approximation of the bulk of f, not a bound; see ``dpcompare.dpsgd`` for it.
         """
         return math.sqrt(self.steps) / self.sigma
+
+
+#: above this μ = √N/σ (at p = 1) the Gaussian's δ(ε) is evaluated through the bounds below, whose
+#: arguments are formed without the cancellation of ε/μ − μ/2 between two numbers of size ~μ
+HUGE_MU = 1e6
+
+
+def _huge_gaussian_delta_bounds(mu: float, eps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Certified bracket of δ(ε) = Φ(a) − e^ε Φ(−x) of G_μ, a = μ/2 − ε/μ, x = ε/μ + μ/2 (Balle & Wang 2018,
+    Thm 8), for huge μ: δ ≤ Φ(a) and, by the Mills ratio Φ(−x) ≤ φ(x)/x with e^ε φ(x) = φ(a),
+    δ ≥ Φ(a) − φ(a)/x ≥ Φ(a) − 1/(√(2π)·x). a = (μ²/2 − ε)/μ is formed with an error ≤ 4u·(μ + |ε|/μ),
+    moved outwards."""
+    from scipy.special import ndtr
+
+    u = 2.0**-53
+    with np.errstate(over="ignore", invalid="ignore"):
+        a = (0.5 * mu * mu - eps) / mu
+        err = 4 * u * (mu + np.abs(eps) / mu) + 1e-300
+        x = np.where(np.isfinite(eps), eps / mu + 0.5 * mu, np.inf)
+        hi = np.where(np.isposinf(eps), 0.0, ndtr(a + err))
+        lo = np.where(np.isposinf(eps), 0.0, np.maximum(ndtr(a - err) - 1.0 / (math.sqrt(2 * math.pi) * np.maximum(x, 1.0)), 0.0))
+    return lo, hi
+
+
+def _huge_gaussian_epsilon(mu: float, delta: float) -> float:
+    """Certified ε(δ) of G_μ for huge μ from δ ≤ Φ(μ/2 − ε/μ): ε = μ·(μ/2 − Φ⁻¹(δ)), rounded up; the
+    dropped term e^εΦ(−ε/μ − μ/2) ≤ φ/x is below δ/μ, so this is within O(1/μ²) relative of the exact ε."""
+    from scipy.special import ndtri
+
+    if delta >= 1.0:
+        return 0.0
+    if delta <= 0.0:
+        return math.inf
+    eps = mu * (0.5 * mu - float(ndtri(delta)))
+    return max(0.0, eps * (1.0 + 2.0**-48) + 1e-300)
 
 
 def _sgm_shape(event: Any) -> tuple[float, float, int] | None:
