@@ -168,3 +168,24 @@ def test_advantage_and_tpr_in_range():
     assert SubsampledGaussian(0.3, 0.2, 1000).advantage <= 1.0  # was 1.0000000000000016 for long runs
     t = SubsampledGaussian(2.0, 1e-4, 1).tpr(np.array([0.0, 1e-9, 0.5]))
     assert np.all(t >= 0.0) and np.all(t <= 1.0)  # tpr(0) was −2.2e-12
+
+
+# ---------------------------------------------------------------------------------------------- tolerance
+def test_tolerance_chooses_the_grid_and_reports_back():
+    """The grid follows the accuracy asked for; the certified width achieved is reported back and is
+    within 2× the tolerance (pessimistic and optimistic excess each ≈ the tolerance or less)."""
+    coarse = SubsampledGaussian(2.0, 0.2, 50, tolerance=1e-6)
+    fine = SubsampledGaussian(2.0, 0.2, 50, tolerance=1e-7)
+    for m, tol in ((coarse, 1e-6), (fine, 1e-7)):
+        assert m.accuracy(np.array([0.5, 1.0, 2.0])) <= 2 * tol
+    assert fine.composition.discretization < coarse.composition.discretization
+    lo_c, hi_c = coarse.delta_bounds(1.0)
+    lo_f, hi_f = fine.delta_bounds(1.0)
+    assert lo_c <= hi_f and lo_f <= hi_c  # both contain the truth, so they overlap
+
+
+def test_tolerance_validation():
+    with pytest.raises(ValueError, match="tolerance"):
+        SubsampledGaussian(2.0, 0.2, 50, tolerance=0.0)
+    with pytest.raises(ValueError, match="tolerance or discretization"):
+        SubsampledGaussian(2.0, 0.2, 50, tolerance=1e-6, discretization=1e-3)
