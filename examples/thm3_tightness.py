@@ -4,7 +4,7 @@ M = SGM(σ = 2, p = 9e-4, N = 1.4e6 steps) and M̃ = SGM(σ = 3, p = 9e-4, Ñ = 
 al. 2022 JFT-300M setting). The paper reports Δ(M‖M̃) = 8e-4 "empirically computed"; dp-accounting at
 its default discretisation 1e-4 gives ≈ 8.3e-4, and the value halves when the discretisation halves —
 discretisation error, not the truth. This script computes certified brackets
-[lower, upper] of Δ(M‖M̃) and Δ(M̃‖M) (accounting/certified.py) at a sequence of discretisations,
+[lower, upper] of Δ(M‖M̃) and Δ(M̃‖M) (tradeoff/compose.py) at a sequence of discretisations,
 shows that they shrink like h² around one value, and writes the convergence table as CSV.
 
     lower = Δ(M_pess‖M̃_opt) − η,  upper = Δ(M_opt‖M̃_pess) + η   (symmetrised pairs, η = float error bound)

@@ -142,7 +142,7 @@ def test_extreme_steps_give_finite_answers():
 
 
 def test_absurd_noise_is_a_clear_error_not_nan():
-    with pytest.raises(ValueError, match="outside the numerically supported range"):
+    with pytest.raises(ValueError, match="too large to compose.*limit.*What works"):
         SubsampledGaussian(sigma=1e-3, sampling_rate=0.5, steps=10_000_000).pairs()
 
 
@@ -168,7 +168,9 @@ def test_from_dp_event_routes_dp_sgm_to_the_certified_mechanism():
     m = FromDpEvent(event)
     assert m.certified and m.spec == "sgm(sigma=1, p=0.01, steps=100)"
     ref = SubsampledGaussian(1.0, 0.01, 100)
-    np.testing.assert_allclose(m.delta_bounds(EPS), ref.delta_bounds(EPS))
+    # FromDpEvent reads the symmetrised pairs, the mechanism the asymmetric ones widened by η
+    # (accounting.sgm.profile_bracket): they agree up to η and the symmetrisation's rounding
+    np.testing.assert_allclose(m.delta_bounds(EPS), ref.delta_bounds(EPS), rtol=1e-9, atol=2 * ref.numerical_error + 1e-11)
 
 
 def test_from_dp_event_generic_brackets_the_accountant():

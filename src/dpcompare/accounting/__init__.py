@@ -1,4 +1,4 @@
-"""Accounting: certified composition (accounting/certified.py, accounting/sgm.py), DpEvent planning
+"""Accounting: certified SGM composition (accounting/sgm.py on tradeoff/grid.py + tradeoff/compose.py), DpEvent planning
 (accounting/events.py) and the one adapter that imports dp-accounting (accounting/dp_accounting.py).
 
 - :func:`compose_subsampled_gaussian` — N steps of the Poisson-subsampled Gaussian as a pessimistic and

@@ -1,6 +1,6 @@
 """Certified composition of the Poisson-subsampled Gaussian mechanism (DP-SGD's privacy analysis).
 
-One step in closed form, on a grid-aligned partition, then :mod:`.certified` for the N-fold
+One step in closed form, on a grid-aligned partition, then :mod:`dpcompare.tradeoff.compose` for the N-fold
 composition with an upper (pessimistic) and a lower (optimistic) version.
 
 Dominating pair (remove adjacency; Balle et al. 2018, "Privacy amplification by subsampling";
@@ -26,6 +26,7 @@ the P-bulk just above ℓ_min = log(1 − p) lands exactly on a grid point (:fun
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import os
@@ -35,9 +36,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._numerics import log1mexp, log_ndtr, ndtri
-from ..tradeoff import DiscretePair, Rounding
-from . import certified
-from .certified import U, CompositionReport, StepPartition
+from ..tradeoff import Bracket, DiscretePair, Rounding, Sense
+from ..tradeoff import compose as certified_compose
+from ..tradeoff import grid as certified_grid
+from ..tradeoff.compose import CompositionReport, DiscretizationTooFine
+from ..tradeoff.grid import U, StepPartition
 
 #: largest single-step grid (grid points) before the discretisation is coarsened
 MAX_STEP_POINTS = 1 << 19
@@ -158,7 +161,7 @@ def _log_masses(xa: np.ndarray | float, xb: np.ndarray | float, mu: float, p: fl
 
 
 def sgm_partition(sigma: float, p: float, h: float, *, sub: int = 4, tail: float = 1e-30) -> StepPartition:
-    """The grid-aligned fine partition (certified.py step 1) of one subsampled-Gaussian step (remove pair).
+    """The grid-aligned fine partition (tradeoff/compose.py step 1) of one subsampled-Gaussian step (remove pair).
 
     Anchor: for p < 1 most of the P-mass sits just above the infimum ℓ_min = log(1 − p) of the loss (all
     of it, for small σ). The grid offset is chosen so that the merged loss of the anchor cell
@@ -207,15 +210,19 @@ def sgm_partition(sigma: float, p: float, h: float, *, sub: int = 4, tail: float
 KAPPA_H = 0.01
 #: grid spacing for the one-step exact Gaussian (p = 1), as a fraction of μ
 KAPPA_GAUSS = 0.002
-#: sub-cells per grid interval in the fine partition (certified.py step 1)
+#: sub-cells per grid interval in the fine partition (tradeoff/compose.py step 1)
 SUB_CELLS = 4
-#: mass allowed outside the composition window, per tail and measure (certified.py step 5)
+#: mass allowed outside the composition window, per tail and measure (tradeoff/compose.py step 5)
 WINDOW_TAIL = 1e-18
 #: largest FFT length the automatic discretisation aims for (≈ 0.5 GB peak)
 AUTO_MAX_FFT = 1 << 23
 #: largest |privacy loss| a returned pair may carry: q = p·e^ℓ is then exact to ≈ 1e-9 relative
 MAX_ABS_LOSS = 1e7
-#: target number of atoms of the output pairs (certified.py step 8)
+#: largest factor by which the default grid may be coarsened to fit memory before the input is refused
+MAX_COARSENING = 25.0
+#: below this μ = √N/σ of the dominating Gaussian the mechanism is served by that bound alone
+NEGLIGIBLE_MU = 1e-12
+#: target number of atoms of the output pairs (tradeoff/compose.py step 8)
 OUTPUT_ATOMS = 20_000
 
 
@@ -224,7 +231,7 @@ class CertifiedComposition:
     """The N-fold subsampled Gaussian as a pessimistic and an optimistic *remove-adjacency* pair.
 
     Every Bayes error of ``pessimistic`` is ≤ the true one + ``numerical_error``, every Bayes error of
-    ``optimistic`` is ≥ the true one − ``numerical_error`` (certified.py step 7). The pairs are
+    ``optimistic`` is ≥ the true one − ``numerical_error`` (tradeoff/compose.py step 7). The pairs are
     asymmetric; symmetrise them (f_sym = conv(min(f, f⁻¹))) for the mechanism.
     """
 
@@ -235,6 +242,25 @@ class CertifiedComposition:
     steps: int
     reports: tuple[CompositionReport, ...]
     seconds: float
+    #: the error bounds of each side alone (η of the pessimistic pair, η of the optimistic pair);
+    #: ``numerical_error`` is their maximum
+    side_errors: tuple[float, float] | None = None
+
+    def __post_init__(self) -> None:
+        # direction is a type: a pessimistic field holding an optimistic pair (or vice versa) is refused
+        ok = (Rounding.PESSIMISTIC, Rounding.EXACT)
+        if self.pessimistic.rounding not in ok:
+            raise ValueError(f"pessimistic must be a pessimistic pair, got {self.pessimistic.rounding.name}")
+        if self.optimistic.rounding not in (Rounding.OPTIMISTIC, Rounding.EXACT):
+            raise ValueError(f"optimistic must be an optimistic pair, got {self.optimistic.rounding.name}")
+
+    @property
+    def pessimistic_error(self) -> float:
+        return self.numerical_error if self.side_errors is None else self.side_errors[0]
+
+    @property
+    def optimistic_error(self) -> float:
+        return self.numerical_error if self.side_errors is None else self.side_errors[1]
 
     def to_dict(self) -> dict[str, object]:
         rep = self.reports[0] if self.reports else None
@@ -250,7 +276,7 @@ class CertifiedComposition:
 
 def auto_discretization(sigma: float, p: float, steps: int) -> float:
     """Grid spacing h = KAPPA_H·s (s = single-step loss std under Q), so that the splitting/merging of
-    certified.py steps 2–3 adds ≈ KAPPA_H²/4 relative variance to the composed loss (independent of N).
+    tradeoff/compose.py steps 2–3 adds ≈ KAPPA_H²/4 relative variance to the composed loss (independent of N).
     p = 1 is composed exactly (one Gaussian step with μ = √N/σ), with h = KAPPA_GAUSS·μ."""
     if p >= 1.0:
         return KAPPA_GAUSS * math.sqrt(steps) / sigma
@@ -282,6 +308,31 @@ def default_discretization(sigma: float, p: float, steps: int) -> float:
     return float(h)
 
 
+#: excess of the pessimistic δ(ε) over the truth ≈ K_EXCESS·√N·h²/s at grid spacing h (s = single-step loss
+#: std). The form is the Gaussian (CLT) approximation of the split's extra variance, ≈ N·h²/c added to a
+#: composed loss variance N·s², through ∂δ/∂μ = φ(ε/μ − μ/2) ≤ 1/√(2π); K is calibrated on
+#: (σ, p, N) = (0.7, 0.05, 300) and (2, 0.2, 50) (measured 0.034 and 0.030; benchmarks/bench_tightness.py)
+#: and rounded up. It only chooses h: the achieved accuracy is the certified bracket the composition returns.
+K_EXCESS = 0.05
+
+
+def discretization_for_tolerance(sigma: float, p: float, steps: int, tolerance: float) -> float:
+    """Grid spacing h for which the pessimistic δ(ε) exceeds the truth by about ``tolerance`` or less
+    (absolute, at every ε): h = √(tolerance·s/(K_EXCESS·√N)), never coarser than the default.
+
+    >>> h = discretization_for_tolerance(0.7, 0.05, 300, 1e-7)
+    >>> 5e-5 < h < 2e-4
+    True
+    """
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not 0.0 < tolerance < 1.0:
+        raise ValueError(f"tolerance must be a number in (0, 1), got {tolerance!r}")
+    h_default = default_discretization(sigma, p, steps)
+    s = loss_std(1.0 / sigma, p)
+    if p >= 1.0 or not (s > 0.0):
+        return h_default
+    return float(min(h_default, math.sqrt(tolerance * s / (K_EXCESS * math.sqrt(steps)))))
+
+
 _fft_workers = -1  # threads of the composition FFT: -1 = all cores (see set_fft_workers)
 
 
@@ -304,10 +355,20 @@ def fft_workers() -> int:
 def _check_grid(sigma: float, p: float, steps: int, discretization: float | None) -> tuple[float, float, int]:
     """(h, tail, sub) for a composition; raises DiscretizationTooFine for a grid that cannot be built."""
     h = default_discretization(sigma, p, steps) if discretization is None else float(discretization)
+    if discretization is None and p < 1.0:
+        s = loss_std(1.0 / sigma, p)
+        if h > MAX_COARSENING * KAPPA_H * s:
+            n_auto = _estimated_fft_len(sigma, p, steps, KAPPA_H * s)
+            raise DiscretizationTooFine(
+                f"sgm(sigma={sigma:g}, p={p:g}, steps={steps}) is too large to compose: a certified composition "
+                f"at useful accuracy needs an FFT of about {n_auto:.3g} points (≈ {n_auto * 48 / 1e9:.3g} GB), the "
+                f"limit is {AUTO_MAX_FFT} points (≈ {AUTO_MAX_FFT * 48 / 1e9:.2g} GB). What works: fewer steps, a "
+                "larger sigma, or sampling_rate=1 (a closed form at any number of steps)"
+            )
     tail = min(1e-18, 1e-16 / steps)
     k_lo, k_hi = grid_range(1.0 / sigma, p, h, tail)
     if k_hi - k_lo > 4 * MAX_STEP_POINTS:
-        raise certified.DiscretizationTooFine(
+        raise DiscretizationTooFine(
             f"discretization={h:g} needs {k_hi - k_lo} grid points for one step; choose a coarser discretization"
         )
     sub = max(1, min(SUB_CELLS, MAX_CELLS // max(1, k_hi - k_lo)))
@@ -317,7 +378,7 @@ def _check_grid(sigma: float, p: float, steps: int, discretization: float | None
 def _sides_or_error(sigma: float, p: float, steps: int, h: float, sub: int, tail: float, roundings):
     try:
         return _build_sides(sigma, p, steps, h, sub, tail, roundings)
-    except certified.DiscretizationTooFine:
+    except DiscretizationTooFine:
         raise
     except (RuntimeError, ValueError, OverflowError, FloatingPointError) as exc:
         raise ValueError(
@@ -345,16 +406,32 @@ def compose_subsampled_gaussian(
     :func:`fft_workers` threads.
     """
     t0 = time.perf_counter()
+    if math.sqrt(steps) / sigma <= NEGLIGIBLE_MU:
+        return negligible_composition(sigma, p, steps)
     if p >= 1.0 and exact_gaussian and steps > 1:
         out = compose_subsampled_gaussian(sigma / math.sqrt(steps), 1.0, 1, discretization)
         return CertifiedComposition(
             out.pessimistic, out.optimistic, out.numerical_error, out.discretization, steps, out.reports,
-            time.perf_counter() - t0,
+            time.perf_counter() - t0, out.side_errors,
         )
     h, tail, sub = _check_grid(sigma, p, steps, discretization)
     sides, reports = _sides_or_error(sigma, p, steps, h, sub, tail, (Rounding.PESSIMISTIC, Rounding.OPTIMISTIC))
-    eta = max(r.numerical_error for r in reports) + 64 * U
-    return CertifiedComposition(sides[0], sides[1], eta, h, steps, tuple(reports), time.perf_counter() - t0)
+    errs = (reports[0].numerical_error + 64 * U, reports[1].numerical_error + 64 * U)
+    return CertifiedComposition(sides[0], sides[1], max(errs), h, steps, tuple(reports), time.perf_counter() - t0, errs)
+
+
+def negligible_composition(sigma: float, p: float, steps: int) -> CertifiedComposition:
+    """Pairs for a mechanism whose dominating Gaussian G_μ (μ = √N/σ ≤ NEGLIGIBLE_MU) is below what a
+    loss grid can resolve: pessimistic = the (0, δ₀)-DP pair with δ₀ ≥ TV(G_μ) = 2Φ(μ/2) − 1 (every
+    mechanism with TV ≤ δ₀ has f(α) ≥ 1 − δ₀ − α, so it is a post-processing of this pair); optimistic
+    = no information (one atom at ℓ = 0). Subsampling only lowers TV (seed 002 Prop E.1)."""
+    mu = math.sqrt(steps) / sigma
+    tv = math.erf(mu / (2.0 * math.sqrt(2.0)))  # 2Φ(μ/2) − 1
+    d0 = min(1.0, tv * (1.0 + 1e-12) + 1e-320)
+    zero = np.array([0.0])
+    pess = DiscretePair(zero, np.array([math.log1p(-d0)]), d0, d0, Rounding.PESSIMISTIC)
+    opt = DiscretePair(zero, zero.copy(), 0.0, 0.0, Rounding.OPTIMISTIC)
+    return CertifiedComposition(pess, opt, 0.0, 0.0, steps, (), 0.0)
 
 
 @functools.lru_cache(maxsize=16)
@@ -363,50 +440,50 @@ def pessimistic_pair(sigma: float, p: float, steps: int, discretization: float |
     what an upper bound of δ(ε) or of ε(δ) needs — at half the cost (the optimistic side is not built).
 
     Bit for bit the ``pessimistic`` field of ``compose_subsampled_gaussian(σ, p, N, h)`` (same code path)."""
-    if p >= 1.0 and steps > 1:
-        return pessimistic_pair(sigma / math.sqrt(steps), 1.0, 1, discretization)
-    h, tail, sub = _check_grid(sigma, p, steps, discretization)
-    sides, _ = _sides_or_error(sigma, p, steps, h, sub, tail, (Rounding.PESSIMISTIC,))
-    return sides[0]
+    return pessimistic_side(sigma, p, steps, discretization).pair
 
 
 def _build_sides(sigma: float, p: float, steps: int, h: float, sub: int, tail: float, roundings):
-    """The pairs of the requested ``roundings`` (certified.py steps 1–8) and their reports."""
+    """The pairs of the requested ``roundings`` (tradeoff/compose.py steps 1–8) and their reports."""
     part = sgm_partition(sigma, p, h, sub=sub, tail=tail)
     sides = []
     reports = []
-    builders = {Rounding.PESSIMISTIC: certified.pessimistic_step, Rounding.OPTIMISTIC: certified.optimistic_step}
+    builders = {Rounding.PESSIMISTIC: certified_grid.pessimistic_step, Rounding.OPTIMISTIC: certified_grid.optimistic_step}
     workers = fft_workers()
     for rounding in roundings:
         build = builders[rounding]
         try:
             step = build(part)
         except RuntimeError:  # the grid is too coarse to land the optimistic groups: closed-form fallback
-            loss, clp, eta = certified.optimistic_binary(part, steps)
+            loss, clp, eta = certified_grid.optimistic_binary(part, steps)
             if float(np.max(np.abs(loss))) > MAX_ABS_LOSS:
                 raise
-            sides.append(certified.to_pair(loss, clp, rounding))
+            sides.append(certified_grid.to_pair(loss, clp, rounding))
             reports.append(CompositionReport(steps, h, 0, (float(loss.min()), float(loss.max())), 0.0, 0.0, 0.0, eta, eta))
             continue
+        # the ±∞ atoms of the step: N steps put at most N·(q₊∞ + p₋∞) there. The pair below represents
+        # them only as 1 − Σ(finite masses), which cannot resolve masses below ~1e-16, so they are
+        # added to the error bound explicitly ("never understated" has no size exemption)
+        inf_mass = float(steps) * (step.q_pos_inf + step.p_neg_inf)
         if steps == 1:
             log_p, i_lo = step.log_p.copy(), step.k_lo
-            eta = step.err
+            eta = step.err + inf_mass
             reports.append(CompositionReport(1, h, 0, (float(step.losses[0]), float(step.losses[-1])), 0.0, 0.0, 0.0, eta, eta))
         else:
-            log_p, i_lo, rep = certified.compose(step, steps, tau=WINDOW_TAIL, workers=workers)
-            reports.append(rep)
+            log_p, i_lo, rep = certified_compose.compose(step, steps, tau=WINDOW_TAIL, workers=workers)
+            reports.append(dataclasses.replace(rep, numerical_error=rep.numerical_error + inf_mass))
         factor = _coarsening_factor(log_p.size, steps)
-        coarsen = certified.coarsen_pessimistic if rounding is Rounding.PESSIMISTIC else certified.coarsen_optimistic
+        coarsen = certified_grid.coarsen_pessimistic if rounding is Rounding.PESSIMISTIC else certified_grid.coarsen_optimistic
         loss, clp = coarsen(log_p, i_lo, h, factor, steps * part.offset)
         if float(np.max(np.abs(loss[np.isfinite(clp)]), initial=0.0)) > MAX_ABS_LOSS:
             raise ValueError(f"composed losses reach {float(np.max(np.abs(loss))):.3g} nats")
-        sides.append(certified.to_pair(loss, clp, rounding))
+        sides.append(certified_grid.to_pair(loss, clp, rounding))
         del log_p
     return sides, reports
 
 
 def _coarsening_factor(n_atoms: int, steps: int) -> int:
-    """Output coarsening (certified.py step 8): ≤ OUTPUT_ATOMS atoms, and factor ≤ 0.1·√N so that the one
+    """Output coarsening (tradeoff/compose.py step 8): ≤ OUTPUT_ATOMS atoms, and factor ≤ 0.1·√N so that the one
     extra split/merge adds ≤ 1% of the variance the N steps' splits/merges add."""
     want = max(1, n_atoms // OUTPUT_ATOMS)
     cap = max(1, int(0.1 * math.sqrt(steps)))
@@ -432,7 +509,7 @@ class DeltaBracket:
 
 
 def delta_bracket(a, b) -> DeltaBracket:
-    """Certified Δ(A‖B) = max_π (R_A − R_B) for two pair-backed mechanisms (certified.py step 7):
+    """Certified Δ(A‖B) = max_π (R_A − R_B) for two pair-backed mechanisms (tradeoff/compose.py step 7):
     lower = Δ(A_pess‖B_opt) − η_A − η_B, upper = Δ(A_opt‖B_pess) + η_A + η_B, on the symmetrised pairs
     of ``mech.pairs()``; η = ``mech.numerical_error`` (0 for mechanisms without one)."""
     from ..tradeoff import delta_between_pairs
@@ -444,3 +521,127 @@ def delta_bracket(a, b) -> DeltaBracket:
     lower = max(0.0, lo - eta)
     upper = max(hi, lo) + eta
     return DeltaBracket(lower, upper, pi_lo if lo > 0 else pi_hi, eta)
+
+
+# ---------------------------------------------------------------------------------------------- profile views
+#: grid points of the single step used for the Chernoff tail bound (tradeoff/compose.py step 9)
+TAIL_POINTS = 1 << 15
+#: the tail bound is consulted where the FFT bound is within this factor of its error bound
+TAIL_FACTOR = 1e3
+
+
+@functools.lru_cache(maxsize=16)
+def tail_bound(sigma: float, p: float, steps: int) -> certified_compose.TailBound:
+    """Certified Chernoff bound of the profile of N steps (tradeoff/compose.py step 9), from a pessimistic
+    single step whose truncated tail (moved to ℓ = +∞) is sized for δ down to 1e-300.
+
+    >>> tb = tail_bound(1.0, 0.01, 100)
+    >>> 0.0 < tb.epsilon(1e-300) < float("inf")
+    True
+    """
+    mu = 1.0 / sigma
+    tail = max(1e-300 / (4.0 * steps), 1e-306)
+    k_lo, k_hi = grid_range(mu, p, 1.0, tail)
+    h = max(KAPPA_H * loss_std(mu, p), (k_hi - k_lo + 2) / TAIL_POINTS)
+    part = sgm_partition(sigma, p, h, sub=2, tail=tail)
+    step = certified_grid.pessimistic_step(part)
+    rel = np.asarray(part.rel_err, dtype=float)
+    rel_max = float(np.max(rel)) if rel.size else 0.0
+    return certified_compose.TailBound.from_step(step, steps, rel_max)
+
+
+def profile_bracket(comp: CertifiedComposition, eps: np.ndarray) -> Bracket:
+    """Certified bracket of the symmetrised δ(ε) of a composition, read off the *asymmetric* pairs.
+
+    δ_sym(ε) = max(δ_rem(ε), δ_add(ε)): the conjugate of f_sym = conv(min(f, f⁻¹)) is the maximum of
+    the conjugates (seed 000 eq 25–26), and δ_add of the remove pair is δ of its swap. Reading it off
+    the asymmetric pairs avoids the cancellation of building the symmetrised curve. Both ends are
+    widened by the composition's ``numerical_error`` (which bounds the error of every δ at ε ≥ 0: the
+    masses with L ≥ 0 come from the Q-pass, so |Δδ| ≤ Σ|Δq|, tradeoff/compose.py steps 4 and 7) and
+    clipped to [0, 1].
+    """
+    eps = np.asarray(eps, dtype=float)
+    pess, opt = comp.pessimistic, comp.optimistic
+    hi = np.maximum(pess.delta(eps), pess.swap().delta(eps)) + comp.pessimistic_error
+    lo = np.maximum(opt.delta(eps), opt.swap().delta(eps)) - comp.optimistic_error
+    return Bracket(np.clip(hi, 0.0, 1.0), np.clip(lo, 0.0, 1.0), Sense.UPPER)
+
+
+def pair_epsilon(pess: DiscretePair, eta: float, delta: float) -> float:
+    """Smallest ε with max(δ_rem, δ_add)(ε) + η ≤ δ on the pessimistic asymmetric pair (∞ if δ ≤ η)."""
+    d = delta - eta
+    if d <= 0.0:
+        return math.inf
+    eps = max(pess.epsilon(d), pess.swap().epsilon(d))
+    if math.isfinite(eps) and max(float(pess.delta(eps)), float(pess.swap().delta(eps))) > d:
+        return math.inf  # not certified at the reported point: let the other bounds answer
+    return eps
+
+
+@dataclass(frozen=True, eq=False)
+class PessimisticSide:
+    """The pessimistic asymmetric pair of N steps and its error bound η (tradeoff/compose.py step 7)."""
+
+    pair: DiscretePair
+    numerical_error: float
+
+
+@functools.lru_cache(maxsize=16)
+def pessimistic_side(sigma: float, p: float, steps: int, discretization: float | None = None) -> PessimisticSide:
+    """:func:`pessimistic_pair` with its numerical error bound (only the pessimistic side is composed)."""
+    if math.sqrt(steps) / sigma <= NEGLIGIBLE_MU:
+        return PessimisticSide(negligible_composition(sigma, p, steps).pessimistic, 0.0)
+    if p >= 1.0 and steps > 1:
+        return pessimistic_side(sigma / math.sqrt(steps), 1.0, 1, discretization)
+    h, tail, sub = _check_grid(sigma, p, steps, discretization)
+    sides, reports = _sides_or_error(sigma, p, steps, h, sub, tail, (Rounding.PESSIMISTIC,))
+    return PessimisticSide(sides[0], max(r.numerical_error for r in reports) + 64 * U)
+
+
+def _spacing(sigma: float, p: float, steps: int, discretization: float | None, tolerance: float | None) -> float | None:
+    if tolerance is None:
+        return discretization
+    if discretization is not None:
+        raise ValueError("give either tolerance or discretization, not both")
+    return discretization_for_tolerance(sigma, p, steps, tolerance)
+
+
+def certified_delta(
+    sigma: float, p: float, steps: int, eps, discretization: float | None = None, *, tolerance: float | None = None
+) -> np.ndarray:
+    """Certified upper bound of the symmetrised δ(ε) of N steps of SGM(σ, p), pessimistic side only:
+    max(δ_rem, δ_add) of the pessimistic pair + its error bound η, and the Chernoff tail bound where that
+    is smaller (tradeoff/compose.py steps 7 and 9). ``tolerance`` chooses the grid
+    (:func:`discretization_for_tolerance`).
+
+    >>> d = certified_delta(1.0, 0.01, 100, [0.5, 1.0])
+    >>> bool(d[0] > d[1] > 0)
+    True
+    """
+    eps = np.asarray(eps, dtype=float)
+    side = pessimistic_side(sigma, p, steps, _spacing(sigma, p, steps, discretization, tolerance))
+    hi = np.minimum(np.maximum(side.pair.delta(eps), side.pair.swap().delta(eps)) + side.numerical_error, 1.0)
+    if np.any(hi <= TAIL_FACTOR * side.numerical_error):
+        hi = np.minimum(hi, tail_bound(sigma, p, steps).delta(eps).reshape(hi.shape))
+    return hi
+
+
+def certified_epsilon(
+    sigma: float, p: float, steps: int, delta: float, discretization: float | None = None, *, tolerance: float | None = None
+) -> float:
+    """Certified upper bound of ε(δ) of N steps of SGM(σ, p) — the entry point for calibration.
+
+    min of (i) the pessimistic composed pair with its error bound η (:func:`pair_epsilon`), (ii) the
+    Chernoff tail bound (:func:`tail_bound`, consulted where δ is within TAIL_FACTOR of η). Both are
+    upper bounds, so their minimum is. (``SubsampledGaussian.epsilon`` adds the closed form at p = 1 and
+    the Gaussian bound μ = √N/σ, which live in the mechanisms layer.)
+
+    >>> e = certified_epsilon(1.0, 0.01, 100, 1e-5)
+    >>> 0.5 < e < 1.5
+    True
+    """
+    side = pessimistic_side(sigma, p, steps, _spacing(sigma, p, steps, discretization, tolerance))
+    eps = pair_epsilon(side.pair, side.numerical_error, delta)
+    if delta <= TAIL_FACTOR * side.numerical_error or not math.isfinite(eps):
+        eps = min(eps, tail_bound(sigma, p, steps).epsilon(delta))
+    return eps

@@ -4,7 +4,7 @@
 and sampling rate p (Abadi et al. 2016; dominating pair of Balle et al. 2018 / Zhu et al. 2022):
 one step's remove pair is P = N(0, σ²), Q = (1 − p)·N(0, σ²) + p·N(1, σ²), the add pair its swap; the
 mechanism is f_sym = conv(min(f, f⁻¹)) of the N-fold composition (seed 000 §1, DESIGN.md §1).
-Its two pairs are certified (accounting/certified.py): the pessimistic one is at least as informative
+Its two pairs are certified (tradeoff/compose.py): the pessimistic one is at least as informative
 as the truth, the optimistic one at most, up to ``numerical_error`` in Bayes error; the bracket
 therefore contains the exact value. With p = 1 the mechanism is the Gaussian with μ = √N/σ exactly.
 """
@@ -15,6 +15,8 @@ import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
+
+import numpy as np
 
 from .._validation import check_in_interval, check_integer, check_positive, format_number
 from ..tradeoff import DiscretePair
@@ -39,11 +41,15 @@ class SubsampledGaussian(PairMechanism):
     discretization : privacy-loss grid spacing h (keyword only). Default: h = 0.01·s, s the
         single-step loss standard deviation, so the bracket width is ≈ 1e-5 or less in Δ
         (accounting/sgm.py, ``auto_discretization``); a coarser h is faster and wider, never uncertified.
+    tolerance : instead of ``discretization``, the accuracy wanted for δ(ε) (absolute; keyword only): the
+        grid is chosen so that the pessimistic δ exceeds the truth by about this much or less
+        (accounting/sgm.py, ``discretization_for_tolerance``); ``accuracy(ε)`` reports back the certified
+        bracket width achieved.
 
     >>> import dpcompare as dc
     >>> m = dc.SubsampledGaussian(sigma=1.0, sampling_rate=0.01, steps=100)
     >>> lo, hi = m.delta_bounds(1.0)
-    >>> bool(lo <= hi) and hi < 1e-3
+    >>> bool(lo <= hi < 1e-3)
     True
     """
 
@@ -51,6 +57,7 @@ class SubsampledGaussian(PairMechanism):
     sampling_rate: float
     steps: int
     discretization: float | None = field(default=None, kw_only=True)
+    tolerance: float | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sigma", check_positive("sigma", self.sigma))
@@ -66,13 +73,117 @@ class SubsampledGaussian(PairMechanism):
             )
         if self.discretization is not None and self.discretization > 10.0:
             raise ValueError(f"discretization must be in (0, 10], got {self.discretization:g}")
+        if self.tolerance is not None:
+            object.__setattr__(
+                self, "tolerance", check_in_interval("tolerance", self.tolerance, 0.0, 1.0, low_open=True, high_open=True)
+            )
+            if self.discretization is not None:
+                raise ValueError("give either tolerance or discretization, not both")
+
+    # ------------------------------------------------------------------ closed form at p = 1 and the Gaussian bound
+    @cached_property
+    def _gaussian(self):
+        """G_μ with μ = √N/σ. At p = 1 it *is* the mechanism (the composition of N Gaussians with
+        sensitivity 1/σ is the Gaussian with μ = √N/σ: Dong, Roth & Su 2022, Cor. 3.3); for every p it
+        dominates it (Poisson subsampling only raises a symmetric f: seed 002 Prop E.1), so its δ(ε)
+        and ε(δ) are certified upper bounds at no cost."""
+        from .continuous import Gaussian
+
+        return Gaussian(mu=math.sqrt(self.steps) / self.sigma)
+
+    @property
+    def _closed_form(self) -> bool:
+        return self.sampling_rate >= 1.0
+
+    @property
+    def exact(self) -> bool:  # type: ignore[override]
+        return self._closed_form or super().exact
+
+    def _delta_bounds(self, eps):
+        lo, hi = self._delta_bounds_raw(eps)
+        # δ(ε) > 0 at every finite ε (the loss is unbounded above): a bound that underflowed is reported as
+        # the smallest positive float, never as 0
+        eps = np.asarray(eps, dtype=float)
+        hi = np.where(np.isfinite(eps), np.maximum(hi, np.nextafter(0.0, 1.0)), hi)
+        return np.asarray(lo, dtype=float)[()], np.asarray(hi, dtype=float)[()]  # scalars stay scalars
+
+    def _delta_bounds_raw(self, eps):
+        if self._closed_form and self._gaussian.mu > HUGE_MU:
+            return _huge_gaussian_delta_bounds(self._gaussian.mu, np.asarray(eps, dtype=float))
+        if self._closed_form:
+            return self._gaussian._delta_bounds(eps)
+        from ..accounting.sgm import TAIL_FACTOR, profile_bracket, tail_bound
+        from ..tradeoff import Bracket
+
+        eps = np.asarray(eps, dtype=float)
+        b = profile_bracket(self.composition, eps)
+        hi = np.minimum(b.pessimistic, self._gaussian._delta_bounds(eps)[1])
+        if np.any(hi <= TAIL_FACTOR * self.composition.pessimistic_error):
+            hi = np.minimum(hi, tail_bound(self.sigma, self.sampling_rate, self.steps).delta(eps).reshape(hi.shape))
+        out = Bracket(hi, np.minimum(b.optimistic, hi))
+        return out.optimistic, out.pessimistic
+
+    def _epsilon_scalar(self, delta: float) -> float:
+        if self._closed_form and self._gaussian.mu > HUGE_MU:
+            return _huge_gaussian_epsilon(self._gaussian.mu, delta)
+        if self._closed_form:
+            return float(self._gaussian._epsilon_scalar(delta))
+        if delta >= 1.0:
+            return 0.0
+        from ..accounting.sgm import TAIL_FACTOR, pair_epsilon, tail_bound
+
+        c = self.composition
+        eps = pair_epsilon(c.pessimistic, c.pessimistic_error, delta)
+        if delta <= TAIL_FACTOR * c.pessimistic_error or not math.isfinite(eps):
+            eps = min(eps, tail_bound(self.sigma, self.sampling_rate, self.steps).epsilon(delta))
+        return min(eps, float(self._gaussian._epsilon_scalar(delta)))
+
+    def _bayes_error_bounds(self, pi):
+        if self._closed_form:
+            return self._gaussian._bayes_error_bounds(pi)
+        # R_sym(π) = min(R(π), R(1 − π)) of the asymmetric pair (the Bayes error of conv(min(f, f⁻¹)) is the
+        # minimum of the two, and the swapped pair has R(1 − π)): no symmetrised curve, no cancellation
+        c = self.composition
+        pi = np.asarray(pi, dtype=float)
+        lo = np.minimum(c.pessimistic.bayes_error(pi), c.pessimistic.bayes_error(1.0 - pi))
+        hi = np.minimum(c.optimistic.bayes_error(pi), c.optimistic.bayes_error(1.0 - pi))
+        eta = self.numerical_error
+        cap = np.minimum(pi, 1.0 - pi)  # R ≤ min(π, 1 − π)
+        return np.clip(lo - eta, 0.0, cap), np.clip(hi + eta, 0.0, cap)
+
+    def _tradeoff_bounds(self, alpha):
+        if self._closed_form:
+            return self._gaussian._tradeoff_bounds(alpha)
+        lo, hi = super()._tradeoff_bounds(alpha)
+        cap = 1.0 - np.asarray(alpha, dtype=float)  # every trade-off function has f(α) ≤ 1 − α
+        return np.clip(lo, 0.0, cap), np.clip(hi, 0.0, cap)
+
+    def _tradeoff_integral(self) -> float:
+        if self._closed_form:
+            return self._gaussian._tradeoff_integral()
+        return super()._tradeoff_integral()
 
     @cached_property
     def composition(self):
         """The certified composition (pairs, discretisation, error bound, timings): accounting/sgm.py."""
         from ..accounting.sgm import compose_subsampled_gaussian
 
-        return compose_subsampled_gaussian(self.sigma, self.sampling_rate, self.steps, self.discretization)
+        return compose_subsampled_gaussian(self.sigma, self.sampling_rate, self.steps, self._grid_spacing)
+
+    @property
+    def _grid_spacing(self) -> float | None:
+        """The grid spacing asked for: ``discretization``, or the one ``tolerance`` needs, or None (default)."""
+        if self.tolerance is None or self.sampling_rate >= 1.0:
+            return self.discretization
+        from ..accounting.sgm import discretization_for_tolerance
+
+        return discretization_for_tolerance(self.sigma, self.sampling_rate, self.steps, self.tolerance)
+
+    def accuracy(self, eps) -> float:
+        """The accuracy achieved at ε, reported back: the width of the certified δ bracket (≥ the excess of
+        the reported δ over the truth). Compare with ``tolerance``."""
+        lo, hi = self.delta_bounds(eps)
+        return float(np.max(np.asarray(hi) - np.asarray(lo)))
 
     def _build_pairs(self) -> tuple[DiscretePair, DiscretePair]:
         c = self.composition
@@ -80,9 +191,10 @@ class SubsampledGaussian(PairMechanism):
 
     @property
     def numerical_error(self) -> float:
-        """Bound on the floating-point error of every Bayes error of both pairs (accounting/certified.py
-        step 7): widen Δ brackets by the sum of both mechanisms' values."""
-        return self.composition.numerical_error
+        """Bound on the floating-point error of every Bayes error and every δ of both pairs
+        (tradeoff/compose.py step 7), already included in the δ and R brackets; Δ brackets add the sum of
+        both mechanisms' values. 0 at p = 1 (closed form)."""
+        return 0.0 if self._closed_form else self.composition.numerical_error
 
     @property
     def spec(self) -> str:
@@ -101,3 +213,38 @@ class SubsampledGaussian(PairMechanism):
         an approximation of the bulk of f, not a bound; see ``dpcompare.dpsgd`` for it.
         """
         return math.sqrt(self.steps) / self.sigma
+
+
+#: above this μ = √N/σ (at p = 1) the Gaussian's δ(ε) is evaluated through the bounds below, whose
+#: arguments are formed without the cancellation of ε/μ − μ/2 between two numbers of size ~μ
+HUGE_MU = 1e6
+
+
+def _huge_gaussian_delta_bounds(mu: float, eps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Certified bracket of δ(ε) = Φ(a) − e^ε Φ(−x) of G_μ, a = μ/2 − ε/μ, x = ε/μ + μ/2 (Balle & Wang 2018,
+    Thm 8), for huge μ: δ ≤ Φ(a) and, by the Mills ratio Φ(−x) ≤ φ(x)/x with e^ε φ(x) = φ(a),
+    δ ≥ Φ(a) − φ(a)/x ≥ Φ(a) − 1/(√(2π)·x). a = (μ²/2 − ε)/μ is formed with an error ≤ 4u·(μ + |ε|/μ),
+    moved outwards."""
+    from scipy.special import ndtr
+
+    u = 2.0**-53
+    with np.errstate(over="ignore", invalid="ignore"):
+        a = (0.5 * mu * mu - eps) / mu
+        err = 4 * u * (mu + np.abs(eps) / mu) + 1e-300
+        x = np.where(np.isfinite(eps), eps / mu + 0.5 * mu, np.inf)
+        hi = np.where(np.isposinf(eps), 0.0, ndtr(a + err))
+        lo = np.where(np.isposinf(eps), 0.0, np.maximum(ndtr(a - err) - 1.0 / (math.sqrt(2 * math.pi) * np.maximum(x, 1.0)), 0.0))
+    return lo, hi
+
+
+def _huge_gaussian_epsilon(mu: float, delta: float) -> float:
+    """Certified ε(δ) of G_μ for huge μ from δ ≤ Φ(μ/2 − ε/μ): ε = μ·(μ/2 − Φ⁻¹(δ)), rounded up; the
+    dropped term e^εΦ(−ε/μ − μ/2) ≤ φ/x is below δ/μ, so this is within O(1/μ²) relative of the exact ε."""
+    from scipy.special import ndtri
+
+    if delta >= 1.0:
+        return 0.0
+    if delta <= 0.0:
+        return math.inf
+    eps = mu * (0.5 * mu - float(ndtri(delta)))
+    return max(0.0, eps * (1.0 + 2.0**-48) + 1e-300)

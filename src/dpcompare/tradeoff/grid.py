@@ -1,108 +1,34 @@
-"""Certified composition on a uniform privacy-loss grid: an upper and a lower version, error-controlled.
+"""The one split/merge discretisation onto a uniform privacy-loss grid (steps 1–3 and 8 of
+:mod:`dpcompare.tradeoff.compose`, whose module docstring is the specification).
 
-DESIGN.md §1 ("Composition", "Certified numerics") asks for a *pessimistic* pair (at least as
-informative as the truth: R ≤ R_true, δ ≥ δ_true) and an *optimistic* pair (at most as informative:
-R ≥ R_true) of the N-fold composition of a mechanism, with every approximation accounted for. The
-construction below needs no probabilistic error analysis: both sides are exact Blackwell
-statements, and only floating point is bounded a priori.
+A numeric pair is moved onto the grid g_k = o + k·h either *pessimistically* (split =
+connect-the-dots, Doroshenko et al. 2022, "Connect the dots: tighter discrete approximations of
+privacy loss distributions", Alg. 1: exact inverse of a merge, so the result dominates the input) or
+*optimistically* (merge = a post-processing, so the input dominates the result). The result carries
+its :class:`~dpcompare.tradeoff.Rounding`; composing a pessimistic with an optimistic object raises.
 
-Notation: a pair (P, Q), privacy loss ℓ = log(q/p); the Bayes error R(π) = Σ min(π·p, (1−π)·q)
-(seed 000 eq 2). Grid g_k = k·h. "A is a post-processing of B" (A = B followed by a Markov kernel)
-implies R_A ≥ R_B everywhere (Blackwell 1953; seed 000 §2) and is preserved by composition:
-if A_i is a post-processing of B_i then ⊗A_i is one of ⊗B_i (apply the kernels coordinatewise).
-
-Argument, in numbered steps (the code follows the numbering)
---------------------------------------------------------------
-1. **Fine partition.** Cut the true single-step loss axis into cells aligned with the grid
-   g_k = o + k·h (offset o): every cell lies inside one grid interval (g_k, g_{k+1}], plus the tails
-   (−∞, g_lo] and (g_hi, ∞). A cell's P- and Q-masses (P(c), Q(c)) are computed in closed form by the
-   caller, with a bound on their relative error (Gaussian CDFs and Gauss–Legendre quadrature for the
-   subsampled Gaussian, :mod:`.sgm`, which also chooses o so that the bulk of the mass sits exactly
-   on a grid point). The merged atom of a cell has loss λ(c) = log(Q(c)/P(c)) inside the cell.
-2. **Pessimistic step (split = connect-the-dots, Doroshenko et al. 2022, Alg. 1).** An atom with loss
-   λ ∈ [g_k, g_{k+1}] is split into atoms at g_k and g_{k+1} carrying P-fractions
-   w_lo = (e^{g_{k+1}} − e^λ)/(e^{g_{k+1}} − e^{g_k}) and w_hi = 1 − w_lo, which preserves both its P-
-   and its Q-mass. Merging the two halves gives back the atom, so the atom is a post-processing of
-   the split pair. Splitting is linear in the masses, so splitting each cell's merged atom equals
-   splitting every true atom of the cell (the cell lies inside one grid interval): the true
-   step is a post-processing of the split pair, which is therefore pessimistic, *exactly*.
-   Tails: losses above g_hi are moved down to g_hi keeping their P-mass, the missing Q-mass goes to
-   ℓ = +∞; losses below g_lo are moved up to g_lo keeping their Q-mass, the missing P-mass goes to
-   ℓ = −∞. Each is again the inverse of a merge (exact).
-3. **Optimistic step (merge).** Merging outcomes — also fractions of outcomes, a randomised kernel —
-   is a post-processing. Walk the cells in increasing loss; a group starts with (the remainder of)
-   a cell, its target is the first grid point g ≥ its loss, and it absorbs whole cells below g and
-   then exactly the fraction t of the next cell above g that brings its likelihood ratio to e^g:
-   Σ_{members} p·(1 − e^{λ−g}) = 0. Every group lands exactly on a grid point. The last, unbalanced
-   group (the top tail) is merged with a fraction θ of an earlier grid atom (loss below) so that it
-   lands exactly on a grid point. The result is a post-processing of the true step: optimistic,
-   exactly. Its groups span ≈ one grid interval, like the split in step 2, so both sides err by
-   the same second-order amount (≈ h²/4 of extra loss variance per step, against a per-step loss
-   variance s²), and the bracket width shrinks like h². Balances that hold only up to rounding
-   (a deficit ≤ 64u of the group's mass, a loss within rounding of a grid point) are snapped, and the
-   Q-mass this changes is added to the step's error. If no grid-supported merge exists (a grid so
-   coarse that the tail has no partner), :func:`optimistic_binary` merges the step into two outcomes
-   {ℓ ≤ 0}, {ℓ > 0} instead and composes them in closed form (binomial): exact, but loose.
-4. **Composition.** Both grid pairs are composed N times by FFT (losses add; the masses of a product
-   pair multiply). Two passes are made: on the Q-masses (used for L ≥ 0) and on the P-masses (used
-   for L < 0), so that every mass is obtained in the measure in which it is ≤ the other one, and
-   the absolute FFT error is never amplified by e^{|L|}.
-5. **Window.** The composed support is cut to [b, a] where the Chernoff bounds
-   P^N(L < b) ≤ M_P(−t)^N e^{tb} and Q^N(L > a) ≤ M_Q(t)^N e^{−ta} (M = single-step moment generating
-   function, optimised over t) are ≤ τ. The cyclic FFT of length n ≥ (a−b)/h + 1 folds the mass
-   outside the window into it; that mass is ≤ 2τ in each measure.
-6. **Floating point.** An a-priori bound on the FFT error is propagated through the N-th power and
-   the inverse transform. Forward: every output ĉ_k = Σⱼ ωʲᵏ xⱼ is evaluated along log₂n butterfly
-   levels, each with a relative error of order u, so |ĉ_k − c_k| ≤ κ·log₂n·u·‖x‖₁ (the componentwise
-   form of Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed., §24.1; κ = 5 is our
-   conservative constant for scipy's mixed-radix pocketfft). Power: |ĉᴺ − cᴺ| ≤ N·max(|ĉ|,|c|)^{N−1}·
-   |ĉ − c|, plus κ·u·(1 + N·|log ĉ|)·|ĉ|ᴺ for computing it as exp(N·log ĉ). Inverse: the mean of
-   these errors plus the inverse transform's own κ·log₂n·u·Σ|ĉᴺ|/n gives a per-entry bound E. Entries ≤ E are zeroed (they are noise), negative
-   entries with them. Excess total mass (Σq > Q-total of the exact composition, or Σp > P-total) is
-   then removed from the highest (Q) or lowest (P) losses and sent to ℓ = ±∞: no renormalisation.
-   The single-step masses carry a relative error from their closed forms (caller-supplied bound);
-   by the subadditivity of total variation under products it contributes ≤ N·‖Δx‖₁.
-7. **Certificate.** For one atom, min(π·p, (1−π)·q) changes by at most max(|Δp|, |Δq|) and, since
-   p = q·e^{−L}, by at most |Δq| if L ≥ 0 and |Δp| if L < 0. Hence every R of the returned pair is
-   within ``numerical_error`` η of the exact composed grid pair of step 2 or 3, uniformly in π, with
-   η = Σ(entrywise FFT errors + zeroed noise) + removed mass + 2τ + N·‖Δx‖₁. The certified bracket of
-   a Δ-divergence is [Δ(A_pess‖B_opt) − η_A − η_B, Δ(A_opt‖B_pess) + η_A + η_B].
-8. **Coarsening for output.** The composed pairs (10⁶ atoms) are coarsened once before they are
-   handed to :class:`~dpcompare.tradeoff.DiscretePair`: the pessimistic one by a split onto a coarser
-   grid (step 2 again, exact), the optimistic one by merging runs of atoms (step 3's post-processing,
-   exact). Both add one extra step's worth of second-order error, negligible against N steps.
-
-What is *not* certified: the constant κ of the FFT bound (a conservative assumption about pocketfft,
-not a proved constant) and the relative accuracy of scipy's ``log_ndtr`` (assumed ≤ 8u·(1 + |log Φ|))
-that the caller's cell masses rely on where quadrature is not used. Everything else is exact
-(Blackwell) or bounded a priori.
+>>> import numpy as np
+>>> loss, lp = coarsen_pessimistic(np.log(np.array([0.5, 0.5])), 0, 0.1, 2)
+>>> [round(float(x), 3) for x in loss]
+[0.0, 0.2]
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
-from scipy import fft as sfft
 from scipy.special import logsumexp
 
 from .._numerics import log1mexp
-from ..tradeoff import DiscretePair, Rounding
+from .pair import DiscretePair, Rounding
 
 #: unit roundoff of float64
 U = float(np.finfo(float).eps) / 2
-#: safety constant of the a-priori FFT error bounds (step 6)
-KAPPA = 5.0
 #: relative deficit below which an optimistic group is emitted as balanced (rounding level)
 SNAP = 64 * U
 #: largest FFT length we allow (complex128 arrays of this size take ~0.5 GB)
-MAX_FFT_LEN = 1 << 25
-
-
-class DiscretizationTooFine(ValueError):
-    """The requested grid needs more memory than we allow (choose a coarser discretization)."""
-
 
 # ---------------------------------------------------------------------------------------------- step 1
 @dataclass(frozen=True, eq=False)
@@ -201,9 +127,7 @@ def pessimistic_step(part: StepPartition) -> GridStep:
     # w_hi = (e^λ − e^{g_k})/(e^{g_{k+1}} − e^{g_k}), w_lo = (e^{g_{k+1}} − e^λ)/(…), in log space
     log_w_hi = log_expm1(lam - g_lo) - float(log_expm1(np.asarray(h)))
     log_w_lo = log1mexp(np.minimum(lam - g_lo - h, 0.0)) - float(log1mexp(np.asarray(-h)))
-    contrib_idx = np.concatenate([k_rel[ok], k_rel[ok] + 1])
-    contrib = np.concatenate([log_p_cells[ok] + log_w_lo, log_p_cells[ok] + log_w_hi])
-    log_p = _segment_logsumexp(contrib_idx, contrib, part.size)
+    log_p = _split_targets_logsumexp(k_rel[ok], log_p_cells[ok] + log_w_lo, log_p_cells[ok] + log_w_hi, part.size)
     p_neg_inf, q_pos_inf = part.p_neg_inf, part.q_pos_inf
     lp, lq = part.tail_lo
     if np.isfinite(lq):  # keep Q, move up to g_lo; missing P-mass to −∞
@@ -220,13 +144,26 @@ def pessimistic_step(part: StepPartition) -> GridStep:
 
 def _segment_logsumexp(idx: np.ndarray, vals: np.ndarray, size: int) -> np.ndarray:
     """out[i] = log Σ_{idx == i} exp(vals) (−inf where empty), in log space."""
-    out = np.full(size, -np.inf)
     fin = np.isfinite(vals)
     idx, vals = idx[fin], vals[fin]
+    if idx.size and np.any(np.diff(idx) < 0):
+        order = np.argsort(idx, kind="stable")
+        idx, vals = idx[order], vals[order]
+    return _sorted_segment_logsumexp(idx, vals, size)
+
+
+def _split_targets_logsumexp(k: np.ndarray, lo_vals: np.ndarray, hi_vals: np.ndarray, size: int) -> np.ndarray:
+    """out[i] = log(Σ_{k == i} e^{lo} + Σ_{k+1 == i} e^{hi}) for non-decreasing k: the two ends of a split,
+    summed without sorting the concatenation (each half is already sorted)."""
+    lo = _segment_logsumexp(k, lo_vals, size)
+    hi = _segment_logsumexp(k + 1, hi_vals, size)
+    return np.logaddexp(lo, hi)
+
+
+def _sorted_segment_logsumexp(idx: np.ndarray, vals: np.ndarray, size: int) -> np.ndarray:
+    out = np.full(size, -np.inf)
     if idx.size == 0:
         return out
-    order = np.argsort(idx, kind="stable")
-    idx, vals = idx[order], vals[order]
     starts = np.flatnonzero(np.concatenate([[True], idx[1:] != idx[:-1]]))
     mx = np.maximum.reduceat(vals, starts)
     sums = np.add.reduceat(np.exp(vals - np.repeat(mx, np.diff(np.append(starts, idx.size)))), starts)
@@ -455,204 +392,6 @@ def optimistic_binary(part: StepPartition, steps: int) -> tuple[np.ndarray, np.n
     return loss, log_p, 1e-12 * steps * 16 * U + 1e-13
 
 
-# ---------------------------------------------------------------------------------------------- steps 4–7
-@dataclass(frozen=True)
-class CompositionReport:
-    """Diagnostics of one composition (all masses in absolute units)."""
-
-    steps: int
-    h: float
-    fft_len: int
-    window: tuple[float, float]
-    tail_bound: float
-    fft_error: float
-    removed_mass: float
-    input_error: float
-    numerical_error: float = field(default=0.0)
-
-
-def chernoff_window(step: GridStep, steps: int, tau: float) -> tuple[int, int]:
-    """Indices [i_lo, i_hi] of the composed grid N·offset + I·h outside which P^N(L < ·) ≤ τ and
-    Q^N(L > ·) ≤ τ (step 5)."""
-    g = step.losses
-    lp = step.log_p
-    fin = np.isfinite(lp)
-    g, lp = g[fin], lp[fin]
-    lq = lp + g
-    lo_true, hi_true = steps * step.k_lo, steps * (step.k_lo + step.log_p.size - 1)
-    if g.size == 0:
-        return lo_true, lo_true
-    spread = max(float(g[-1] - g[0]), step.h)
-    log_tau = math.log(tau)
-
-    def lse(v: np.ndarray) -> float:
-        m = float(v.max())
-        return m + math.log(float(np.sum(np.exp(v - m))))
-
-    def a_of(t: float) -> float:  # Q upper tail: a(t) = (N log M_Q(t) − log τ)/t
-        return (steps * lse(lq + t * g) - log_tau) / t
-
-    def b_of(t: float) -> float:  # P lower tail: b(t) = (log τ − N log M_P(−t))/t
-        return (log_tau - steps * lse(lp - t * g)) / t
-
-    # every t > 0 gives a valid bound; search a log grid, then refine around the best point
-    ts = np.geomspace(1e-3 / (spread * math.sqrt(steps)), 1e3 / step.h, 48)
-    a_best, b_best = math.inf, -math.inf
-    for fun, better in ((a_of, min), (b_of, max)):
-        vals = [fun(float(t)) for t in ts]
-        k = int(np.argmin(vals) if better is min else np.argmax(vals))
-        fine = np.geomspace(ts[max(k - 1, 0)], ts[min(k + 1, ts.size - 1)], 24)
-        best = better(vals + [fun(float(t)) for t in fine])
-        if better is min:
-            a_best = best
-        else:
-            b_best = best
-    base = steps * step.offset  # composed grid: N·offset + I·h
-    i_hi = min(hi_true, math.ceil((a_best - base) / step.h) if math.isfinite(a_best) else hi_true)
-    i_lo = max(lo_true, math.floor((b_best - base) / step.h) if math.isfinite(b_best) else lo_true)
-    return min(i_lo, i_hi), max(i_lo, i_hi)
-
-
-def _fft_power(x: np.ndarray, n: int, steps: int, workers: int) -> tuple[np.ndarray, float]:
-    """Cyclic N-fold self-convolution of x (length n) and an a-priori bound E on every entry's error (step 6)."""
-    m = float(np.sum(x))
-    log2n = max(1.0, math.log2(n))
-    c = sfft.rfft(x, n, workers=workers)
-    e_f = KAPPA * log2n * U * m + KAPPA * U * m  # forward transform (+ folding of the input)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        absc = np.abs(c)
-        np.log(c, out=c)  # c ← log ĉ
-        # power error κu(1 + N|log ĉ|)|ĉ|ᴺ and perturbation N·max(|ĉ|,|c|)^{N−1}·e_f (step 6)
-        logabs = np.log(absc)
-        abs_log = np.abs(c)
-        abs_log[~np.isfinite(abs_log)] = 0.0
-        absz = np.exp(steps * logabs)
-        err = KAPPA * U * (1.0 + steps * abs_log) * absz
-        err += KAPPA * log2n * U * absz
-        del abs_log, logabs
-        np.add(absc, e_f, out=absc)
-        np.minimum(absc, m, out=absc)
-        if steps > 1:
-            np.log(absc, out=absc)
-            absc *= steps - 1
-            np.exp(absc, out=absc)
-        else:
-            absc[:] = 1.0
-        err += steps * e_f * absc
-        del absc, absz
-        c *= steps
-        np.exp(c, out=c)
-        c[~np.isfinite(c)] = 0.0
-    # irfft uses the Hermitian spectrum: the full sum counts every half-spectrum term at most twice
-    e_inf = 2.0 * float(np.sum(err)) / n
-    del err
-    y = sfft.irfft(c, n, workers=workers)
-    return y, e_inf
-
-
-def compose(step: GridStep, steps: int, *, tau: float = 1e-18, workers: int = 2) -> tuple[np.ndarray, int, CompositionReport]:
-    """N-fold composition of a grid pair (steps 4–7).
-
-    Returns (log P-masses on the composed grid window, index I₀ of its first point, report); the
-    losses are N·offset + (I₀ + i)·h.
-    The pair they define is within ``report.numerical_error`` (uniformly in π, in Bayes error) of the
-    exact N-fold composition of ``step``.
-    """
-    h = step.h
-    i_lo, i_hi = chernoff_window(step, steps, tau)
-    width = i_hi - i_lo + 1
-    n = sfft.next_fast_len(width, real=True)
-    if n > MAX_FFT_LEN:
-        raise DiscretizationTooFine(
-            f"composition needs an FFT of length {n} (> {MAX_FFT_LEN}); choose a coarser discretization"
-        )
-    k = np.arange(step.log_p.size)
-    fin = np.isfinite(step.log_p)
-    g = step.losses
-    # place single-step index k (relative to k_lo) at position k mod n; composed index j = Σk relative
-    pos = k[fin] % n
-    p_step = np.exp(step.log_p[fin])
-    with np.errstate(over="ignore"):
-        q_step = np.exp(step.log_p[fin] + g[fin])
-    q_step = np.where(np.isfinite(q_step), q_step, 0.0)
-    xp = np.bincount(pos, weights=p_step, minlength=n)
-    xq = np.bincount(pos, weights=q_step, minlength=n)
-    # composed absolute index I = j + N·k_lo; we want I ∈ [i_lo, i_hi]: position (I − N k_lo) mod n
-    shift = (i_lo - steps * step.k_lo) % n
-    L = steps * step.offset + (i_lo + np.arange(width)) * h
-    out_logp = np.full(width, -np.inf)
-    fft_err_total = 0.0
-    for which, x in (("Q", xq), ("P", xp)):
-        use = L >= 0 if which == "Q" else L < 0
-        if not np.any(use):
-            continue
-        y, e_inf = _fft_power(x, n, steps, workers)
-        y = np.roll(y, -shift)[:width]
-        # zero the noise (and negative entries); bound: each kept or zeroed entry is within 2E of the truth
-        y = np.where(y > e_inf, y, 0.0)
-        fft_err_total += 2.0 * e_inf * int(np.count_nonzero(use))
-        with np.errstate(divide="ignore"):
-            ly = np.log(y[use])
-        out_logp[use] = ly - L[use] if which == "Q" else ly
-        del y
-    # masses of the exact composition of the grid step (finite part)
-    lp_fin = step.log_p[fin]
-    p_tot_step = float(np.exp(logsumexp(lp_fin)))
-    q_tot_step = float(np.exp(logsumexp(lp_fin + g[fin])))
-    p_max = math.exp(steps * math.log(min(p_tot_step, 1.0))) if p_tot_step > 0 else 0.0
-    q_max = math.exp(steps * math.log(min(q_tot_step, 1.0))) if q_tot_step > 0 else 0.0
-    removed = _remove_excess(out_logp, L, p_max, q_max)
-    # the losses N·offset + I·h themselves carry a rounding error ≤ 4u·max|L|: a relative Q-error
-    input_err = steps * step.err + 4 * U * float(np.max(np.abs(L)))
-    eta = fft_err_total + removed + 4.0 * tau + input_err
-    report = CompositionReport(steps, h, n, (float(L[0]), float(L[-1])), 4.0 * tau, fft_err_total, removed, input_err, eta)
-    return out_logp, i_lo, report
-
-
-def _remove_excess(log_p: np.ndarray, L: np.ndarray, p_max: float, q_max: float) -> float:
-    """Remove Q-mass above q_max from the highest losses and P-mass above p_max from the lowest (in place).
-
-    Returns the mass removed (in the measure it was removed in). The removed mass goes to ℓ = ±∞ when
-    the pair is built with deficits filled (pessimistic direction, step 6).
-    """
-    removed = 0.0
-    fin = np.isfinite(log_p)
-    if not np.any(fin):
-        return 0.0
-    # Q from the top
-    log_q = log_p + L
-    q_tot = float(np.exp(logsumexp(log_q[fin])))
-    if q_tot > q_max:
-        excess = q_tot - q_max
-        removed += excess
-        idx = np.flatnonzero(fin)[::-1]
-        qv = np.exp(log_q[idx])
-        cum = np.cumsum(qv)
-        cut = int(np.searchsorted(cum, excess, side="left"))
-        log_p[idx[:cut]] = -np.inf
-        if cut < idx.size:
-            left = cum[cut] - excess
-            j = idx[cut]
-            log_p[j] = math.log(left) - L[j] if left > 0 else -np.inf
-    fin = np.isfinite(log_p)
-    if not np.any(fin):
-        return removed
-    p_tot = float(np.exp(logsumexp(log_p[fin])))
-    if p_tot > p_max:
-        excess = p_tot - p_max
-        removed += excess
-        idx = np.flatnonzero(fin)
-        pv = np.exp(log_p[idx])
-        cum = np.cumsum(pv)
-        cut = int(np.searchsorted(cum, excess, side="left"))
-        log_p[idx[:cut]] = -np.inf
-        if cut < idx.size:
-            left = cum[cut] - excess
-            j = idx[cut]
-            log_p[j] = math.log(left) if left > 0 else -np.inf
-    return removed
-
-
 # ---------------------------------------------------------------------------------------------- step 8
 def coarsen_pessimistic(log_p: np.ndarray, i_lo: int, h: float, factor: int, base: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Split atoms on the grid base + i·h onto the coarser grid base + J·(factor·h) (step 2 again; exact).
@@ -672,9 +411,7 @@ def coarsen_pessimistic(log_p: np.ndarray, i_lo: int, h: float, factor: int, bas
         log_w_lo = log1mexp(off - H) - float(log1mexp(np.asarray(-H)))
     J0 = int(J.min()) if J.size else i_lo // factor
     size = (int(J.max()) - J0 + 2) if J.size else 1
-    tgt = np.concatenate([J - J0, J - J0 + 1])
-    vals = np.concatenate([lp + log_w_lo, lp + log_w_hi])
-    return base + (J0 + np.arange(size)) * H, _segment_logsumexp(tgt, vals, size)
+    return base + (J0 + np.arange(size)) * H, _split_targets_logsumexp(J - J0, lp + log_w_lo, lp + log_w_hi, size)
 
 
 def coarsen_optimistic(log_p: np.ndarray, i_lo: int, h: float, factor: int, base: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
