@@ -485,11 +485,14 @@ def _bnp() -> "Mechanism":
     {
         "sigma": Param.positive(what="noise multiplier"),
         "p": Param.interval(0.0, 1.0, low_open=True, what="sampling rate"),
+        "sampling_rate": Param.interval(0.0, 1.0, low_open=True, what="sampling rate"),
         "steps": Param.integer(minimum=1, what="number of steps"),
     },
-    summary="Poisson-subsampled Gaussian (DP-SGD), add/remove adjacency",
+    forms=["sigma, p, steps", "sigma, sampling_rate, steps"],
+    summary="Poisson-subsampled Gaussian (DP-SGD), add/remove adjacency; p= and sampling_rate= are the same key",
 )
-def _sgm(sigma: float, p: float, steps: int) -> "Mechanism":
+def _sgm(sigma: float, steps: int, p: float | None = None, sampling_rate: float | None = None) -> "Mechanism":
+    p = sampling_rate if p is None else p
     try:
         from ..mechanisms.sgm import SubsampledGaussian
     except ImportError as exc:  # the module is optional until it lands

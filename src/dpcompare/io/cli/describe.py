@@ -10,7 +10,8 @@ from rich.table import Table
 
 
 from ..spec import parse
-from .app import _console, _emit_json, _num, app
+from ..render import emit_json as _emit_json, num as _num
+from .app import _console, app
 
 # ---------------------------------------------------------------------------------------------- describe
 _DESCRIBE_ROWS = (
@@ -41,7 +42,8 @@ def _describe_table(d: dict[str, Any]) -> Table:
         t.add_row(label.format(delta=_num(d.get("delta"), 3)), text, meaning)
     for key, value in d.items():  # views added later show up without a change here
         if key not in shown and not isinstance(value, (dict, list)):
-            t.add_row(key.replace("_", " "), _num(value) if isinstance(value, (int, float)) else escape(str(value)), "")
+            is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
+            t.add_row(key.replace("_", " "), _num(value) if is_number else escape(str(value)), "")
     return t
 
 

@@ -12,7 +12,8 @@ from rich.markup import escape
 
 from ..files import output_path, write_output
 from ..spec import parse, parse_hyperprior
-from .app import _console, _emit_json, app
+from ..render import emit_json as _emit_json
+from .app import _console, app
 
 # ---------------------------------------------------------------------------------------------- plot, report
 class PlotKind(str, enum.Enum):
