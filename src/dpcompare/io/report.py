@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from . import plot as _plot
+from .render import num, short
 from ..compare import Comparison, DeltaResult, compare, delta_divergence
 from ..compare.comparison import VERDICT_TEXT
 from ..compare.hyperprior import as_hyperprior
@@ -124,18 +125,11 @@ class Report:
 
 # ---------------------------------------------------------------------------------------------- numbers
 def _fmt(x: float | None, digits: int = 2) -> str:
-    return "—" if x is None else _plot._fmt(x, digits)
+    return short(x, digits, missing="—")
 
 
 def _num(x: float | None, digits: int = 6) -> str:
-    if x is None:
-        return "—"
-    x = float(x) + 0.0  # no "-0"
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "∞" if x > 0 else "−∞"
-    return f"{x:.{digits}g}"
+    return num(x, digits, missing="—")
 
 
 def _finite(x: Any) -> float | None:
@@ -260,23 +254,23 @@ def _inline_svg(svg: bytes, prefix: str, title: str) -> str:
 
 
 def _figures(mechs: Sequence[Mechanism], hyperpriors: Sequence[Any], deltas: Sequence[float],
-             eps_points: Sequence[tuple[float, float]]) -> tuple[FigureSVG, ...]:
+             eps_points: Sequence[tuple[float, float]], cache: "_plot.DeltaCache") -> tuple[FigureSVG, ...]:
     n = len(mechs)
     specs: list[tuple[str, str, str, Any]] = [
         ("fig-bayes", "Bayes error functions and the Δ rulers",
          "Minimum Bayes error R(π) of the best membership-inference attack against an adversary with prior π "
          "(seed 000 eq 2, Figure 3). Black rulers: Δ(A‖B) = max_π R_A(π) − R_B(π) and Δ(B‖A) at the prior where "
          "each is attained (Cor 1); their values are in the legend.",
-         lambda: _plot.bayes_error(mechs)),
+         lambda: _plot.bayes_error(mechs, cache=cache)),
         ("fig-difference", "Where one mechanism is more vulnerable than the other",
          "R_A(π) − R_k(π) with its certified band; dashed levels +Δ(A‖k) and −Δ(k‖A) (Cor 1, eq 6), dotted lines "
          "where the Bayes error functions cross. Above 0, k is more vulnerable than A.",
-         lambda: _plot.bayes_error_difference(mechs)),
+         lambda: _plot.bayes_error_difference(mechs, cache=cache)),
         ("fig-tradeoff", "Trade-off functions and the κ-shift",
          "Type II error f(α) of the most powerful test at Type I error α. Dashed: f shifted left and down by "
          "κ = Δ (seed 000 Def 1, Figure 2), which lies below the other curve everywhere and so restores "
          "Blackwell dominance (Thm 2).",
-         lambda: _plot.tradeoff(mechs)),
+         lambda: _plot.tradeoff(mechs, cache=cache)),
         ("fig-profile", "Privacy profiles",
          f"δ(ε) on a log axis (seed 000 Figure 1); stars mark (ε, δ) at δ = {_fmt(deltas[0], 3)} for each mechanism. "
          "Profiles that cross have no Blackwell order (Thm 1).",
@@ -294,7 +288,7 @@ def _figures(mechs: Sequence[Mechanism], hyperpriors: Sequence[Any], deltas: Seq
             specs.append((f"fig-weighted-{_slug(hp.name)}", f"Bayes errors weighted by the {_plot.prior_title(hp)} hyper-prior",
                           "Ψ(π)·R(π) for a hyper-prior Ψ over the adversary's prior (seed 000 §5, Figure 4), with the "
                           "weighted rulers Δ^Ψ(X‖Y) = max_π Ψ(π)(R_X(π) − R_Y(π)); the inset shows the density Ψ.",
-                          lambda hp=hp: _plot.weighted_bayes_error(mechs, hp)))
+                          lambda hp=hp: _plot.weighted_bayes_error(mechs, hp, cache=cache)))
     else:
         specs = [s for s in specs if s[0] != "fig-difference"]
     out = []
@@ -366,13 +360,13 @@ def build_report(mechanisms: Sequence[Mechanism | str], *, deltas: Sequence[floa
                     for h in hps for k in range(1, len(mechs)) for i, j in ((0, k), (k, 0))]
     first = deltas[0]
     points = [(e, first) for e in (_finite(m.epsilon(first)) for m in mechs) if e is not None]
-    with _plot._memo() as memo:  # the figures reuse the Δ computed above
-        for i, j, c in comparisons:
-            memo[(id(mechs[i]), id(mechs[j]), id(None))] = c.delta_ab
-            memo[(id(mechs[j]), id(mechs[i]), id(None))] = c.delta_ba
-        for h, i, j, r in weighted_raw:
-            memo[(id(mechs[i]), id(mechs[j]), id(h))] = r
-        figures = _figures(mechs, hps, deltas, sorted(set(points)))
+    cache = _plot.DeltaCache()  # the figures reuse the Δ computed above
+    for i, j, c in comparisons:
+        cache.put(mechs[i], mechs[j], c.delta_ab)
+        cache.put(mechs[j], mechs[i], c.delta_ba)
+    for h, i, j, r in weighted_raw:
+        cache.put(mechs[i], mechs[j], r, h)
+    figures = _figures(mechs, hps, deltas, sorted(set(points)), cache)
     weighted = tuple((h.name, i, j, r) for h, i, j, r in weighted_raw)
     verdict = verdict_sentence(comparisons[0][2], names[0], names[1])
     title = title or "Privacy comparison: " + " vs ".join(m.spec for m in mechs)

@@ -23,7 +23,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
