@@ -239,7 +239,7 @@ def _max_bracket(m: Mechanism) -> float:
 
 
 # ---------------------------------------------------------------------------------------------- figures
-def _inline_svg(svg: bytes, prefix: str, title: str) -> str:
+def inline_svg(svg: bytes, prefix: str, title: str) -> str:
     """Matplotlib's SVG made safe to inline next to others: no XML prolog or metadata, every id
     prefixed (references too), its global ``*{…}`` style scoped to this figure, sized by CSS."""
     text = svg.decode("utf-8")
@@ -294,7 +294,7 @@ def _figures(mechs: Sequence[Mechanism], hyperpriors: Sequence[Any], deltas: Seq
     out = []
     for fid, title, caption, make in specs:
         fig = make()
-        out.append(FigureSVG(fid, title, caption, _inline_svg(_plot.render(fig, "svg"), fid, title)))
+        out.append(FigureSVG(fid, title, caption, inline_svg(_plot.render(fig, "svg"), fid, title)))
     return tuple(out)
 
 
