@@ -22,7 +22,7 @@ curve at α* and so matches it where attacks at prior ½ operate. It is a descri
 
 >>> card = build_card("laplace(b=1)", figures=False)
 >>> [n.text() for n in card.numbers][:2]
-['ε ≤ 0.99998 at δ = 1e-5', 'ε ≤ 1 at δ = 1e-6']
+['ε ≤ 0.99998 at δ = 1e-5', 'ε ≤ 0.999998 at δ = 1e-6']
 """
 
 from __future__ import annotations
@@ -43,7 +43,8 @@ from .render import num, short
 if TYPE_CHECKING:  # pragma: no cover
     from ..mechanisms import Mechanism
 
-__all__ = ["CARD_DELTAS", "CARD_FPRS", "CARD_PRIORS", "CardNumber", "Direction", "PrivacyCard", "build_card"]
+__all__ = ["CARD_DELTAS", "CARD_FPRS", "CARD_PRIORS", "CardNumber", "Direction", "PrivacyCard", "build_card",
+           "mu_at_fixed_point"]
 
 CARD_DELTAS = (1e-5, 1e-6)
 CARD_FPRS = (1e-3, 1e-2, 1e-1)
@@ -111,6 +112,23 @@ def _finite(x: Any) -> float | None:
     return f if math.isfinite(f) else None
 
 
+def mu_at_fixed_point(alpha_star: float) -> float | None:
+    """μ of the Gaussian trade-off G_μ(α) = Φ(Φ⁻¹(1−α) − μ) whose fixed point is α*: G_μ(α*) = α* ⇔
+    α* = Φ(−μ/2), so μ = −2Φ⁻¹(α*) ([GDP] Dong, Roth & Su 2022, Def 2.6; fixed point: [BCP] Lemma 4).
+    None when α* = 0 (no finite μ: the curve reaches the corner).
+
+    >>> round(mu_at_fixed_point(0.3085375387259869), 12)  # α* = Φ(−½) for μ = 1
+    1.0
+    >>> mu_at_fixed_point(0.5), mu_at_fixed_point(0.0)
+    (0.0, None)
+    """
+    if not 0.0 <= alpha_star <= 0.5:
+        raise ValueError(f"alpha_star must be in [0, 0.5], got {alpha_star}")
+    if alpha_star == 0.0:
+        return None
+    return max(0.0, -2.0 * statistics.NormalDist().inv_cdf(alpha_star))
+
+
 def _accounting(m: "Mechanism") -> str:
     if m.exact:
         pairs = m.pairs()
@@ -153,8 +171,7 @@ def build_card(mechanism: "Mechanism | str", *, n: int | None = None, unit: str 
                               "smallest ε with δ(ε) ≤ δ: the (ε, δ)-DP guarantee"))
     out.append(CardNumber("gdp_mu", "μ", Direction.AT_MOST, None if m.gdp_mu is None else _finite(m.gdp_mu),
                           "(tightest μ-GDP bound)", "f ≥ G_μ at every FPR, the extreme tail included"))
-    alpha_star = float(m.fixed_point)  # lower end of α*: the matched μ errs high (less privacy)
-    mu_fp = -2.0 * statistics.NormalDist().inv_cdf(alpha_star) if 0.0 < alpha_star < 0.5 else (0.0 if alpha_star >= 0.5 else None)
+    mu_fp = mu_at_fixed_point(float(m.fixed_point))  # lower end of α*: the matched μ errs high (less privacy)
     out.append(CardNumber("mu_at_fixed_point", "μ", Direction.ABOUT, mu_fp, "(Gaussian with the same α* = R*)",
                           "the μ-GDP curve that crosses this one at FPR = FNR; describes the bulk of the curve"))
     out.append(CardNumber("advantage", "advantage", Direction.AT_MOST, float(m.advantage), "",

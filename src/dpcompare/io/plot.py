@@ -50,7 +50,7 @@ from ._figure import (
     save,
     style,
 )
-from .plot_grids import pareto, pareto_efficient, sweep_heatmap
+from .plot_grids import delta_heatmap, pareto, pareto_efficient, sweep_heatmap
 from .render import short as _fmt
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -65,6 +65,7 @@ __all__ = [
     "DeltaCache",
     "bayes_error",
     "bayes_error_difference",
+    "delta_heatmap",
     "pareto",
     "pareto_efficient",
     "prior_title",

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._figure import _GREY, _RULER, PALETTE, _axes, _styled
+from ._figure import _GREY, _RULER, _ZERO, PALETTE, _axes, _styled
 from .render import short as _fmt
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -148,4 +148,54 @@ def sweep_heatmap(values: Any, x: Any, y: Any, *, xlabel: str = "x", ylabel: str
                     bbox={"boxstyle": "round,pad=0.2", "facecolor": "white", "edgecolor": "none", "alpha": 0.8})
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
+    return fig
+
+
+# ---------------------------------------------------------------------------------------------- pairwise Δ
+@_styled
+def delta_heatmap(mechanisms: Any, *, labels: Sequence[str] | None = None, ax: "Axes | None" = None,
+                  cache: Any = None) -> "Figure":
+    """Pairwise Δ(row‖column) = max_π R_row(π) − R_col(π) ([BCP] Cor 1) of k mechanisms as a k × k
+    heat-map — what a report shows instead of one crowded plot when k > 6. Row X, column Y: how much
+    more vulnerable Y can be than X; a cell "≈0" (Δ ≤ 1e-9, the Blackwell tolerance) means Y is nowhere
+    more vulnerable than X (Thm 1).
+    The letters are those of every other figure; the specs are listed under the axes.
+
+    >>> import dpcompare as dc
+    >>> fig = delta_heatmap([dc.Gaussian(mu=1), dc.Laplace(b=1), dc.RandomizedResponse(eps=1)])
+    >>> [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    ['A', 'B', 'C']
+    """
+    from ._figure import DeltaCache, _mechanisms
+
+    mechs, names, legend = _mechanisms(mechanisms, labels)
+    k = len(mechs)
+    if k < 2:
+        raise ValueError("delta_heatmap needs at least two mechanisms")
+    cache = DeltaCache() if cache is None else cache
+    z = np.zeros((k, k))
+    for i in range(k):
+        for j in range(k):
+            if i != j:
+                z[i, j] = cache.get(mechs[i], mechs[j]).value
+    side = 3.2 + 0.42 * k
+    fig, ax = _axes(ax, (side + 1.2, side + 0.25 * k))
+    mesh = ax.imshow(z, cmap="viridis", vmin=0.0, vmax=max(float(z.max()), 1e-12))
+    ax.set_xticks(range(k), names)
+    ax.set_yticks(range(k), names)
+    ax.grid(False)
+    cb = fig.colorbar(mesh, ax=ax, shrink=0.8)
+    cb.set_label("Δ(row‖column): how much more vulnerable the column can be")
+    if k <= 12:
+        for i in range(k):
+            for j in range(k):
+                if i != j:
+                    light = z[i, j] > 0.6 * z.max()
+                    cell = "≈0" if z[i, j] <= _ZERO else _fmt(z[i, j])  # within the Blackwell tolerance
+                    ax.text(j, i, cell, ha="center", va="center", fontsize=6.5,
+                            color="black" if light else "white")
+    ax.set_xlabel("Y (column)")
+    ax.set_ylabel("X (row)")
+    ax.set_title("pairwise Δ(X‖Y)", loc="left")
+    fig.text(0.01, 0.0, "\n".join(legend), fontsize=7, va="bottom", ha="left", family="monospace")
     return fig

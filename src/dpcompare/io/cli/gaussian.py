@@ -49,7 +49,7 @@ def _gaussian_tables(d: dict[str, Any]) -> list[Any]:
     if d.get("epsilon_target") is not None:
         head += f"; target (ε, δ) = ({_num(d['epsilon_target'])}, {delta})"
 
-    m = Table(title="the mechanism (seed 001)", title_justify="left")
+    m = Table(title="the mechanism (sensitivity-index paper [SI])", title_justify="left")
     m.add_column("view")
     m.add_column("value", justify="right")
     m.add_column("meaning")
