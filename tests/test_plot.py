@@ -194,7 +194,7 @@ def test_dominance_draws_no_ruler_and_says_which_dominates():
     fig = P.bayes_error([dc.Gaussian(mu=2), dc.Gaussian(mu=1)])
     ax = fig.axes[0]
     assert len(_rulers(ax)) == 1  # Δ(A‖B) = 0: A (μ = 2) is less private everywhere
-    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    texts = [t.get_text().replace("\n", " ") for t in ax.get_legend().get_texts()]  # long entries are wrapped
     assert any(t.startswith("Δ(A‖B) ≈ 0") and t.endswith("B is nowhere more vulnerable than A (Thm 1)") for t in texts), texts
 
 

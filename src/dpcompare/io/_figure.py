@@ -151,13 +151,67 @@ def _band(ax: "Axes", x: np.ndarray, lo: np.ndarray, hi: np.ndarray, color: str)
         ax.fill_between(x, lo, hi, color=color, alpha=0.3, linewidth=0, zorder=1)
 
 
-def _ruler(ax: "Axes", x: float, y_low: float, y_high: float, text: str, label: str) -> None:
-    """A black vertical bar with end caps from y_low to y_high at x, named beside it (seed 000 Fig 3);
-    ``label`` (with the value) goes to the legend."""
+def _ruler(ax: "Axes", x: float, y_low: float, y_high: float, text: str, label: str, crowd: int = 0) -> None:
+    """A black vertical bar with end caps from y_low to y_high at x, named beside it ([BCP] Fig 3);
+    ``label`` (with the value) goes to the legend. ``crowd`` = how many rulers were already drawn near
+    x: the name alternates sides and steps down 11 points per pair, so names never overlap."""
     ax.plot([x, x], [y_low, y_high], color=_RULER, linewidth=1.4, marker="_", markersize=9, zorder=5, label=label)
-    side = -1 if x < 0.5 else 1
-    ax.annotate(text, xy=(x, 0.5 * (y_low + y_high)), xytext=(5 * side, 0), textcoords="offset points",
+    side = (-1 if x < 0.5 else 1) * (-1 if crowd % 2 else 1)
+    ax.annotate(text, xy=(x, 0.5 * (y_low + y_high)), xytext=(5 * side, -11 * (crowd // 2)), textcoords="offset points",
                 ha="left" if side > 0 else "right", va="center", fontsize=8, color=_RULER, zorder=6)
+
+
+class _Crowd:
+    """Counts labels already placed near a point (|Δx| < dx and |Δy| < dy), so the next one can move."""
+
+    def __init__(self, dx: float, dy: float) -> None:
+        self.dx, self.dy, self.placed = dx, dy, []  # type: list[tuple[float, float]]
+
+    def near(self, x: float, y: float) -> int:
+        n = sum(abs(x - a) < self.dx and abs(y - b) < self.dy for a, b in self.placed)
+        self.placed.append((x, y))
+        return n
+
+
+def _declutter(ax: "Axes") -> None:
+    """Move the axes' annotations (ruler names, Δ labels) down, one by one, until no two overlap: each
+    is measured with an Agg renderer at the figure's size and, if it touches one already placed, its
+    offset goes down past that one (at most 12 steps). Deterministic; no global state."""
+    from matplotlib.backends.backend_agg import RendererAgg
+    from matplotlib.text import Annotation
+
+    fig = ax.figure
+    w, h = fig.get_size_inches() * fig.dpi
+    renderer = RendererAgg(int(w), int(h), fig.dpi)
+    placed = []
+    for t in (c for c in ax.get_children() if isinstance(c, Annotation) and c.get_text()):
+        for _ in range(12):
+            bb = t.get_window_extent(renderer)
+            hit = next((p for p in placed if bb.overlaps(p)), None)
+            if hit is None:
+                break
+            x, y = t.xyann
+            t.xyann = (x, y - (bb.y1 - hit.y0 + 1.0) * 72.0 / fig.dpi)
+        placed.append(t.get_window_extent(renderer))
+
+
+_LEGEND_INSIDE = 6  # more legend entries than this go beside the axes, where they cannot cover labels
+
+
+def _legend(ax: "Axes", loc: str) -> None:
+    """The legend at ``loc`` inside the axes, or beside them (right) when it has many entries."""
+    n = len(ax.get_legend_handles_labels()[0])
+    if n > _LEGEND_INSIDE:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
+    else:
+        ax.legend(loc=loc)
+
+
+def _wrap(text: str, width: int = 44) -> str:
+    """A legend entry broken into lines of at most ``width`` characters (a narrow legend overlaps less)."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width, break_long_words=False)) if len(text) > width else text
 
 
 @dataclass
@@ -202,14 +256,17 @@ def _delta_text(names: Sequence[str], i: int, j: int, weighted: bool = False) ->
 def _draw_rulers(ax: "Axes", mechs, names, hyperprior=None, cache: DeltaCache | None = None) -> None:
     """Both rulers for the first mechanism against every other one; values and π in the legend."""
     weight = (lambda p: 1.0) if hyperprior is None else (lambda p: float(hyperprior.density(np.asarray(p))))
+    crowd = _Crowd(0.04, np.inf)
     for i, j, r in _deltas(mechs, names, hyperprior, cache):
         name = _delta_text(names, i, j, hyperprior is not None)
         if r.value > _ZERO:
             low = float(mechs[j].bayes_error(r.pi)) * weight(r.pi)
-            _ruler(ax, r.pi, low, low + r.value, name, f"{name} = {_fmt(r.value)} at π ≈ {_fmt(r.pi)}")
-        else:  # Δ(i‖j) = 0 ⇔ i Blackwell-dominates j (seed 000 Thm 1, Thm 2)
+            _ruler(ax, r.pi, low, low + r.value, name, f"{name} = {_fmt(r.value)} at π ≈ {_fmt(r.pi)}",
+                   crowd.near(r.pi, 0.0))
+        else:  # Δ(i‖j) = 0 ⇔ j is nowhere more vulnerable than i ([BCP] Thm 1, Thm 2)
             bound = f" (≤ {_fmt(r.upper)})" if r.upper > 0 else ""
-            ax.plot([], [], linestyle="none", label=f"{name} ≈ 0{bound}: {names[j]} is nowhere more vulnerable than {names[i]} (Thm 1)")
+            ax.plot([], [], linestyle="none",
+                    label=_wrap(f"{name} ≈ 0{bound}: {names[j]} is nowhere more vulnerable than {names[i]} (Thm 1)"))
 
 
 def _curves(ax, mechs, legend, x, bounds: Callable[[Any, np.ndarray], tuple[np.ndarray, np.ndarray]],

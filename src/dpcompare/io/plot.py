@@ -39,7 +39,10 @@ from ._figure import (
     _axes,
     _band,
     _color,
+    _Crowd,
     _curves,
+    _declutter,
+    _legend,
     _delta_text,
     _deltas,
     _draw_rulers,
@@ -108,7 +111,8 @@ def bayes_error(mechanisms: Any, *, labels: Sequence[str] | None = None, ax: "Ax
     ax.set_ylim(0, 0.55)
     ax.set_xlabel("prior π of the adversary (belief in membership)")
     ax.set_ylabel(r"minimum Bayes error $R_{\min}(\pi)$")
-    ax.legend(loc="best")
+    _declutter(ax)
+    _legend(ax, "best")
     return fig
 
 
@@ -130,6 +134,8 @@ def bayes_error_difference(mechanisms: Any, *, labels: Sequence[str] | None = No
     a_lo, a_hi = mechs[0].bayes_error_bounds(pi)
     ax.axhline(0.0, color=_GREY, linewidth=0.8)
     deltas = _deltas(mechs, names, None, cache)
+    top = max([r.value for _, _, r in deltas] + [1e-12])
+    crowd = _Crowd(0.25, 0.15 * top)
     for k in range(1, len(mechs)):
         c = _color(k)
         b_lo, b_hi = mechs[k].bayes_error_bounds(pi)
@@ -142,8 +148,9 @@ def bayes_error_difference(mechanisms: Any, *, labels: Sequence[str] | None = No
             sign = 1.0 if i == 0 else -1.0
             ax.axhline(sign * r.value, color=c, linewidth=0.8, linestyle="--", zorder=2)
             ax.plot([r.pi], [sign * r.value], marker="o", color=c, markersize=4, zorder=4)
+            step = 11 * crowd.near(r.pi, sign * r.value)  # points: stack labels that would collide
             ax.annotate(f"{'+' if sign > 0 else '−'}{_delta_text(names, i, j)} = {_fmt(r.value)}", xy=(r.pi, sign * r.value),
-                        xytext=(4, 4 if sign > 0 else -10), textcoords="offset points", fontsize=8, color=c)
+                        xytext=(4, 4 + step if sign > 0 else -10 - step), textcoords="offset points", fontsize=8, color=c)
         for x in crossing_points(mechs[0], mechs[k]):
             ax.axvline(x, color=c, linewidth=0.7, linestyle=":", zorder=2)
     ax.set_xlim(0, 1)
@@ -152,7 +159,8 @@ def bayes_error_difference(mechanisms: Any, *, labels: Sequence[str] | None = No
     ax.ticklabel_format(axis="y", style="sci", scilimits=(-3, 3))
     ax.set_xlabel("prior π of the adversary")
     ax.set_ylabel(r"difference of Bayes errors $R_{\min}(\pi) - \tilde{R}_{\min}(\pi)$")
-    ax.legend(loc="upper right")
+    _declutter(ax)
+    _legend(ax, "upper right")
     return fig
 
 
@@ -183,7 +191,7 @@ def tradeoff(mechanisms: Any, *, labels: Sequence[str] | None = None, ax: "Axes 
     ax.set_aspect("equal")
     ax.set_xlabel(r"Type I error $\alpha$")
     ax.set_ylabel(r"Type II error $\beta = f(\alpha)$")
-    ax.legend(loc="upper right")
+    _legend(ax, "upper right")
     return fig
 
 
@@ -253,7 +261,7 @@ def privacy_profile(mechanisms: Any, *, labels: Sequence[str] | None = None, ax:
         ax.annotate(f"({_fmt(e, 3)}, {_fmt(d, 3)})", xy=(e, d), xytext=(6, 6), textcoords="offset points", fontsize=8)
     ax.set_xlabel(r"$\varepsilon$")
     ax.set_ylabel(r"$\delta(\varepsilon)$")
-    ax.legend(loc="upper right")
+    _legend(ax, "upper right")
     return fig
 
 
@@ -299,7 +307,7 @@ def roc(mechanisms: Any, *, labels: Sequence[str] | None = None, ax: "Axes | Non
             ax.axvline(x, color=_GREY, linewidth=0.6, linestyle="--", zorder=0)
     ax.set_xlabel(r"false positive rate FPR $= \alpha$")
     ax.set_ylabel(r"true positive rate TPR $= 1 - f(\alpha)$")
-    ax.legend(loc="lower right" if not log else "upper left")
+    _legend(ax, "lower right" if not log else "upper left")
     return fig
 
 
@@ -344,7 +352,8 @@ def weighted_bayes_error(mechanisms: Any, hyperprior: Any = "jeffreys", *, label
     ax.set_xlabel("prior π of the adversary")
     ax.set_ylabel(r"weighted Bayes error $\Psi(\pi)\,R_{\min}(\pi)$")
     ax.set_title(f"hyper-prior Ψ: {prior_title(h)}", loc="left")
-    ax.legend(loc="upper left")  # the inset takes the upper right
+    _declutter(ax)
+    _legend(ax, "upper left")  # the inset takes the upper right
     if inset:
         sub = ax.inset_axes([0.79, 0.73, 0.2, 0.22])
         x = np.linspace(1e-3, 1 - 1e-3, 400)

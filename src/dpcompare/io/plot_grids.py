@@ -194,8 +194,7 @@ def delta_heatmap(mechanisms: Any, *, labels: Sequence[str] | None = None, ax: "
                     cell = "≈0" if z[i, j] <= _ZERO else _fmt(z[i, j])  # within the Blackwell tolerance
                     ax.text(j, i, cell, ha="center", va="center", fontsize=6.5,
                             color="black" if light else "white")
-    ax.set_xlabel("Y (column)")
+    ax.set_xlabel("Y (column)\n\n" + "\n".join(legend), fontsize=8, loc="left")  # the specs, in the layout's space
     ax.set_ylabel("X (row)")
     ax.set_title("pairwise Δ(X‖Y)", loc="left")
-    fig.text(0.01, 0.0, "\n".join(legend), fontsize=7, va="bottom", ha="left", family="monospace")
     return fig
