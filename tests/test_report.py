@@ -389,3 +389,11 @@ def test_more_than_six_mechanisms_get_a_pairwise_heatmap_not_crowded_curves():
     rep = build_report(specs, deltas=[1e-5], fprs=[1e-2], hyperpriors=("jeffreys",))
     assert [f.id for f in rep.figures] == ["fig-delta-heatmap"]
     assert rep.verdict.startswith(("Ranking", "No mechanism")) and "Largest regret" in rep.verdict
+
+
+def test_report_speaks_in_words_not_verdict_codes(report):
+    body = html.unescape(report.html)
+    for code in ("a>=b", "b>=a", "a&gt;=b", "b&gt;=a"):
+        assert code not in report.html
+    assert "A and B are incomparable (each more vulnerable somewhere)" in body
+    assert "seed 00" not in body and "[BCP] G. Kaissis" in body.replace("<li>", "")

@@ -14,7 +14,6 @@ import shlex
 from typing import TYPE_CHECKING, Any
 
 from . import plot as _plot
-from ..compare.comparison import VERDICT_TEXT
 from .render import num, short
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -76,11 +75,25 @@ def _cell(v: View) -> str:
     return f'<td class="num">{_e(text)}{br}</td>'
 
 
+def verdict_words(verdict: str, x: str, y: str) -> str:
+    """The Blackwell verdict of a comparison (x = its A, y = its B) in words with the report's letters,
+    never the ``a>=b`` codes of the JSON.
+
+    >>> verdict_words("a>=b", "A", "C")
+    'C is nowhere more vulnerable than A'
+    """
+    return {
+        "a>=b": f"{y} is nowhere more vulnerable than {x}",
+        "b>=a": f"{x} is nowhere more vulnerable than {y}",
+        "equal": f"{x} and {y} offer the same protection",
+        "incomparable": f"{x} and {y} are incomparable (each more vulnerable somewhere)",
+    }[str(verdict)]
+
+
 def render_html(title, verdict, names, summaries, comparisons, weighted, figures, versions, seconds, command) -> str:
     n = len(summaries)
     c0 = comparisons[0][2]
     cross = ", ".join(_fmt(x, 3) for x in c0.crossings)
-    verdict_text = VERDICT_TEXT[c0.verdict]  # the first comparison is always A against B
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -89,7 +102,7 @@ def render_html(title, verdict, names, summaries, comparisons, weighted, figures
         f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{_e(title)}</h1>",
         f'<p class="verdict" id="verdict">{_e(verdict)}</p>',
-        f"<p>Blackwell ([BCP] Thm 1): <b>{_e(c0.verdict)}</b> — {_e(verdict_text)}. "
+        f"<p>Blackwell ([BCP] Thm 1): <b>{_e(verdict_words(c0.verdict, names[0], names[1]))}</b>. "
         + (f"The Bayes error functions cross at π ≈ {_e(cross)}." if cross else "The Bayes error functions do not cross.")
         + " Δ(X‖Y) is the worst-case regret of choosing Y over X: how much lower the best attack's Bayes error "
         "can be on Y than on X ([BCP] Cor 1).</p>",
@@ -123,7 +136,7 @@ def render_html(title, verdict, names, summaries, comparisons, weighted, figures
             eps = _num(r.eps, 4) if r.value > 0 and math.isfinite(r.eps) else "—"
             out.append(f"<tr><th>Δ({_e(names[x])}‖{_e(names[y])})</th><td class=\"num\">{_e(_num(r.value))}</td>"
                        f'<td class="num">[{_e(_num(r.lower))}, {_e(_num(r.upper))}]</td><td class="num">{_e(at)}</td>'
-                       f'<td class="num">{_e(eps)}</td><td>{_e(c.verdict) if x == i else ""}</td></tr>')
+                       f'<td class="num">{_e(eps)}</td><td>{_e(verdict_words(c.verdict, names[i], names[j])) if x == i else ""}</td></tr>')
     out.append("</tbody></table>")
     if weighted:
         out += ['<table><thead><tr><th>hyper-prior Ψ</th><th>Δ<sup>Ψ</sup>(X‖Y)</th><th class="num">value</th>'
