@@ -136,10 +136,21 @@ def test_describe_json_has_null_not_nan_or_infinity(capsys):
     assert d["epsilon"] is None
 
 
+def test_describe_shows_both_mu_and_which_is_which(capsys):
+    # SGM: the tightest bound √N/σ (here √1000) is far from the curve; the fixed-point μ describes it
+    d = run_json(capsys, "describe", "sgm(sigma=1, p=0.01, steps=1000)")
+    assert d["gdp_mu"] == pytest.approx(math.sqrt(1000))
+    assert 0 < d["mu_at_fixed_point"] < 1
+    from statistics import NormalDist
+
+    assert NormalDist().cdf(-d["mu_at_fixed_point"] / 2) == pytest.approx(d["fixed_point"], rel=1e-12)
+
+
 def test_describe_human_output(capsys):
     code, out, err = run(capsys, "describe", "gaussian(mu=1)")
     assert code == 0 and err == ""
-    for label in ("ε at δ = 1e-05", "advantage", "fixed point", "minimax Bayes error", "AUC", "GDP μ"):
+    for label in ("ε at δ = 1e-05", "advantage", "fixed point", "minimax Bayes error", "AUC", "μ-GDP upper bound",
+                  "μ describing the curve"):
         assert label in out
     assert "4.37718" in out and "0.76025" in out
     _, out, _ = run(capsys, "describe", "approxdp(eps=1, delta=1e-3)")
