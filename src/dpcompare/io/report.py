@@ -312,20 +312,23 @@ def inline_svg(svg: bytes, prefix: str, title: str) -> str:
 def _figures(mechs: Sequence[Mechanism], hyperpriors: Sequence[Any], deltas: Sequence[float],
              eps_points: Sequence[tuple[float, float]], cache: "_plot.DeltaCache") -> tuple[FigureSVG, ...]:
     n = len(mechs)
+    others = ", ".join(chr(ord("A") + i) for i in range(1, min(n, 26)))
     specs: list[tuple[str, str, str, Any]] = [
         ("fig-bayes", "Bayes error functions and the Δ rulers",
          "Minimum Bayes error R(π) of the best membership-inference attack against an adversary with prior π "
-         "([BCP] eq 2, Figure 3). Black rulers: Δ(A‖B) = max_π R_A(π) − R_B(π) and Δ(B‖A) at the prior where "
-         "each is attained (Cor 1); their values are in the legend.",
+         "([BCP] eq 2, Figure 3), for each mechanism A, B, … of the tables. Black rulers: Δ(A‖X) = "
+         "max_π R_A(π) − R_X(π) and Δ(X‖A) for every other mechanism X, drawn at the prior π where each is "
+         "attained (Cor 1); their values are in the legend. Dotted grey: perfect privacy, R = min(π, 1 − π).",
          lambda: _plot.bayes_error(mechs, cache=cache)),
         ("fig-difference", "Where one mechanism is more vulnerable than the other",
-         "R_A(π) − R_k(π) with its certified band; dashed levels +Δ(A‖k) and −Δ(k‖A) (Cor 1, eq 6), dotted lines "
-         "where the Bayes error functions cross. Above 0, k is more vulnerable than A.",
+         f"R_A(π) − R_X(π) for each other mechanism X ({others}) in X's colour, with its certified band; dashed "
+         "levels +Δ(A‖X) and −Δ(X‖A) (Cor 1, eq 6); dotted vertical lines where the two Bayes error functions "
+         "cross. Above 0, X is more vulnerable than A at that prior; below 0, A is.",
          lambda: _plot.bayes_error_difference(mechs, cache=cache)),
         ("fig-tradeoff", "Trade-off functions and the κ-shift",
-         "Type II error f(α) of the most powerful test at Type I error α. Dashed: f shifted left and down by "
-         "κ = Δ ([BCP] Def 1, Figure 2), which lies below the other curve everywhere and so restores "
-         "Blackwell dominance (Thm 2).",
+         "Type II error f(α) of the most powerful test at Type I error α (false-positive rate), per mechanism. "
+         "Dashed: X's curve shifted left and down by κ = Δ(X‖Y) ([BCP] Def 1, Figure 2), which then lies below "
+         "Y's curve everywhere and so restores Blackwell dominance (Thm 2).",
          lambda: _plot.tradeoff(mechs, cache=cache)),
         ("fig-profile", "Privacy profiles",
          f"δ(ε) on a log axis ([BCP] Figure 1); stars mark (ε, δ) at δ = {_fmt(deltas[0], 3)} for each mechanism. "
@@ -349,7 +352,8 @@ def _figures(mechs: Sequence[Mechanism], hyperpriors: Sequence[Any], deltas: Seq
             hp = as_hyperprior(h)
             specs.append((f"fig-weighted-{_slug(hp.name)}", f"Bayes errors weighted by the {_plot.prior_title(hp)} hyper-prior",
                           "Ψ(π)·R(π) for a hyper-prior Ψ over the adversary's prior ([BCP] §5, Figure 4), with the "
-                          "weighted rulers Δ^Ψ(X‖Y) = max_π Ψ(π)(R_X(π) − R_Y(π)); the inset shows the density Ψ.",
+                          "weighted rulers Δ^Ψ(A‖X) = max_π Ψ(π)(R_A(π) − R_X(π)) and Δ^Ψ(X‖A) for every other mechanism X; the "
+         "inset shows the density Ψ.",
                           lambda hp=hp: _plot.weighted_bayes_error(mechs, hp, cache=cache)))
     else:
         specs = [s for s in specs if s[0] != "fig-difference"]
