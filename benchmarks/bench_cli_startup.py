@@ -36,8 +36,16 @@ COMMANDS = {
 }
 
 
-def _run(src: Path, args: list[str]) -> float:
+def _env(src: Path) -> dict[str, str]:
+    """PYTHONPATH = the tree; bytecode caching on (as for a user), whatever this shell says, so that both
+    trees are timed from their cached .pyc after the warm-up run."""
     env = {**os.environ, "PYTHONPATH": str(src)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def _run(src: Path, args: list[str]) -> float:
+    env = _env(src)
     t0 = time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "dpcompare", *args], env=env, capture_output=True, text=True)
     dt = time.perf_counter() - t0
@@ -48,7 +56,7 @@ def _run(src: Path, args: list[str]) -> float:
 
 def importtime(src: Path, args: list[str], top: int = 12) -> list[tuple[float, str]]:
     """(cumulative seconds, module) of the ``top`` most expensive top-level-or-nested imports."""
-    env = {**os.environ, "PYTHONPATH": str(src)}
+    env = _env(src)
     proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "dpcompare", *args], env=env,
                           capture_output=True, text=True)
     rows = []
