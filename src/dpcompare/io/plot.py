@@ -8,14 +8,24 @@ band (usually thinner than the line).
 
 | function | shows | source |
 | --- | --- | --- |
-| :func:`bayes_error` | R_min(π) with the Δ "rulers" at their π | seed 000 §2 eq 2, Cor 1, Fig 3 |
-| :func:`bayes_error_difference` | R_A(π) − R_B(π), its certified band, ±Δ, crossings | seed 000 Cor 1, eq 6 |
-| :func:`tradeoff` | f(α) and f(α + κ) − κ with κ = Δ (Def 1) | seed 000 Def 1, Fig 2 |
-| :func:`privacy_profile` | δ(ε) on a log axis, calibration points | seed 000 §1, Fig 1 |
-| :func:`roc` | TPR = 1 − f(FPR) with the AUC shaded (or log–log) | seed 001 eq 4.7, 4.9, Fig 3 |
-| :func:`weighted_bayes_error` | Ψ(π)·R_min(π), Δ^Ψ rulers, density inset | seed 000 §5, Fig 4 |
-| :func:`pareto` | accuracy against Δ, the efficient frontier | seed 000 §5, Fig 5 |
-| :func:`sweep_heatmap` | a Δ (or any) grid over two parameters | seed 000 §5, Fig 6 |
+| :func:`bayes_error` | R_min(π) with the Δ "rulers" at their π | [BCP] §2 eq 2, Cor 1, Fig 3 |
+| :func:`bayes_error_difference` | R_A(π) − R_B(π), its certified band, ±Δ, crossings | [BCP] Cor 1, eq 6 |
+| :func:`tradeoff` | f(α) and f(α + κ) − κ with κ = Δ (Def 1) | [BCP] Def 1, Fig 2 |
+| :func:`privacy_profile` | δ(ε) on a log axis, calibration points | [BCP] §1, Fig 1 |
+| :func:`roc` | TPR = 1 − f(FPR) with the AUC shaded (or log–log) | [SI] eq 4.7, 4.9, Fig 3 |
+| :func:`weighted_bayes_error` | Ψ(π)·R_min(π), Δ^Ψ rulers, density inset | [BCP] §5, Fig 4 |
+| :func:`pareto` | accuracy against Δ, the efficient frontier | [BCP] §5, Fig 5 |
+| :func:`sweep_heatmap` | a Δ (or any) grid over two parameters | [BCP] §5, Fig 6 |
+| :func:`delta_heatmap` | pairwise Δ(X‖Y) of k mechanisms (instead of k crowded curves) | [BCP] Cor 1 |
+
+Labels: mechanism *i* is the letter A, B, C, … with its spec beside it in every legend; a Δ of 0 is
+said in words ("B is nowhere more vulnerable than A"); annotations are moved apart after measuring
+them, and a legend with more than six entries goes beside the axes, so no two labels overlap
+(``tests/test_plot_layout.py``). The helpers live in ``_figure.py``, the grid figures in
+``plot_grids.py``; this module re-exports every public name.
+
+[BCP] = *Beyond the Calibration Point* (Kaissis et al., ICML 2024); [SI] = the sensitivity-index paper
+(Kaissis et al., Journal of Privacy and Confidentiality).
 
 Style: the Okabe–Ito palette (distinguishable under the common colour-vision deficiencies),
 viridis for maps, black rulers, dashed shifted curves, the paper's symbols on every axis.
@@ -87,8 +97,8 @@ __all__ = [
 @_styled
 def bayes_error(mechanisms: Any, *, labels: Sequence[str] | None = None, ax: "Axes | None" = None,
                 rulers: bool = True, cache: DeltaCache | None = None) -> "Figure":
-    """Minimum Bayes error functions R_min(π) = min_α π·α + (1−π)·f(α) (seed 000 eq 2) of several
-    mechanisms, with the Δ rulers of seed 000 Figure 3.
+    """Minimum Bayes error functions R_min(π) = min_α π·α + (1−π)·f(α) ([BCP] eq 2) of several
+    mechanisms, with the Δ rulers of [BCP] Figure 3.
 
     For the first mechanism A and every other mechanism B both rulers are drawn where they are
     attained (Cor 1): Δ(A‖B) = max_π R_A(π) − R_B(π) as a bar from R_B up to R_A at its π, and
@@ -120,7 +130,7 @@ def bayes_error(mechanisms: Any, *, labels: Sequence[str] | None = None, ax: "Ax
 def bayes_error_difference(mechanisms: Any, *, labels: Sequence[str] | None = None,
                            ax: "Axes | None" = None, cache: DeltaCache | None = None) -> "Figure":
     """R_A(π) − R_k(π) for the first mechanism A and every other k, with its certified band, the
-    levels +Δ(A‖k) and −Δ(k‖A) at their π (seed 000 Cor 1; Δ↔ = ‖R_A − R_k‖_∞, eq 6) and the priors
+    levels +Δ(A‖k) and −Δ(k‖A) at their π ([BCP] Cor 1; Δ↔ = ‖R_A − R_k‖_∞, eq 6) and the priors
     where the Bayes error functions cross. It makes visible what a Δ of 1e-4 hides in
     :func:`bayes_error`.
     """
@@ -169,7 +179,7 @@ def bayes_error_difference(mechanisms: Any, *, labels: Sequence[str] | None = No
 def tradeoff(mechanisms: Any, *, labels: Sequence[str] | None = None, ax: "Axes | None" = None,
              shift: bool = True, cache: DeltaCache | None = None) -> "Figure":
     """Trade-off functions f(α) (Type II error of the most powerful test at Type I error α) and, with
-    ``shift``, the κ-shift of seed 000 Def 1 that restores Blackwell dominance (Figure 2):
+    ``shift``, the κ-shift of [BCP] Def 1 that restores Blackwell dominance (Figure 2):
     f_A(α + κ) − κ with κ = Δ(A‖B) lies below f_B everywhere (Thm 2 clause 1), drawn dashed for the
     first mechanism A against every other B, and the other way round.
     """
@@ -219,7 +229,7 @@ def _eps_grid(mechs: Sequence["Mechanism"], eps_max: float, n: int = 600) -> np.
 def privacy_profile(mechanisms: Any, *, labels: Sequence[str] | None = None, ax: "Axes | None" = None,
                     eps_max: float | None = None, delta_min: float = 1e-10,
                     points: Sequence[tuple[float, float]] = ()) -> "Figure":
-    """Privacy profiles δ(ε) = H_{e^ε}(P‖Q) on a log δ axis (seed 000 §1, Figure 1).
+    """Privacy profiles δ(ε) = H_{e^ε}(P‖Q) on a log δ axis ([BCP] §1, Figure 1).
 
     ``points`` marks (ε, δ) calibration points (Figure 1: two SGMs that share (4, 0.08)). The ε
     range is chosen so every profile reaches ``delta_min`` unless ``eps_max`` is given. A
@@ -269,7 +279,7 @@ def privacy_profile(mechanisms: Any, *, labels: Sequence[str] | None = None, ax:
 @_styled
 def roc(mechanisms: Any, *, labels: Sequence[str] | None = None, ax: "Axes | None" = None, shade: bool = True,
         log: bool = False, fpr_marks: Sequence[float] = (1e-3, 1e-2)) -> "Figure":
-    """ROC curves of the best membership-inference test, TPR = 1 − f(FPR) (seed 001 eq 4.7), with the
+    """ROC curves of the best membership-inference test, TPR = 1 − f(FPR) ([SI] eq 4.7), with the
     area under each curve shaded and stated in the legend (AUC; Φ(ψ/√2) for the Gaussian, eq 4.9).
 
     ``log=True`` draws log–log axes for the low-FPR regime (Carlini et al. 2022) and marks the TPR at
@@ -322,7 +332,7 @@ def prior_title(h: "HyperPrior") -> str:
 def weighted_bayes_error(mechanisms: Any, hyperprior: Any = "jeffreys", *, labels: Sequence[str] | None = None,
                          ax: "Axes | None" = None, rulers: bool = True, inset: bool = True,
                          cache: DeltaCache | None = None) -> "Figure":
-    """Hyper-prior weighted Bayes errors R^Ψ(π) = Ψ(π)·R_min(π) (seed 000 §5, Figure 4) with the
+    """Hyper-prior weighted Bayes errors R^Ψ(π) = Ψ(π)·R_min(π) ([BCP] §5, Figure 4) with the
     weighted rulers Δ^Ψ(A‖B) = max_π Ψ(π)(R_A(π) − R_B(π)) at their π, and the density Ψ in an inset.
 
     ``hyperprior``: a HyperPrior, a density callable, or 'jeffreys' | 'uquadratic' | 'beta(a,b)'.
