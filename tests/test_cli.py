@@ -139,10 +139,21 @@ def test_describe_json_has_null_not_nan_or_infinity(capsys):
     assert d["epsilon"] is None
 
 
+def test_describe_shows_both_mu_and_which_is_which(capsys):
+    # SGM: the tightest bound √N/σ (here √1000) is far from the curve; the fixed-point μ describes it
+    d = run_json(capsys, "describe", "sgm(sigma=1, p=0.01, steps=1000)")
+    assert d["gdp_mu"] == pytest.approx(math.sqrt(1000))
+    assert 0 < d["mu_at_fixed_point"] < 1
+    from statistics import NormalDist
+
+    assert NormalDist().cdf(-d["mu_at_fixed_point"] / 2) == pytest.approx(d["fixed_point"], rel=1e-12)
+
+
 def test_describe_human_output(capsys):
     code, out, err = run(capsys, "describe", "gaussian(mu=1)")
     assert code == 0 and err == ""
-    for label in ("ε at δ = 1e-05", "advantage", "fixed point", "minimax Bayes error", "AUC", "GDP μ"):
+    for label in ("ε at δ = 1e-05", "advantage", "fixed point", "minimax Bayes error", "AUC", "μ-GDP upper bound",
+                  "μ describing the curve"):
         assert label in out
     assert "4.37718" in out and "0.76025" in out
     _, out, _ = run(capsys, "describe", "approxdp(eps=1, delta=1e-3)")
@@ -312,3 +323,26 @@ def test_module_entry_point_runs_main():
     )
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["advantage"] == 0.0
+
+
+# ---------------------------------------------------------------------------------------------- issue 15 §6–7
+@pytest.mark.parametrize("orders", ["2,,4", "2,4,", ",2", " , "])
+def test_orders_with_an_empty_item_are_rejected(capsys, orders):
+    code, out, err = run(capsys, "gaussian", "--psi", "1", "--orders", orders)
+    assert code == 2 and out == "" and err.startswith("error: --orders") and err.count("\n") == 1
+
+
+def test_plot_heatmap_writes_a_figure_of_pairwise_delta(capsys, tmp_path):
+    path = tmp_path / "h.svg"
+    d = run_json(capsys, "plot", "heatmap", "gaussian(mu=1)", "laplace(b=1)", "rr(eps=1)", "-o", str(path))
+    assert d["kind"] == "heatmap" and path.read_bytes().startswith(b"<?xml")
+    code, _, err = run(capsys, "plot", "heatmap", "gaussian(mu=1)", "-o", str(tmp_path / "one.svg"))
+    assert code == 2 and "at least two" in err and not (tmp_path / "one.svg").exists()
+
+
+def test_json_numbers_come_from_the_one_formatter(capsys):
+    from dpcompare.io import render
+
+    d = run_json(capsys, "describe", "approxdp(eps=1, delta=0.1)")
+    assert d["gdp_mu"] is None  # no finite μ: null, never NaN or a string
+    assert render.dumps({"x": float("nan")}) == '{"x": null}'

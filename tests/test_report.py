@@ -74,8 +74,8 @@ def test_verdict_sentence_other_cases():
 
 def test_views_table_has_every_view_equal_to_the_library(report):
     rows = [v.label for v in report.summaries[0].views]
-    assert rows == ["ε at δ = 1e-5", "ε at δ = 1e-6", "μ-GDP", "advantage", "fixed point α*", "minimax Bayes error R*",
-                    "AUC", "TPR at FPR = 0.001", "TPR at FPR = 0.01"]
+    assert rows == ["ε at δ = 1e-5", "ε at δ = 1e-6", "μ-GDP upper bound", "μ describing the curve", "advantage",
+                    "fixed point α*", "minimax Bayes error R*", "AUC", "TPR at FPR = 0.001", "TPR at FPR = 0.01"]
     for summary, m in zip(report.summaries, (GAUSS, LAP)):
         v = {x.key: x for x in summary.views}
         d = m.describe(1e-5)
@@ -83,6 +83,9 @@ def test_views_table_has_every_view_equal_to_the_library(report):
         for key in ("advantage", "fixed_point", "minimax_bayes_error", "auc", "gdp_mu"):
             assert v[key].value == pytest.approx(d[key], rel=1e-12)
         assert v["tpr@0.001"].value == pytest.approx(float(m.tpr(1e-3)), rel=1e-12)
+        # the Gaussian through the fixed point α* = Φ(−μ/2) ([GDP]): for a Gaussian it is μ itself
+        if m is GAUSS:
+            assert v["mu_at_fixed_point"].value == pytest.approx(1.0, rel=1e-12)
         assert all(x.lower is None for x in summary.views)  # closed forms: no bracket shown
         for x in summary.views:
             if x.value is not None:
@@ -361,3 +364,36 @@ def test_report_renders_in_headless_chromium(report_file, tmp_path):
         assert ink > 0.02, (f["id"], ink)  # axes, text and curves, not a blank box
         drawn = max(np.mean(np.abs(box - c).max(axis=-1) < 0.12) for c in palette)
         assert drawn > 5e-4, (f["id"], drawn)  # the curves themselves are drawn
+
+
+# ---------------------------------------------------------------------------------------------- k mechanisms
+def test_ranking_sentence_total_and_partial_orders():
+    from dpcompare.io.report import ranking_sentence
+
+    # Gaussians are totally ordered by μ (R = Φ(−μ/2) pointwise larger for smaller μ); Gauss vs Laplace cross
+    ms = [dc.Gaussian(mu=1), dc.Gaussian(mu=2), dc.Laplace(b=1)]
+    cs = [(i, j, dc.compare(ms[i], ms[j])) for i in range(3) for j in range(i + 1, 3)]
+    text = ranking_sentence("ABC", cs)
+    assert text.startswith("No mechanism is the most private against every adversary.")
+    assert "Nowhere more vulnerable (and so by transitivity below): A than B" in text
+    assert "Incomparable (their Bayes error functions cross): A and C" in text
+    worst = max((r.value, x, y) for i, j, c in cs for x, y, r in ((i, j, c.delta_ab), (j, i, c.delta_ba)))
+    assert f"Largest regret: Δ({'ABC'[worst[1]]}‖{'ABC'[worst[2]]})" in text
+    same = [dc.Gaussian(mu=1), dc.Gaussian(sigma=2, sensitivity=2), dc.Gaussian(mu=1)]
+    cs = [(i, j, dc.compare(same[i], same[j])) for i in range(3) for j in range(i + 1, 3)]
+    assert ranking_sentence("ABC", cs).endswith("All offer the same protection against every adversary (every Δ = 0).")
+
+
+def test_more_than_six_mechanisms_get_a_pairwise_heatmap_not_crowded_curves():
+    specs = [f"gaussian(mu={m})" for m in (0.5, 1, 2)] + [f"rr(eps={e})" for e in (0.5, 1, 2)] + ["laplace(b=1)"]
+    rep = build_report(specs, deltas=[1e-5], fprs=[1e-2], hyperpriors=("jeffreys",))
+    assert [f.id for f in rep.figures] == ["fig-delta-heatmap"]
+    assert rep.verdict.startswith(("Ranking", "No mechanism")) and "Largest regret" in rep.verdict
+
+
+def test_report_speaks_in_words_not_verdict_codes(report):
+    body = html.unescape(report.html)
+    for code in ("a>=b", "b>=a", "a&gt;=b", "b&gt;=a"):
+        assert code not in report.html
+    assert "A and B are incomparable (each more vulnerable somewhere)" in body
+    assert "seed 00" not in body and "[BCP] G. Kaissis" in body.replace("<li>", "")

@@ -57,7 +57,6 @@ def test_gaussian_forms_set_mu():
         "Gaussian(mu=1)",
         "GAUSSIAN ( MU = 1 )",
         "gaussian(\tmu\n=\n1\t)",
-        "gaussian(mu=1,)",
         "gaussian(mu=+1.0)",
         "gaussian(mu=1e0)",
         "gaussian(mu=10E-1)",
@@ -66,6 +65,25 @@ def test_gaussian_forms_set_mu():
 )
 def test_whitespace_case_and_number_syntax_are_tolerated(text):
     assert parse(text) == dc.Gaussian(mu=1.0)
+
+
+@pytest.mark.parametrize("text", ["gaussian(mu=1,)", "gaussian(mu=1,,)", "gaussian(,mu=1)", "beta(1,,2)"])
+def test_empty_items_are_rejected(text):
+    # issue 15 §7: an empty item is a typo, never silently a shorter list (as `--orders 2,,4` in the CLI)
+    with pytest.raises(ValueError, match="empty item|missing value|unknown mechanism"):
+        parse(text)
+
+
+@pytest.mark.parametrize("text", ["sgm(sigma=1, sampling_rate=0.01, steps=100)", "SGM(Sigma=1, Sampling_Rate=1e-2, steps=1e2)"])
+def test_sgm_accepts_sampling_rate_as_the_same_key_as_p(text):
+    assert parse(text) == parse("sgm(sigma=1, p=0.01, steps=100)")
+    assert parse(text).spec == "sgm(sigma=1, p=0.01, steps=100)"
+
+
+@pytest.mark.parametrize("text", ["sgm(sigma=1, p=0.01, sampling_rate=0.01, steps=100)", "sgm(sigma=1, steps=100)"])
+def test_sgm_needs_exactly_one_spelling_of_the_sampling_rate(text):
+    with pytest.raises(ValueError, match="sampling_rate"):
+        parse(text)
 
 
 def test_names_without_parentheses_and_leading_dot_numbers():

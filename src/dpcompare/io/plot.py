@@ -8,14 +8,24 @@ band (usually thinner than the line).
 
 | function | shows | source |
 | --- | --- | --- |
-| :func:`bayes_error` | R_min(π) with the Δ "rulers" at their π | seed 000 §2 eq 2, Cor 1, Fig 3 |
-| :func:`bayes_error_difference` | R_A(π) − R_B(π), its certified band, ±Δ, crossings | seed 000 Cor 1, eq 6 |
-| :func:`tradeoff` | f(α) and f(α + κ) − κ with κ = Δ (Def 1) | seed 000 Def 1, Fig 2 |
-| :func:`privacy_profile` | δ(ε) on a log axis, calibration points | seed 000 §1, Fig 1 |
-| :func:`roc` | TPR = 1 − f(FPR) with the AUC shaded (or log–log) | seed 001 eq 4.7, 4.9, Fig 3 |
-| :func:`weighted_bayes_error` | Ψ(π)·R_min(π), Δ^Ψ rulers, density inset | seed 000 §5, Fig 4 |
-| :func:`pareto` | accuracy against Δ, the efficient frontier | seed 000 §5, Fig 5 |
-| :func:`sweep_heatmap` | a Δ (or any) grid over two parameters | seed 000 §5, Fig 6 |
+| :func:`bayes_error` | R_min(π) with the Δ "rulers" at their π | [BCP] §2 eq 2, Cor 1, Fig 3 |
+| :func:`bayes_error_difference` | R_A(π) − R_B(π), its certified band, ±Δ, crossings | [BCP] Cor 1, eq 6 |
+| :func:`tradeoff` | f(α) and f(α + κ) − κ with κ = Δ (Def 1) | [BCP] Def 1, Fig 2 |
+| :func:`privacy_profile` | δ(ε) on a log axis, calibration points | [BCP] §1, Fig 1 |
+| :func:`roc` | TPR = 1 − f(FPR) with the AUC shaded (or log–log) | [SI] eq 4.7, 4.9, Fig 3 |
+| :func:`weighted_bayes_error` | Ψ(π)·R_min(π), Δ^Ψ rulers, density inset | [BCP] §5, Fig 4 |
+| :func:`pareto` | accuracy against Δ, the efficient frontier | [BCP] §5, Fig 5 |
+| :func:`sweep_heatmap` | a Δ (or any) grid over two parameters | [BCP] §5, Fig 6 |
+| :func:`delta_heatmap` | pairwise Δ(X‖Y) of k mechanisms (instead of k crowded curves) | [BCP] Cor 1 |
+
+Labels: mechanism *i* is the letter A, B, C, … with its spec beside it in every legend; a Δ of 0 is
+said in words ("B is nowhere more vulnerable than A"); annotations are moved apart after measuring
+them, and a legend with more than six entries goes beside the axes, so no two labels overlap
+(``tests/test_plot_layout.py``). The helpers live in ``_figure.py``, the grid figures in
+``plot_grids.py``; this module re-exports every public name.
+
+[BCP] = *Beyond the Calibration Point* (Kaissis et al., ICML 2024); [SI] = the sensitivity-index paper
+(Kaissis et al., Journal of Privacy and Confidentiality).
 
 Style: the Okabe–Ito palette (distinguishable under the common colour-vision deficiencies),
 viridis for maps, black rulers, dashed shifted curves, the paper's symbols on every axis.
@@ -23,15 +33,38 @@ viridis for maps, black rulers, dashed shifted curves, the paper's symbols on ev
 
 from __future__ import annotations
 
-import contextlib
-import io
 import math
-import os
-import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from ._figure import (
+    _GREY,
+    _RULER,
+    _ZERO,
+    PALETTE,
+    DeltaCache,
+    _alpha_grid,
+    _axes,
+    _band,
+    _color,
+    _Crowd,
+    _curves,
+    _declutter,
+    _legend,
+    _delta_text,
+    _deltas,
+    _draw_rulers,
+    _mechanisms,
+    _pi_grid,
+    _styled,
+    render,
+    save,
+    style,
+)
+from .plot_grids import delta_heatmap, pareto, pareto_efficient, sweep_heatmap
+from .render import short as _fmt
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -42,8 +75,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "PALETTE",
+    "DeltaCache",
     "bayes_error",
     "bayes_error_difference",
+    "delta_heatmap",
     "pareto",
     "pareto_efficient",
     "prior_title",
@@ -57,224 +92,13 @@ __all__ = [
     "weighted_bayes_error",
 ]
 
-#: Okabe & Ito (2008) colour-blind-safe palette: blue, vermillion, bluish green, reddish purple,
-#: orange, sky blue, black (yellow left out: too light on white).
-PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
-_GREY = "#7F7F7F"
-_RULER = "#000000"
-_RC = {
-    "font.size": 9.0,
-    "axes.titlesize": 10.0,
-    "axes.labelsize": 9.0,
-    "legend.fontsize": 8.0,
-    "legend.frameon": False,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "axes.grid": True,
-    "grid.alpha": 0.3,
-    "grid.linewidth": 0.5,
-    "lines.linewidth": 1.8,
-    "image.cmap": "viridis",
-    "svg.fonttype": "path",  # text as paths: an SVG needs no font to look the same everywhere
-    "svg.hashsalt": "dpcompare",  # reproducible ids
-    "savefig.dpi": 150,
-}
-_FORMATS = ("png", "svg", "pdf")
-_MAX_KINKS = 5000  # add a discrete mechanism's kinks to the plotting grid up to this many atoms
-_ZERO = 1e-9  # a Δ at or below this counts as 0 (dc.compare's default tolerance): no ruler, no shift
-_DRAW_TOL = 1e-10  # bracket width of the Δ a figure computes for itself (far below what a figure shows)
-
-
-# ---------------------------------------------------------------------------------------------- helpers
-@contextlib.contextmanager
-def style() -> Iterator[None]:
-    """The package style as a matplotlib ``rc_context`` (used by every function and by :func:`save`)."""
-    import matplotlib
-
-    with matplotlib.rc_context(_RC):
-        yield
-
-
-def _styled(func: Callable[..., Any]) -> Callable[..., Any]:
-    import functools
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        with style():
-            return func(*args, **kwargs)
-
-    return wrapper
-
-
-def _axes(ax: "Axes | None", figsize: tuple[float, float]) -> tuple["Figure", "Axes"]:
-    if ax is not None:
-        get = getattr(ax, "get_figure", None)
-        try:
-            fig = get(root=True) if get is not None else ax.figure
-        except TypeError:  # matplotlib < 3.10
-            fig = ax.figure
-        return fig, ax
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=figsize, layout="constrained")
-    return fig, fig.add_subplot()
-
-
-def _mechanisms(mechanisms: Any, labels: Sequence[str] | None) -> tuple[list["Mechanism"], list[str], list[str]]:
-    """(mechanisms, short names for Δ(·‖·), legend entries). Names are A, B, … unless labels are given."""
-    from ..mechanisms import Mechanism
-    from .spec import parse
-
-    if isinstance(mechanisms, (Mechanism, str)):
-        mechanisms = [mechanisms]
-    mechs = [parse(m) if isinstance(m, str) else m for m in mechanisms]
-    if not mechs:
-        raise ValueError("mechanisms must name at least one mechanism")
-    for m in mechs:
-        if not isinstance(m, Mechanism):
-            raise ValueError(f"mechanisms must be dpcompare mechanisms or spec strings, got {type(m).__name__}")
-    if labels is None:
-        names = [_letter(i) for i in range(len(mechs))]
-        return mechs, names, [f"{n}: {m.spec}" for n, m in zip(names, mechs)]
-    labels = [str(x) for x in labels]
-    if len(labels) != len(mechs):
-        raise ValueError(f"labels must have one entry per mechanism ({len(mechs)}), got {len(labels)}")
-    return mechs, labels, labels
-
-
-def _letter(i: int) -> str:
-    return chr(ord("A") + i) if i < 26 else f"M{i + 1}"
-
-
-def _color(i: int) -> str:
-    return PALETTE[i % len(PALETTE)]
-
-
-def _fmt(x: float, digits: int = 2) -> str:
-    """Short number text: 0.0053, 0.034, 1e-5 (never 1e-05), 0."""
-    x = float(x)
-    if x == 0 or not math.isfinite(x):
-        return "0" if x == 0 else ("∞" if x > 0 else "-∞")
-    s = f"{x:.{digits}g}"
-    return re.sub(r"e([+-])0*(\d)", lambda m: "e" + ("-" if m.group(1) == "-" else "") + m.group(2), s)
-
-
-def _kinks(m: "Mechanism") -> np.ndarray:
-    """Priors where R is not smooth: the mechanism's own kinks and, for small discrete pairs, every atom."""
-    from .._numerics import expit
-
-    pts = [np.asarray(m.bayes_error_kinks(), dtype=float)]
-    pairs = m.pairs()
-    if pairs is not None and pairs[0].size <= _MAX_KINKS:
-        pts.append(expit(np.asarray(pairs[0].loss, dtype=float)))
-    out = np.concatenate(pts) if pts else np.array([])
-    return out[np.isfinite(out) & (out >= 0) & (out <= 1)]
-
-
-def _pi_grid(mechs: Sequence["Mechanism"], n: int = 801) -> np.ndarray:
-    from .._numerics import expit
-
-    parts = [np.linspace(0.0, 1.0, n), expit(np.linspace(-12.0, 12.0, 241))] + [_kinks(m) for m in mechs]
-    return np.unique(np.concatenate(parts))
-
-
-def _alpha_grid(mechs: Sequence["Mechanism"], n: int = 801) -> np.ndarray:
-    parts = [np.linspace(0.0, 1.0, n), np.logspace(-8, 0, 161), 1.0 - np.logspace(-8, 0, 161)]
-    for m in mechs:
-        pairs = m.pairs()
-        vertices = getattr(pairs[0], "_vertices", None) if pairs is not None and pairs[0].size <= _MAX_KINKS else None
-        if vertices is not None:
-            parts.append(np.asarray(vertices[0], dtype=float))
-    a = np.unique(np.concatenate(parts))
-    return a[(a >= 0) & (a <= 1)]
-
-
-def _band(ax: "Axes", x: np.ndarray, lo: np.ndarray, hi: np.ndarray, color: str) -> None:
-    if np.any(hi - lo > 0):
-        ax.fill_between(x, lo, hi, color=color, alpha=0.3, linewidth=0, zorder=1)
-
-
-def _ruler(ax: "Axes", x: float, y_low: float, y_high: float, text: str, label: str) -> None:
-    """A black vertical bar with end caps from y_low to y_high at x, named beside it (seed 000 Fig 3);
-    ``label`` (with the value) goes to the legend."""
-    ax.plot([x, x], [y_low, y_high], color=_RULER, linewidth=1.4, marker="_", markersize=9, zorder=5, label=label)
-    side = -1 if x < 0.5 else 1
-    ax.annotate(text, xy=(x, 0.5 * (y_low + y_high)), xytext=(5 * side, 0), textcoords="offset points",
-                ha="left" if side > 0 else "right", va="center", fontsize=8, color=_RULER, zorder=6)
-
-
-_MEMO: dict[tuple[int, int, int], Any] | None = None
-
-
-@contextlib.contextmanager
-def _memo() -> Iterator[dict[tuple[int, int, int], Any]]:
-    """Within the block, Δ results are reused by object identity (the report draws many figures of
-    the same mechanisms and prefills this with the Δ it has computed already)."""
-    global _MEMO
-    outer = _MEMO
-    _MEMO = {} if outer is None else outer
-    try:
-        yield _MEMO
-    finally:
-        _MEMO = outer
-
-
-def _delta(a: "Mechanism", b: "Mechanism", hyperprior: Any = None) -> Any:
-    from ..compare import delta_divergence
-
-    key = (id(a), id(b), id(hyperprior))
-    if _MEMO is not None and key in _MEMO:
-        return _MEMO[key]
-    r = delta_divergence(a, b, hyperprior, tol=_DRAW_TOL)
-    if _MEMO is not None:
-        _MEMO[key] = r
-    return r
-
-
-def _deltas(mechs, names, hyperprior=None) -> list[tuple[int, int, Any]]:
-    """Δ(first‖k) and Δ(k‖first) for every other mechanism k: (i, j, DeltaResult) with Δ(i‖j)."""
-    return [(i, j, _delta(mechs[i], mechs[j], hyperprior)) for k in range(1, len(mechs)) for i, j in ((0, k), (k, 0))]
-
-
-def _delta_text(names: Sequence[str], i: int, j: int, weighted: bool = False) -> str:
-    a, b = (str(n).replace("$", r"\$") for n in (names[i], names[j]))
-    return (r"$\Delta^{\Psi}$" if weighted else "Δ") + f"({a}‖{b})"
-
-
-def _draw_rulers(ax: "Axes", mechs, names, hyperprior=None) -> None:
-    """Both rulers for the first mechanism against every other one; values and π in the legend."""
-    weight = (lambda p: 1.0) if hyperprior is None else (lambda p: float(hyperprior.density(np.asarray(p))))
-    for i, j, r in _deltas(mechs, names, hyperprior):
-        name = _delta_text(names, i, j, hyperprior is not None)
-        if r.value > _ZERO:
-            low = float(mechs[j].bayes_error(r.pi)) * weight(r.pi)
-            _ruler(ax, r.pi, low, low + r.value, name, f"{name} = {_fmt(r.value)} at π ≈ {_fmt(r.pi)}")
-        else:  # Δ(i‖j) = 0 ⇔ i Blackwell-dominates j (seed 000 Thm 1, Thm 2)
-            bound = f" (≤ {_fmt(r.upper)})" if r.upper > 0 else ""
-            ax.plot([], [], linestyle="none", label=f"{name} ≈ 0{bound}: {names[i]} ≥ {names[j]} (Thm 1)")
-
-
-def _curves(ax, mechs, legend, x, bounds: Callable[[Any, np.ndarray], tuple[np.ndarray, np.ndarray]],
-            transform: Callable[[np.ndarray], np.ndarray] | None = None, pick: int = 0) -> list[np.ndarray]:
-    """Draw one curve per mechanism (``pick`` 0 = lower end of the bracket, 1 = upper) with its band."""
-    ys = []
-    for i, (m, lab) in enumerate(zip(mechs, legend)):
-        lo, hi = (np.asarray(v, dtype=float) for v in bounds(m, x))
-        if transform is not None:
-            lo, hi = transform(lo), transform(hi)
-        y = lo if pick == 0 else hi
-        _band(ax, x, lo, hi, _color(i))
-        ax.plot(x, y, color=_color(i), label=lab, zorder=3)
-        ys.append(y)
-    return ys
-
 
 # ---------------------------------------------------------------------------------------------- Bayes error
 @_styled
 def bayes_error(mechanisms: Any, *, labels: Sequence[str] | None = None, ax: "Axes | None" = None,
-                rulers: bool = True) -> "Figure":
-    """Minimum Bayes error functions R_min(π) = min_α π·α + (1−π)·f(α) (seed 000 eq 2) of several
-    mechanisms, with the Δ rulers of seed 000 Figure 3.
+                rulers: bool = True, cache: DeltaCache | None = None) -> "Figure":
+    """Minimum Bayes error functions R_min(π) = min_α π·α + (1−π)·f(α) ([BCP] eq 2) of several
+    mechanisms, with the Δ rulers of [BCP] Figure 3.
 
     For the first mechanism A and every other mechanism B both rulers are drawn where they are
     attained (Cor 1): Δ(A‖B) = max_π R_A(π) − R_B(π) as a bar from R_B up to R_A at its π, and
@@ -292,20 +116,21 @@ def bayes_error(mechanisms: Any, *, labels: Sequence[str] | None = None, ax: "Ax
     ax.plot(pi, np.minimum(pi, 1 - pi), color=_GREY, linewidth=0.9, linestyle=":", label="perfect privacy min(π, 1−π)")
     _curves(ax, mechs, legend, pi, lambda m, x: m.bayes_error_bounds(x))
     if rulers and len(mechs) > 1:
-        _draw_rulers(ax, mechs, names)
+        _draw_rulers(ax, mechs, names, None, cache)
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 0.55)
     ax.set_xlabel("prior π of the adversary (belief in membership)")
     ax.set_ylabel(r"minimum Bayes error $R_{\min}(\pi)$")
-    ax.legend(loc="best")
+    _declutter(ax)
+    _legend(ax, "best")
     return fig
 
 
 @_styled
 def bayes_error_difference(mechanisms: Any, *, labels: Sequence[str] | None = None,
-                           ax: "Axes | None" = None) -> "Figure":
+                           ax: "Axes | None" = None, cache: DeltaCache | None = None) -> "Figure":
     """R_A(π) − R_k(π) for the first mechanism A and every other k, with its certified band, the
-    levels +Δ(A‖k) and −Δ(k‖A) at their π (seed 000 Cor 1; Δ↔ = ‖R_A − R_k‖_∞, eq 6) and the priors
+    levels +Δ(A‖k) and −Δ(k‖A) at their π ([BCP] Cor 1; Δ↔ = ‖R_A − R_k‖_∞, eq 6) and the priors
     where the Bayes error functions cross. It makes visible what a Δ of 1e-4 hides in
     :func:`bayes_error`.
     """
@@ -318,7 +143,9 @@ def bayes_error_difference(mechanisms: Any, *, labels: Sequence[str] | None = No
     pi = _pi_grid(mechs)
     a_lo, a_hi = mechs[0].bayes_error_bounds(pi)
     ax.axhline(0.0, color=_GREY, linewidth=0.8)
-    deltas = _deltas(mechs, names)
+    deltas = _deltas(mechs, names, None, cache)
+    top = max([r.value for _, _, r in deltas] + [1e-12])
+    crowd = _Crowd(0.25, 0.15 * top)
     for k in range(1, len(mechs)):
         c = _color(k)
         b_lo, b_hi = mechs[k].bayes_error_bounds(pi)
@@ -331,8 +158,9 @@ def bayes_error_difference(mechanisms: Any, *, labels: Sequence[str] | None = No
             sign = 1.0 if i == 0 else -1.0
             ax.axhline(sign * r.value, color=c, linewidth=0.8, linestyle="--", zorder=2)
             ax.plot([r.pi], [sign * r.value], marker="o", color=c, markersize=4, zorder=4)
+            step = 11 * crowd.near(r.pi, sign * r.value)  # points: stack labels that would collide
             ax.annotate(f"{'+' if sign > 0 else '−'}{_delta_text(names, i, j)} = {_fmt(r.value)}", xy=(r.pi, sign * r.value),
-                        xytext=(4, 4 if sign > 0 else -10), textcoords="offset points", fontsize=8, color=c)
+                        xytext=(4, 4 + step if sign > 0 else -10 - step), textcoords="offset points", fontsize=8, color=c)
         for x in crossing_points(mechs[0], mechs[k]):
             ax.axvline(x, color=c, linewidth=0.7, linestyle=":", zorder=2)
     ax.set_xlim(0, 1)
@@ -341,16 +169,17 @@ def bayes_error_difference(mechanisms: Any, *, labels: Sequence[str] | None = No
     ax.ticklabel_format(axis="y", style="sci", scilimits=(-3, 3))
     ax.set_xlabel("prior π of the adversary")
     ax.set_ylabel(r"difference of Bayes errors $R_{\min}(\pi) - \tilde{R}_{\min}(\pi)$")
-    ax.legend(loc="upper right")
+    _declutter(ax)
+    _legend(ax, "upper right")
     return fig
 
 
 # ---------------------------------------------------------------------------------------------- trade-off
 @_styled
 def tradeoff(mechanisms: Any, *, labels: Sequence[str] | None = None, ax: "Axes | None" = None,
-             shift: bool = True) -> "Figure":
+             shift: bool = True, cache: DeltaCache | None = None) -> "Figure":
     """Trade-off functions f(α) (Type II error of the most powerful test at Type I error α) and, with
-    ``shift``, the κ-shift of seed 000 Def 1 that restores Blackwell dominance (Figure 2):
+    ``shift``, the κ-shift of [BCP] Def 1 that restores Blackwell dominance (Figure 2):
     f_A(α + κ) − κ with κ = Δ(A‖B) lies below f_B everywhere (Thm 2 clause 1), drawn dashed for the
     first mechanism A against every other B, and the other way round.
     """
@@ -361,7 +190,7 @@ def tradeoff(mechanisms: Any, *, labels: Sequence[str] | None = None, ax: "Axes 
     ax.plot([0, 1], [0, 1], color=_GREY, linewidth=0.5, linestyle="-", zorder=0)
     ys = _curves(ax, mechs, legend, alpha, lambda m, x: m.tradeoff_bounds(x))
     if shift and len(mechs) > 1:
-        for i, j, r in _deltas(mechs, names):
+        for i, j, r in _deltas(mechs, names, None, cache):
             kappa = r.value
             if kappa <= _ZERO:
                 continue
@@ -372,7 +201,7 @@ def tradeoff(mechanisms: Any, *, labels: Sequence[str] | None = None, ax: "Axes 
     ax.set_aspect("equal")
     ax.set_xlabel(r"Type I error $\alpha$")
     ax.set_ylabel(r"Type II error $\beta = f(\alpha)$")
-    ax.legend(loc="upper right")
+    _legend(ax, "upper right")
     return fig
 
 
@@ -400,7 +229,7 @@ def _eps_grid(mechs: Sequence["Mechanism"], eps_max: float, n: int = 600) -> np.
 def privacy_profile(mechanisms: Any, *, labels: Sequence[str] | None = None, ax: "Axes | None" = None,
                     eps_max: float | None = None, delta_min: float = 1e-10,
                     points: Sequence[tuple[float, float]] = ()) -> "Figure":
-    """Privacy profiles δ(ε) = H_{e^ε}(P‖Q) on a log δ axis (seed 000 §1, Figure 1).
+    """Privacy profiles δ(ε) = H_{e^ε}(P‖Q) on a log δ axis ([BCP] §1, Figure 1).
 
     ``points`` marks (ε, δ) calibration points (Figure 1: two SGMs that share (4, 0.08)). The ε
     range is chosen so every profile reaches ``delta_min`` unless ``eps_max`` is given. A
@@ -442,7 +271,7 @@ def privacy_profile(mechanisms: Any, *, labels: Sequence[str] | None = None, ax:
         ax.annotate(f"({_fmt(e, 3)}, {_fmt(d, 3)})", xy=(e, d), xytext=(6, 6), textcoords="offset points", fontsize=8)
     ax.set_xlabel(r"$\varepsilon$")
     ax.set_ylabel(r"$\delta(\varepsilon)$")
-    ax.legend(loc="upper right")
+    _legend(ax, "upper right")
     return fig
 
 
@@ -450,7 +279,7 @@ def privacy_profile(mechanisms: Any, *, labels: Sequence[str] | None = None, ax:
 @_styled
 def roc(mechanisms: Any, *, labels: Sequence[str] | None = None, ax: "Axes | None" = None, shade: bool = True,
         log: bool = False, fpr_marks: Sequence[float] = (1e-3, 1e-2)) -> "Figure":
-    """ROC curves of the best membership-inference test, TPR = 1 − f(FPR) (seed 001 eq 4.7), with the
+    """ROC curves of the best membership-inference test, TPR = 1 − f(FPR) ([SI] eq 4.7), with the
     area under each curve shaded and stated in the legend (AUC; Φ(ψ/√2) for the Gaussian, eq 4.9).
 
     ``log=True`` draws log–log axes for the low-FPR regime (Carlini et al. 2022) and marks the TPR at
@@ -488,7 +317,7 @@ def roc(mechanisms: Any, *, labels: Sequence[str] | None = None, ax: "Axes | Non
             ax.axvline(x, color=_GREY, linewidth=0.6, linestyle="--", zorder=0)
     ax.set_xlabel(r"false positive rate FPR $= \alpha$")
     ax.set_ylabel(r"true positive rate TPR $= 1 - f(\alpha)$")
-    ax.legend(loc="lower right" if not log else "upper left")
+    _legend(ax, "lower right" if not log else "upper left")
     return fig
 
 
@@ -501,8 +330,9 @@ def prior_title(h: "HyperPrior") -> str:
 
 @_styled
 def weighted_bayes_error(mechanisms: Any, hyperprior: Any = "jeffreys", *, labels: Sequence[str] | None = None,
-                         ax: "Axes | None" = None, rulers: bool = True, inset: bool = True) -> "Figure":
-    """Hyper-prior weighted Bayes errors R^Ψ(π) = Ψ(π)·R_min(π) (seed 000 §5, Figure 4) with the
+                         ax: "Axes | None" = None, rulers: bool = True, inset: bool = True,
+                         cache: DeltaCache | None = None) -> "Figure":
+    """Hyper-prior weighted Bayes errors R^Ψ(π) = Ψ(π)·R_min(π) ([BCP] §5, Figure 4) with the
     weighted rulers Δ^Ψ(A‖B) = max_π Ψ(π)(R_A(π) − R_B(π)) at their π, and the density Ψ in an inset.
 
     ``hyperprior``: a HyperPrior, a density callable, or 'jeffreys' | 'uquadratic' | 'beta(a,b)'.
@@ -526,14 +356,15 @@ def weighted_bayes_error(mechanisms: Any, hyperprior: Any = "jeffreys", *, label
 
     _curves(ax, mechs, legend, pi, lambda m, x: m.bayes_error_bounds(x), transform=weigh)
     if rulers and len(mechs) > 1:
-        _draw_rulers(ax, mechs, names, h)
+        _draw_rulers(ax, mechs, names, h, cache)
     ymax = max([float(np.nanmax(line.get_ydata())) for line in ax.get_lines() if len(line.get_ydata())] + [1e-12])
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.75 * ymax)
     ax.set_xlabel("prior π of the adversary")
     ax.set_ylabel(r"weighted Bayes error $\Psi(\pi)\,R_{\min}(\pi)$")
     ax.set_title(f"hyper-prior Ψ: {prior_title(h)}", loc="left")
-    ax.legend(loc="upper left")  # the inset takes the upper right
+    _declutter(ax)
+    _legend(ax, "upper left")  # the inset takes the upper right
     if inset:
         sub = ax.inset_axes([0.79, 0.73, 0.2, 0.22])
         x = np.linspace(1e-3, 1 - 1e-3, 400)
@@ -550,161 +381,3 @@ def weighted_bayes_error(mechanisms: Any, hyperprior: Any = "jeffreys", *, label
         sub.set_title("Ψ(π)", fontsize=7, pad=2)
         sub.grid(False)
     return fig
-
-
-# ---------------------------------------------------------------------------------------------- Pareto
-def _vector(name: str, v: Any) -> np.ndarray:
-    a = np.asarray(v, dtype=float).ravel()
-    if a.size == 0:
-        raise ValueError(f"{name} must not be empty")
-    if not np.all(np.isfinite(a)):
-        raise ValueError(f"{name} must be finite numbers, got {np.asarray(v).ravel().tolist()}")
-    return a
-
-
-def pareto_efficient(delta: Any, accuracy: Any) -> np.ndarray:
-    """Mask of the points no other point beats on both counts (Δ no larger and accuracy no smaller,
-    one strictly): the Pareto-efficient choices of seed 000 §5 (Figure 5)."""
-    d, acc = _vector("delta", delta), _vector("accuracy", accuracy)
-    if d.size != acc.size:
-        raise ValueError(f"delta and accuracy must have the same length, got {d.size} and {acc.size}")
-    better = (d[None, :] <= d[:, None]) & (acc[None, :] >= acc[:, None])
-    strictly = (d[None, :] < d[:, None]) | (acc[None, :] > acc[:, None])
-    return ~np.any(better & strictly, axis=1)
-
-
-@_styled
-def pareto(delta: Any, accuracy: Any, *, labels: Sequence[str] | None = None, ax: "Axes | None" = None,
-           delta_bounds: tuple[Any, Any] | None = None, xlabel: str | None = None,
-           ylabel: str = "accuracy") -> "Figure":
-    """Accuracy against excess vulnerability Δ(M‖M̃) over a baseline M (seed 000 §5, Figure 5): the
-    Pareto-efficient choices (filled, joined by the frontier) and the inefficient ones (hollow).
-
-    ``delta_bounds=(lower, upper)`` draws the certified Δ brackets as horizontal error bars.
-    """
-    d, acc = _vector("delta", delta), _vector("accuracy", accuracy)
-    eff = pareto_efficient(d, acc)
-    if np.any(d < 0):
-        raise ValueError("delta must be >= 0 (a Δ-divergence)")
-    if labels is not None and len(labels) != d.size:
-        raise ValueError(f"labels must have one entry per point ({d.size}), got {len(labels)}")
-    fig, ax = _axes(ax, (5.0, 3.8))
-    if delta_bounds is not None:
-        lo, hi = _vector("delta lower bounds", delta_bounds[0]), _vector("delta upper bounds", delta_bounds[1])
-        if lo.size != d.size or hi.size != d.size or np.any(lo > d) or np.any(hi < d):
-            raise ValueError("delta_bounds must be (lower, upper) arrays with lower <= delta <= upper")
-        ax.errorbar(d, acc, xerr=np.vstack([d - lo, hi - d]), fmt="none", ecolor=_GREY, elinewidth=0.8, zorder=2)
-    order = np.argsort(d[eff], kind="stable")
-    ax.plot(d[eff][order], acc[eff][order], color=PALETTE[0], linewidth=1.0, linestyle="--", zorder=2,
-            label="Pareto frontier")
-    ax.plot(d[eff], acc[eff], linestyle="none", marker="o", color=PALETTE[0], markersize=6, zorder=3,
-            label="efficient")
-    if np.any(~eff):
-        ax.plot(d[~eff], acc[~eff], linestyle="none", marker="o", markerfacecolor="white", color=PALETTE[1],
-                markersize=6, zorder=3, label="not efficient")
-    for k, text in enumerate(labels or []):
-        ax.annotate(str(text), xy=(d[k], acc[k]), xytext=(5, 4), textcoords="offset points", fontsize=8)
-    span = float(np.ptp(d)) or max(float(d.max()), 1e-12)
-    ax.set_xlim(min(0.0, float(d.min())) - 0.05 * span, float(d.max()) + 0.15 * span)
-    ax.set_xlabel(xlabel or r"excess vulnerability $\Delta(\mathcal{M}\,\|\,\tilde{\mathcal{M}})$")
-    ax.set_ylabel(ylabel)
-    ax.legend(loc="lower right")
-    return fig
-
-
-# ---------------------------------------------------------------------------------------------- heat-map
-def _edges(c: np.ndarray, log: bool, name: str) -> np.ndarray:
-    if log and np.any(c <= 0):
-        raise ValueError(f"{name} must be > 0 on a log axis")
-    t = np.log(c) if log else c
-    if t.size > 1 and not (np.all(np.diff(t) > 0) or np.all(np.diff(t) < 0)):
-        raise ValueError(f"{name} must be strictly monotone")
-    if t.size == 1:
-        e = np.array([t[0] - 0.5, t[0] + 0.5])
-    else:
-        mid = 0.5 * (t[1:] + t[:-1])
-        e = np.concatenate([[t[0] - (mid[0] - t[0])], mid, [t[-1] + (t[-1] - mid[-1])]])
-    return np.exp(e) if log else e
-
-
-@_styled
-def sweep_heatmap(values: Any, x: Any, y: Any, *, xlabel: str = "x", ylabel: str = "y",
-                  zlabel: str = r"$\Delta(\mathcal{M}\,\|\,\tilde{\mathcal{M}})$", ax: "Axes | None" = None,
-                  log_x: bool = False, log_y: bool = False, annotate: bool | None = None,
-                  mark: tuple[float, float] | None = None, mark_label: str = r"$\mathcal{M}$",
-                  cmap: str = "viridis") -> "Figure":
-    """A sweep result as a heat-map (seed 000 §5, Figure 6): ``values[i, j]`` at ``(x[j], y[i])``.
-
-    Plain arrays in, so any sweep can be shown; NaN cells (not computed) are left grey. ``mark``
-    points at the baseline mechanism with an arrow; cells are annotated with their value when the
-    grid is small (≤ 12 × 12) unless ``annotate`` says otherwise. The colour map is viridis
-    (perceptually uniform and colour-blind safe).
-    """
-    import matplotlib
-
-    z = np.asarray(values, dtype=float)
-    xs, ys = np.asarray(x, dtype=float).ravel(), np.asarray(y, dtype=float).ravel()
-    if z.ndim != 2 or z.shape != (ys.size, xs.size):
-        raise ValueError(f"values must have shape (len(y), len(x)) = ({ys.size}, {xs.size}), got {z.shape}")
-    if not (np.all(np.isfinite(xs)) and np.all(np.isfinite(ys))):
-        raise ValueError("x and y must be finite numbers")
-    if np.any(np.isinf(z)):
-        raise ValueError("values must be finite or NaN (not computed)")
-    xe, ye = _edges(xs, log_x, "x"), _edges(ys, log_y, "y")
-    fig, ax = _axes(ax, (5.4, 4.2))
-    cm = matplotlib.colormaps[cmap].with_extremes(bad="#DDDDDD")
-    masked = np.ma.masked_invalid(z)
-    finite = z[np.isfinite(z)]
-    vmin, vmax = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
-    if vmax <= vmin:
-        vmin, vmax = vmin - 0.5 * (abs(vmin) or 1.0), vmax + 0.5 * (abs(vmax) or 1.0)
-    mesh = ax.pcolormesh(xe, ye, masked, cmap=cm, vmin=vmin, vmax=vmax, shading="flat")
-    if log_x:
-        ax.set_xscale("log")
-    if log_y:
-        ax.set_yscale("log")
-    ax.grid(False)
-    cb = fig.colorbar(mesh, ax=ax)
-    cb.set_label(zlabel)
-    if annotate is None:
-        annotate = z.shape[0] <= 12 and z.shape[1] <= 12
-    if annotate:
-        for i in range(z.shape[0]):
-            for j in range(z.shape[1]):
-                if np.isfinite(z[i, j]):
-                    r, g, b, _ = cm((z[i, j] - vmin) / (vmax - vmin))
-                    dark = 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.5
-                    ax.text(xs[j], ys[i], _fmt(z[i, j]), ha="center", va="center", fontsize=7,
-                            color="white" if dark else "black")
-    if mark is not None:
-        mx, my = float(mark[0]), float(mark[1])
-        ax.annotate(mark_label, xy=(mx, my), xytext=(18, 18), textcoords="offset points", fontsize=9, color=_RULER,
-                    arrowprops={"arrowstyle": "->", "color": _RULER, "lw": 1.2},
-                    bbox={"boxstyle": "round,pad=0.2", "facecolor": "white", "edgecolor": "none", "alpha": 0.8})
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    return fig
-
-
-# ---------------------------------------------------------------------------------------------- output
-def render(fig: "Figure", fmt: str = "png", *, dpi: float | None = None) -> bytes:
-    """The figure as PNG, SVG or PDF bytes, rendered in the package style (metadata without dates,
-    so equal figures give equal bytes)."""
-    fmt = fmt.lower()
-    if fmt not in _FORMATS:
-        raise ValueError(f"format must be one of {', '.join(_FORMATS)}, got {fmt!r}")
-    meta = {"png": {"Software": None}, "svg": {"Date": None}, "pdf": {"CreationDate": None}}[fmt]
-    buf = io.BytesIO()
-    with style():
-        fig.savefig(buf, format=fmt, dpi=dpi, metadata=meta)
-    return buf.getvalue()
-
-
-def save(fig: "Figure", path: str | os.PathLike[str], *, dpi: float | None = None) -> None:
-    """Save ``fig`` to ``path`` (format from the suffix: .png, .svg or .pdf), atomically."""
-    suffix = os.path.splitext(os.fspath(path))[1].lower().lstrip(".")
-    if suffix not in _FORMATS:
-        raise ValueError(f"output must end in .png, .svg or .pdf, got {os.fspath(path)!r}")
-    from .files import atomic_write
-
-    atomic_write(path, render(fig, suffix, dpi=dpi))

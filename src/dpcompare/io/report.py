@@ -5,11 +5,11 @@ fetched), styles are inline, there is no script, and a Content-Security-Policy o
 'none'`` forbids the page from loading anything. Its parts, in order:
 
 1. The verdict in one sentence: the two Δ-divergences of A and B with the priors π at which they are
-   attained (seed 000 Cor 1: Δ(A‖B) = max_π R_A(π) − R_B(π) is how much more vulnerable B can be than
+   attained ([BCP] Cor 1: Δ(A‖B) = max_π R_A(π) − R_B(π) is how much more vulnerable B can be than
    A), then the Blackwell verdict (Thm 1) and the priors where the Bayes error functions cross.
 2. The views of every mechanism (ε at chosen δ, μ-GDP, advantage, α*, R*, AUC, TPR at chosen FPR),
    with certified brackets for numeric mechanisms, and every Δ between them.
-3. The figures of :mod:`dpcompare.plot` (seed 000 Figures 1–4, seed 001 Figure 3).
+3. The figures of :mod:`dpcompare.plot` ([BCP] Figures 1–4, [SI] Figure 3).
 4. How the numbers were computed: each mechanism's representation and bracket, the Δ method, the
    conventions, the versions of the software, and the command that reproduces the report.
 
@@ -19,13 +19,11 @@ replaces the output file atomically.
 
 from __future__ import annotations
 
-import datetime as _dt
 import html
 import math
 import os
 import platform
 import re
-import shlex
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -34,8 +32,10 @@ from typing import Any
 import numpy as np
 
 from . import plot as _plot
+from .card import mu_at_fixed_point
+from .render import num, short
+from .report_html import render_html
 from ..compare import Comparison, DeltaResult, compare, delta_divergence
-from ..compare.comparison import VERDICT_TEXT
 from ..compare.hyperprior import as_hyperprior as _as_hyperprior_object
 from ..mechanisms import Mechanism
 from .spec import parse_hyperprior
@@ -45,11 +45,13 @@ def as_hyperprior(h: Any) -> Any:
     """io parses hyper-prior text; compare takes HyperPrior objects (issue 12: no compare → io import)."""
     return parse_hyperprior(h) if isinstance(h, str) else _as_hyperprior_object(h)
 
-__all__ = ["DEFAULT_DELTAS", "DEFAULT_FPRS", "DEFAULT_HYPERPRIORS", "Report", "build_report", "verdict_sentence"]
+__all__ = ["DEFAULT_DELTAS", "DEFAULT_FPRS", "DEFAULT_HYPERPRIORS", "Report", "build_report", "ranking_sentence",
+           "verdict_sentence"]
 
 DEFAULT_DELTAS = (1e-5, 1e-6)
 DEFAULT_FPRS = (1e-3, 1e-2)
 DEFAULT_HYPERPRIORS = ("jeffreys", "uquadratic")
+CROWDED = 6  # more mechanisms than this: a pairwise Δ heat-map instead of curves that cannot be told apart
 _PACKAGES = ("dpcompare", "numpy", "scipy", "matplotlib", "dp-accounting")
 
 
@@ -130,18 +132,11 @@ class Report:
 
 # ---------------------------------------------------------------------------------------------- numbers
 def _fmt(x: float | None, digits: int = 2) -> str:
-    return "—" if x is None else _plot._fmt(x, digits)
+    return short(x, digits, missing="—")
 
 
 def _num(x: float | None, digits: int = 6) -> str:
-    if x is None:
-        return "—"
-    x = float(x) + 0.0  # no "-0"
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "∞" if x > 0 else "−∞"
-    return f"{x:.{digits}g}"
+    return num(x, digits, missing="—")
 
 
 def _finite(x: Any) -> float | None:
@@ -161,7 +156,7 @@ def verdict_sentence(c: Comparison, a: str = "A", b: str = "B") -> str:
     """The comparison in one sentence, the larger regret first (issue 6):
     "B is up to 0.034 more vulnerable than A, against an adversary with prior π ≈ 0.27 (or 0.73); A is
     up to 0.0053 more vulnerable near π ≈ 0.5." Δ(A‖B) is how much lower B's Bayes error can be
-    (seed 000 Cor 1); the two priors are mirror images because f is symmetric (R(π) = R(1−π))."""
+    ([BCP] Cor 1); the two priors are mirror images because f is symmetric (R(π) = R(1−π))."""
     tol = c.tolerance
     parts = [(c.delta_ab, b, a), (c.delta_ba, a, b)]  # (Δ, the more vulnerable one, the other)
     parts = sorted((p for p in parts if p[0].value > tol), key=lambda p: -p[0].value)
@@ -176,6 +171,56 @@ def verdict_sentence(c: Comparison, a: str = "A", b: str = "B") -> str:
     else:
         text += f"; {other} is nowhere more vulnerable than {worse}"
     return text + "."
+
+
+def ranking_sentence(names: Sequence[str], comparisons: Sequence[tuple[int, int, Comparison]]) -> str:
+    """The headline for k ≥ 2 mechanisms: the full ranking when Blackwell dominance orders them all,
+    otherwise the partial order (who is nowhere more vulnerable than whom, and which pairs are
+    incomparable), then the worst pairwise regret.
+
+    X is *nowhere more vulnerable* than Y when Δ(Y‖X) ≤ tolerance ([BCP] Thm 1: R_X ≥ R_Y at every prior).
+
+    >>> import dpcompare as dc
+    >>> ms = [dc.Gaussian(mu=1), dc.Gaussian(mu=2), dc.Gaussian(mu=0.5)]
+    >>> cs = [(i, j, dc.compare(ms[i], ms[j])) for i in range(3) for j in range(i + 1, 3)]
+    >>> ranking_sentence("ABC", cs)  # Δ(C‖B) = Φ(−0.25) − Φ(−1) = 0.2426 at π = ½ (R = Φ(−μ/2) for Gaussians)
+    'Ranking, most private first: C, A, B (each nowhere more vulnerable than the ones after it). Largest regret: Δ(C‖B) = 0.24 — B is up to 0.24 more vulnerable than C, against an adversary with prior π ≈ 0.5.'
+    """
+    k = len(names)
+    safer = [[i == j for j in range(k)] for i in range(k)]  # safer[x][y]: x nowhere more vulnerable than y
+    worst: tuple[float, int, int, Any] | None = None
+    for i, j, c in comparisons:
+        if c.delta_ab.value <= c.tolerance:
+            safer[j][i] = True
+        if c.delta_ba.value <= c.tolerance:
+            safer[i][j] = True
+        for x, y, r in ((i, j, c.delta_ab), (j, i, c.delta_ba)):
+            if worst is None or r.value > worst[0]:
+                worst = (r.value, x, y, r)
+    total = all(safer[x][y] or safer[y][x] for x in range(k) for y in range(k))
+    if total:
+        order = sorted(range(k), key=lambda x: -sum(safer[x]))
+        text = ("Ranking, most private first: " + ", ".join(names[x] for x in order)
+                + " (each nowhere more vulnerable than the ones after it).")
+    else:
+        strict = [[x != y and safer[x][y] and not safer[y][x] for y in range(k)] for x in range(k)]
+        # the covering pairs only (transitive reduction): x over y unless some z sits between them
+        cover = [[strict[x][y] and not any(strict[x][z] and strict[z][y] for z in range(k)) for y in range(k)]
+                 for x in range(k)]
+        dom = [f"{names[x]} than " + ", ".join(names[y] for y in range(k) if cover[x][y])
+               for x in range(k) if any(cover[x])]
+        inc = [f"{names[x]} and {names[y]}" for x in range(k) for y in range(x + 1, k)
+               if not safer[x][y] and not safer[y][x]]
+        text = "No mechanism is the most private against every adversary."
+        if dom:
+            text += " Nowhere more vulnerable (and so by transitivity below): " + "; ".join(dom) + "."
+        text += " Incomparable (their Bayes error functions cross): " + "; ".join(inc) + "."
+    assert worst is not None
+    v, x, y, r = worst
+    if v <= comparisons[0][2].tolerance:
+        return text + " All offer the same protection against every adversary (every Δ = 0)."
+    return (text + f" Largest regret: Δ({names[x]}‖{names[y]}) = {_fmt(v)} — {names[y]} is up to {_fmt(v)} more "
+            f"vulnerable than {names[x]}, against an adversary with prior {_prior_phrase(r.pi)}.")
 
 
 # ---------------------------------------------------------------------------------------------- views
@@ -222,7 +267,12 @@ def _views(m: Mechanism, deltas: Sequence[float], fprs: Sequence[float]) -> tupl
         out.append(View(f"epsilon@{d:g}", f"ε at δ = {_fmt(d, 3)}",
                         "smallest ε with δ(ε) ≤ δ on the privacy profile (— : none)", eps, lo, eps if lo is not None else None))
     mu = m.gdp_mu
-    out.append(View("gdp_mu", "μ-GDP", "tightest μ with f ≥ G_μ (Gaussian DP; — : none known)", _finite(mu)))
+    out.append(View("gdp_mu", "μ-GDP upper bound", "tightest μ with f ≥ G_μ at every FPR, the extreme tail included "
+                    "([GDP] Def 2.6; for DP-SGD √N/σ, reached only by the event 'sampled at every step'; — : none known)",
+                    _finite(mu)))
+    out.append(View("mu_at_fixed_point", "μ describing the curve",
+                    "μ of the Gaussian trade-off G_μ through this curve's fixed point α* (μ = −2Φ⁻¹(α*)): the μ that "
+                    "matches the bulk of the curve; a description, not a bound", mu_at_fixed_point(float(m.fixed_point))))
     adv_lo, adv_hi = (float(v) for v in m.delta_bounds(0.0))
     out.append(View("advantage", "advantage", "best attack's TPR − FPR = TV = δ(0) = 2·Δ(PP‖M) (Lemma 3)",
                     adv_hi, *((adv_lo, adv_hi) if numeric else (None, None))))
@@ -251,7 +301,7 @@ def _max_bracket(m: Mechanism) -> float:
 
 
 # ---------------------------------------------------------------------------------------------- figures
-def _inline_svg(svg: bytes, prefix: str, title: str) -> str:
+def inline_svg(svg: bytes, prefix: str, title: str) -> str:
     """Matplotlib's SVG made safe to inline next to others: no XML prolog or metadata, every id
     prefixed (references too), its global ``*{…}`` style scoped to this figure, sized by CSS."""
     text = svg.decode("utf-8")
@@ -266,47 +316,57 @@ def _inline_svg(svg: bytes, prefix: str, title: str) -> str:
 
 
 def _figures(mechs: Sequence[Mechanism], hyperpriors: Sequence[Any], deltas: Sequence[float],
-             eps_points: Sequence[tuple[float, float]]) -> tuple[FigureSVG, ...]:
+             eps_points: Sequence[tuple[float, float]], cache: "_plot.DeltaCache") -> tuple[FigureSVG, ...]:
     n = len(mechs)
+    others = ", ".join(chr(ord("A") + i) for i in range(1, min(n, 26)))
     specs: list[tuple[str, str, str, Any]] = [
         ("fig-bayes", "Bayes error functions and the Δ rulers",
          "Minimum Bayes error R(π) of the best membership-inference attack against an adversary with prior π "
-         "(seed 000 eq 2, Figure 3). Black rulers: Δ(A‖B) = max_π R_A(π) − R_B(π) and Δ(B‖A) at the prior where "
-         "each is attained (Cor 1); their values are in the legend.",
-         lambda: _plot.bayes_error(mechs)),
+         "([BCP] eq 2, Figure 3), for each mechanism A, B, … of the tables. Black rulers: Δ(A‖X) = "
+         "max_π R_A(π) − R_X(π) and Δ(X‖A) for every other mechanism X, drawn at the prior π where each is "
+         "attained (Cor 1); their values are in the legend. Dotted grey: perfect privacy, R = min(π, 1 − π).",
+         lambda: _plot.bayes_error(mechs, cache=cache)),
         ("fig-difference", "Where one mechanism is more vulnerable than the other",
-         "R_A(π) − R_k(π) with its certified band; dashed levels +Δ(A‖k) and −Δ(k‖A) (Cor 1, eq 6), dotted lines "
-         "where the Bayes error functions cross. Above 0, k is more vulnerable than A.",
-         lambda: _plot.bayes_error_difference(mechs)),
+         f"R_A(π) − R_X(π) for each other mechanism X ({others}) in X's colour, with its certified band; dashed "
+         "levels +Δ(A‖X) and −Δ(X‖A) (Cor 1, eq 6); dotted vertical lines where the two Bayes error functions "
+         "cross. Above 0, X is more vulnerable than A at that prior; below 0, A is.",
+         lambda: _plot.bayes_error_difference(mechs, cache=cache)),
         ("fig-tradeoff", "Trade-off functions and the κ-shift",
-         "Type II error f(α) of the most powerful test at Type I error α. Dashed: f shifted left and down by "
-         "κ = Δ (seed 000 Def 1, Figure 2), which lies below the other curve everywhere and so restores "
-         "Blackwell dominance (Thm 2).",
-         lambda: _plot.tradeoff(mechs)),
+         "Type II error f(α) of the most powerful test at Type I error α (false-positive rate), per mechanism. "
+         "Dashed: X's curve shifted left and down by κ = Δ(X‖Y) ([BCP] Def 1, Figure 2), which then lies below "
+         "Y's curve everywhere and so restores Blackwell dominance (Thm 2).",
+         lambda: _plot.tradeoff(mechs, cache=cache)),
         ("fig-profile", "Privacy profiles",
-         f"δ(ε) on a log axis (seed 000 Figure 1); stars mark (ε, δ) at δ = {_fmt(deltas[0], 3)} for each mechanism. "
+         f"δ(ε) on a log axis ([BCP] Figure 1); stars mark (ε, δ) at δ = {_fmt(deltas[0], 3)} for each mechanism. "
          "Profiles that cross have no Blackwell order (Thm 1).",
          lambda: _plot.privacy_profile(mechs, points=eps_points)),
         ("fig-roc", "ROC curves and AUC",
-         "TPR = 1 − f(FPR) of the best attack with the area under each curve shaded (seed 001 eq 4.7, 4.9, Figure 3).",
+         "TPR = 1 − f(FPR) of the best attack with the area under each curve shaded ([SI] eq 4.7, 4.9, Figure 3).",
          lambda: _plot.roc(mechs)),
         ("fig-roc-log", "ROC curves at low false-positive rates",
          "The same curves on log–log axes; dots mark the TPR at FPR = 10⁻³ and 10⁻² of the table.",
          lambda: _plot.roc(mechs, log=True)),
     ]
+    if n > CROWDED:  # one curve per mechanism would be unreadable: the pairwise Δ instead, then the ROC
+        specs = [("fig-delta-heatmap", "Pairwise Δ-divergences",
+                  f"Δ(X‖Y) for every ordered pair of the {n} mechanisms ([BCP] Cor 1): row X, column Y, how much more "
+                  "vulnerable Y can be than X; ≈0 means Y is nowhere more vulnerable than X (Thm 1). Letters as in "
+                  "the tables.", lambda: _plot.delta_heatmap(mechs, cache=cache))]
+        hyperpriors = ()
     if n > 1:
         for h in hyperpriors:
             hp = as_hyperprior(h)
             specs.append((f"fig-weighted-{_slug(hp.name)}", f"Bayes errors weighted by the {_plot.prior_title(hp)} hyper-prior",
-                          "Ψ(π)·R(π) for a hyper-prior Ψ over the adversary's prior (seed 000 §5, Figure 4), with the "
-                          "weighted rulers Δ^Ψ(X‖Y) = max_π Ψ(π)(R_X(π) − R_Y(π)); the inset shows the density Ψ.",
-                          lambda hp=hp: _plot.weighted_bayes_error(mechs, hp)))
+                          "Ψ(π)·R(π) for a hyper-prior Ψ over the adversary's prior ([BCP] §5, Figure 4), with the "
+                          "weighted rulers Δ^Ψ(A‖X) = max_π Ψ(π)(R_A(π) − R_X(π)) and Δ^Ψ(X‖A) for every other mechanism X; the "
+         "inset shows the density Ψ.",
+                          lambda hp=hp: _plot.weighted_bayes_error(mechs, hp, cache=cache)))
     else:
         specs = [s for s in specs if s[0] != "fig-difference"]
     out = []
     for fid, title, caption, make in specs:
         fig = make()
-        out.append(FigureSVG(fid, title, caption, _inline_svg(_plot.render(fig, "svg"), fid, title)))
+        out.append(FigureSVG(fid, title, caption, inline_svg(_plot.render(fig, "svg"), fid, title)))
     return tuple(out)
 
 
@@ -372,154 +432,18 @@ def build_report(mechanisms: Sequence[Mechanism | str], *, deltas: Sequence[floa
                     for h in hps for k in range(1, len(mechs)) for i, j in ((0, k), (k, 0))]
     first = deltas[0]
     points = [(e, first) for e in (_finite(m.epsilon(first)) for m in mechs) if e is not None]
-    with _plot._memo() as memo:  # the figures reuse the Δ computed above
-        for i, j, c in comparisons:
-            memo[(id(mechs[i]), id(mechs[j]), id(None))] = c.delta_ab
-            memo[(id(mechs[j]), id(mechs[i]), id(None))] = c.delta_ba
-        for h, i, j, r in weighted_raw:
-            memo[(id(mechs[i]), id(mechs[j]), id(h))] = r
-        figures = _figures(mechs, hps, deltas, sorted(set(points)))
+    cache = _plot.DeltaCache()  # the figures reuse the Δ computed above
+    for i, j, c in comparisons:
+        cache.put(mechs[i], mechs[j], c.delta_ab)
+        cache.put(mechs[j], mechs[i], c.delta_ba)
+    for h, i, j, r in weighted_raw:
+        cache.put(mechs[i], mechs[j], r, h)
+    figures = _figures(mechs, hps, deltas, sorted(set(points)), cache)
     weighted = tuple((h.name, i, j, r) for h, i, j, r in weighted_raw)
-    verdict = verdict_sentence(comparisons[0][2], names[0], names[1])
+    verdict = (verdict_sentence(comparisons[0][2], names[0], names[1]) if len(mechs) == 2
+               else ranking_sentence(names, comparisons))
     title = title or "Privacy comparison: " + " vs ".join(m.spec for m in mechs)
     versions = _versions()
     seconds = time.perf_counter() - t0
-    doc = _html(title, verdict, names, summaries, comparisons, weighted, figures, versions, seconds, command)
+    doc = render_html(title, verdict, names, summaries, comparisons, weighted, figures, versions, seconds, command)
     return Report(title, verdict, summaries, comparisons, weighted, figures, versions, seconds, doc)
-
-
-# ---------------------------------------------------------------------------------------------- HTML
-_CSS = """
-:root{--fg:#1a1a1a;--muted:#5a5a5a;--line:#d9d9d9;--accent:#0072B2}
-*{box-sizing:border-box}
-body{margin:0 auto;max-width:1100px;padding:24px 28px 48px;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:var(--fg);background:#fff}
-h1{font-size:1.45rem;margin:0 0 .6rem}
-h2{font-size:1.15rem;margin:2rem 0 .6rem;padding-bottom:.2rem;border-bottom:1px solid var(--line)}
-.verdict{font-size:1.15rem;font-weight:600;border-left:5px solid var(--accent);padding:.5rem .9rem;background:#f2f7fb;margin:.4rem 0 .8rem}
-.muted{color:var(--muted)}
-code{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.92em}
-table{border-collapse:collapse;margin:.4rem 0 1rem;font-size:.93rem}
-th,td{border-bottom:1px solid var(--line);padding:.3rem .7rem;text-align:left;vertical-align:top}
-td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-.br{display:block;color:var(--muted);font-size:.8em}
-.swatch{display:inline-block;width:.8em;height:.8em;border-radius:2px;margin-right:.35em;vertical-align:-.05em}
-.figs{display:grid;grid-template-columns:repeat(auto-fit,minmax(460px,1fr));gap:18px}
-figure{margin:0;padding:8px;border:1px solid var(--line);border-radius:6px;background:#fff}
-figure svg{display:block;width:100%;height:auto}
-figcaption{font-size:.85rem;color:var(--muted);margin-top:.3rem}
-figcaption b{color:var(--fg)}
-ul{padding-left:1.2rem}
-"""
-
-
-def _e(x: Any) -> str:
-    return html.escape(str(x), quote=True)
-
-
-def _cell(v: View) -> str:
-    text = _num(v.value)
-    if v.value is None and v.key.startswith("epsilon"):
-        text = "∞"
-    br = ""
-    if v.lower is not None or v.upper is not None:
-        br = f'<span class="br">[{_num(v.lower)}, {_num(v.upper)}]</span>'
-    return f'<td class="num">{_e(text)}{br}</td>'
-
-
-def _html(title, verdict, names, summaries, comparisons, weighted, figures, versions, seconds, command) -> str:
-    n = len(summaries)
-    c0 = comparisons[0][2]
-    cross = ", ".join(_fmt(x, 3) for x in c0.crossings)
-    verdict_text = VERDICT_TEXT[c0.verdict]  # the first comparison is always A against B
-    out = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src \'unsafe-inline\'; img-src data:">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
-        f"<h1>{_e(title)}</h1>",
-        f'<p class="verdict" id="verdict">{_e(verdict)}</p>',
-        f"<p>Blackwell (seed 000 Thm 1): <b>{_e(c0.verdict)}</b> — {_e(verdict_text)}. "
-        + (f"The Bayes error functions cross at π ≈ {_e(cross)}." if cross else "The Bayes error functions do not cross.")
-        + " Δ(X‖Y) is the worst-case regret of choosing Y over X: how much lower the best attack's Bayes error "
-        "can be on Y than on X (seed 000 Cor 1).</p>",
-        '<ul class="mechs">',
-    ]
-    for k, s in enumerate(summaries):
-        color = _plot.PALETTE[k % len(_plot.PALETTE)]
-        out.append(f'<li><span class="swatch" style="background:{color}"></span><b>{_e(s.name)}</b> = '
-                   f'<code>{_e(s.spec)}</code> <span class="muted">({"exact" if s.exact else "numeric, certified bracket"})</span></li>')
-    out.append("</ul>")
-
-    # views
-    out += ['<section id="views"><h2>Views of each mechanism</h2>', "<table><thead><tr><th>view</th>"]
-    out += [f'<th class="num">{_e(s.name)}</th>' for s in summaries]
-    out.append("<th>meaning</th></tr></thead><tbody>")
-    for r, v0 in enumerate(summaries[0].views):
-        out.append(f"<tr><th>{_e(v0.label)}</th>" + "".join(_cell(s.views[r]) for s in summaries) + f"<td>{_e(v0.meaning)}</td></tr>")
-    out.append("</tbody></table>")
-    if any(not s.exact for s in summaries):
-        out.append('<p class="muted">Numeric mechanisms show the reported value (the side that errs towards less '
-                   "privacy: ε, δ, advantage, AUC and TPR from above, R* and α* from below) and under it the certified "
-                   "bracket [lower, upper] that contains the exact value.</p>")
-
-    # divergences
-    out += ['<h2 id="divergences">Δ-divergences</h2>', "<table><thead><tr><th>Δ(X‖Y)</th><th class=\"num\">value</th>"
-            '<th class="num">certified bracket</th><th class="num">attained at π</th><th class="num">ε = |log(π/(1−π))|</th>'
-            "<th>verdict</th></tr></thead><tbody>"]
-    for i, j, c in comparisons:
-        for x, y, r in ((i, j, c.delta_ab), (j, i, c.delta_ba)):
-            at = _num(r.pi, 4) if r.value > 0 else "—"
-            eps = _num(r.eps, 4) if r.value > 0 and math.isfinite(r.eps) else "—"
-            out.append(f"<tr><th>Δ({_e(names[x])}‖{_e(names[y])})</th><td class=\"num\">{_e(_num(r.value))}</td>"
-                       f'<td class="num">[{_e(_num(r.lower))}, {_e(_num(r.upper))}]</td><td class="num">{_e(at)}</td>'
-                       f'<td class="num">{_e(eps)}</td><td>{_e(c.verdict) if x == i else ""}</td></tr>')
-    out.append("</tbody></table>")
-    if weighted:
-        out += ['<table><thead><tr><th>hyper-prior Ψ</th><th>Δ<sup>Ψ</sup>(X‖Y)</th><th class="num">value</th>'
-                '<th class="num">certified bracket</th><th class="num">attained at π</th></tr></thead><tbody>']
-        for h, i, j, r in weighted:
-            out.append(f"<tr><td>{_e(h)}</td><th>Δ<sup>Ψ</sup>({_e(names[i])}‖{_e(names[j])})</th><td class=\"num\">{_e(_num(r.value))}</td>"
-                       f'<td class="num">[{_e(_num(r.lower))}, {_e(_num(r.upper))}]</td>'
-                       f'<td class="num">{_e(_num(r.pi, 4) if r.value > 0 else "—")}</td></tr>')
-        out.append("</tbody></table>")
-    out.append("</section>")
-
-    # figures
-    out.append('<section id="figures"><h2>Figures</h2><div class="figs">')
-    for f in figures:
-        out.append(f'<figure id="{_e(f.id)}-box" class="fig">{f.svg}<figcaption><b>{_e(f.title)}.</b> {_e(f.caption)}</figcaption></figure>')
-    out.append("</div></section>")
-
-    # method
-    out += ['<section id="method"><h2>How the numbers were computed</h2>', "<table><thead><tr><th></th><th>mechanism</th>"
-            '<th>representation</th><th class="num">widest R(π) bracket</th></tr></thead><tbody>']
-    for s in summaries:
-        out.append(f"<tr><th>{_e(s.name)}</th><td><code>{_e(s.spec)}</code> ({_e(s.kind)})</td><td>{_e(s.representation)}</td>"
-                   f'<td class="num">{_e(_num(s.max_bracket, 3))}</td></tr>')
-    out.append("</tbody></table><ul>")
-    out += [
-        "<li>Every mechanism is a dominating pair (P, Q) with the symmetrised trade-off function "
-        "f = conv(min(f, f⁻¹)); the privacy profile δ(ε), the Bayes error R(π) = min_α πα + (1−π)f(α) and the ROC "
-        "are exact transforms of it (seed 000 §1–2).</li>",
-        "<li>Δ(X‖Y) = max_π R_X(π) − R_Y(π) (seed 000 Cor 1). Between two discrete pairs it is read off exactly at "
-        "the merged breakpoints of the piecewise-linear Bayes error functions; otherwise a branch and bound over π "
-        "that uses only the concavity of R returns a certified bracket [lower, upper] (width ≤ 1e-12 for closed "
-        "forms). With a hyper-prior Ψ the difference is weighted by Ψ(π) (seed 000 §5).</li>",
-        "<li>Numeric mechanisms carry a pessimistic and an optimistic discrete pair; every reported number errs "
-        "towards less privacy (δ, ε from above, f and R from below), and every bracket contains the exact value.</li>",
-        "<li>Blackwell verdict: X ≥ Y when the certified upper end of Δ(X‖Y) is at most the tolerance "
-        f"{_e(_num(c0.tolerance, 3))} (Thm 1). Crossings are the priors where R_X − R_Y changes sign.</li>",
-        "<li>AUC = 1 − ∫f; the lower end of its bracket integrates the optimistic f by the trapezoid rule, which "
-        "over-estimates the integral of a convex function.</li>",
-        "</ul>",
-        "<table><thead><tr><th>software</th><th>version</th></tr></thead><tbody>",
-    ]
-    out += [f"<tr><td>{_e(k)}</td><td><code>{_e(v)}</code></td></tr>" for k, v in versions.items()]
-    out.append("</tbody></table>")
-    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    if command:
-        out.append(f"<p>Reproduce: <code>{_e(shlex.join(['dpcompare', *command]))}</code></p>")
-    out.append(f'<p class="muted">Generated by dpcompare {_e(versions.get("dpcompare", ""))} on {_e(stamp)} '
-               f"in {seconds:.1f} s; {n} mechanisms.</p></section></body></html>")
-    return "\n".join(out) + "\n"

@@ -426,6 +426,8 @@ class _Parser:
                 args.append(self._arg())
                 if self._peek() == ",":
                     self.pos += 1
+                    if self._peek() == ")":  # `f(a=1,)`: an empty item is a typo, not a shorter list
+                        raise ValueError(f"empty item after ',' {self._where()}")
                 elif self._peek() == "":
                     raise ValueError("missing ')' at the end")
                 elif self._peek() != ")":

@@ -10,7 +10,8 @@ from rich.table import Table
 
 
 from ..spec import parse
-from .app import _console, _emit_json, _num, app
+from ..render import emit_json as _emit_json, num as _num
+from .app import _console, app
 
 # ---------------------------------------------------------------------------------------------- describe
 _DESCRIBE_ROWS = (
@@ -19,7 +20,8 @@ _DESCRIBE_ROWS = (
     ("fixed_point", "fixed point α*", "best attack's FPR = FNR: f(α*) = α*"),
     ("minimax_bayes_error", "minimax Bayes error R*", "best attack's error at prior π = ½"),
     ("auc", "AUC", "area under the best attack's ROC curve"),
-    ("gdp_mu", "GDP μ", "tightest μ-GDP bound (-: none known)"),
+    ("gdp_mu", "μ-GDP upper bound", "tightest μ: f ≥ G_μ everywhere (-: none known)"),
+    ("mu_at_fixed_point", "μ describing the curve", "G_μ through α*: μ = −2Φ⁻¹(α*) (not a bound)"),
 )
 _DESCRIBE_HIDDEN = {"mechanism", "delta", "exact"}
 
@@ -41,7 +43,8 @@ def _describe_table(d: dict[str, Any]) -> Table:
         t.add_row(label.format(delta=_num(d.get("delta"), 3)), text, meaning)
     for key, value in d.items():  # views added later show up without a change here
         if key not in shown and not isinstance(value, (dict, list)):
-            t.add_row(key.replace("_", " "), _num(value) if isinstance(value, (int, float)) else escape(str(value)), "")
+            is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
+            t.add_row(key.replace("_", " "), _num(value) if is_number else escape(str(value)), "")
     return t
 
 
@@ -52,8 +55,13 @@ def describe_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout and nothing else.")] = False,
 ) -> None:
     """The scalar views of A: ε at δ, advantage, fixed point, minimax Bayes error, AUC, GDP μ."""
+    from ..card import mu_at_fixed_point
+
     mech = parse(a)
     result = mech.describe(delta)
+    # the tightest μ-GDP bound can be far from the curve (DP-SGD: √N/σ, reached only in the extreme tail);
+    # the μ of the Gaussian through the fixed point describes the bulk — both are shown, each named
+    result["mu_at_fixed_point"] = mu_at_fixed_point(float(result["fixed_point"]))
     if as_json:
         _emit_json(result)
         return

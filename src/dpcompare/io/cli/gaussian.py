@@ -10,7 +10,8 @@ from rich.markup import escape
 from rich.table import Table
 
 
-from .app import _console, _emit_json, _num, app
+from ..render import emit_json as _emit_json, num as _num
+from .app import _console, app
 
 # ---------------------------------------------------------------------------------------------- gaussian
 _GAUSSIAN_SOURCE = {
@@ -23,12 +24,13 @@ _GAUSSIAN_SOURCE = {
 
 
 def _parse_orders(text: str) -> list[float]:
-    """``"2,4,8"`` → [2.0, 4.0, 8.0]; every order must be a finite number > 1."""
+    """``"2,4,8"`` → [2.0, 4.0, 8.0]; every order must be a finite number > 1, and no item may be
+    empty (``2,,4`` and a trailing comma are typos, not a shorter list)."""
     out: list[float] = []
     for part in text.split(","):
         part = part.strip()
         if not part:
-            continue
+            raise ValueError(f"--orders has an empty item in {text!r}; write e.g. 2,4,8")
         try:
             a = float(part)
         except ValueError:
@@ -47,7 +49,7 @@ def _gaussian_tables(d: dict[str, Any]) -> list[Any]:
     if d.get("epsilon_target") is not None:
         head += f"; target (ε, δ) = ({_num(d['epsilon_target'])}, {delta})"
 
-    m = Table(title="the mechanism (seed 001)", title_justify="left")
+    m = Table(title="the mechanism (sensitivity-index paper [SI])", title_justify="left")
     m.add_column("view")
     m.add_column("value", justify="right")
     m.add_column("meaning")

@@ -12,23 +12,25 @@ from rich.markup import escape
 
 from ..files import output_path, write_output
 from ..spec import parse, parse_hyperprior
-from .app import _console, _emit_json, app
+from ..render import emit_json as _emit_json
+from .app import _console, app
 
 # ---------------------------------------------------------------------------------------------- plot, report
 class PlotKind(str, enum.Enum):
     """The figures of ``dpcompare plot`` (dpcompare.plot)."""
 
-    BAYES = "bayes"  # Bayes error functions with the Δ rulers (seed 000 Fig 3)
+    BAYES = "bayes"  # Bayes error functions with the Δ rulers ([BCP] Fig 3)
     DIFFERENCE = "difference"  # R_A − R_B with ±Δ and the crossings
-    TRADEOFF = "tradeoff"  # trade-off functions with the κ-shift (seed 000 Def 1, Fig 2)
-    PROFILE = "profile"  # privacy profiles on a log δ axis (seed 000 Fig 1)
-    ROC = "roc"  # ROC with the AUC shaded (seed 001 Fig 3); --log for log-log axes
-    WEIGHTED = "weighted"  # hyper-prior weighted Bayes errors with the density inset (seed 000 Fig 4)
+    TRADEOFF = "tradeoff"  # trade-off functions with the κ-shift ([BCP] Def 1, Fig 2)
+    PROFILE = "profile"  # privacy profiles on a log δ axis ([BCP] Fig 1)
+    ROC = "roc"  # ROC with the AUC shaded ([SI] Fig 3); --log for log-log axes
+    WEIGHTED = "weighted"  # hyper-prior weighted Bayes errors with the density inset ([BCP] Fig 4)
+    HEATMAP = "heatmap"  # pairwise Δ(X‖Y) of k mechanisms (readable where k curves are not)
 
 
 @app.command("plot")
 def plot_cmd(
-    kind: Annotated[PlotKind, typer.Argument(metavar="KIND", help="bayes | difference | tradeoff | profile | roc | weighted.", show_default=False)],
+    kind: Annotated[PlotKind, typer.Argument(metavar="KIND", help="bayes | difference | tradeoff | profile | roc | weighted | heatmap.", show_default=False)],
     specs: Annotated[list[str], typer.Argument(metavar="SPEC", help="One or more mechanism specs; the first is A, the reference of the Δ rulers.", show_default=False)],
     output: Annotated[str, typer.Option("-o", "--output", metavar="FILE", help="Output file: .png, .svg or .pdf.", show_default=False)],
     hyperprior: Annotated[Optional[str], typer.Option("--hyperprior", metavar="PRIOR", help="weighted: jeffreys (default) | uquadratic | beta(a,b).")] = None,
@@ -48,7 +50,7 @@ def plot_cmd(
     if dpi is not None and not (math.isfinite(dpi) and 10 <= dpi <= 1200):
         raise ValueError(f"--dpi must be in [10, 1200], got {dpi:g}")
     mechs = [parse(s) for s in specs]
-    if kind in (PlotKind.DIFFERENCE, PlotKind.WEIGHTED) and len(mechs) < 2:
+    if kind in (PlotKind.DIFFERENCE, PlotKind.WEIGHTED, PlotKind.HEATMAP) and len(mechs) < 2:
         raise ValueError(f"'plot {kind.value}' compares mechanisms: give at least two specs, got {len(mechs)}")
     if label is not None and len(label) != len(mechs):
         raise ValueError(f"--label must be given once per mechanism ({len(mechs)}), got {len(label)}")
@@ -60,6 +62,7 @@ def plot_cmd(
         PlotKind.ROC: lambda: P.roc(mechs, labels=label, log=log),
         PlotKind.WEIGHTED: lambda: P.weighted_bayes_error(
             mechs, parse_hyperprior(hyperprior) if hyperprior is not None else "jeffreys", labels=label),
+        PlotKind.HEATMAP: lambda: P.delta_heatmap(mechs, labels=label),
     }[kind]
     data = P.render(draw(), fmt, dpi=dpi)
     write_output(path, data)
@@ -112,6 +115,7 @@ def report_cmd(
         return
     con = _console()
     con.print(f"[bold]Verdict[/]: {escape(rep.verdict)}")
-    con.print(f"wrote {escape(path)} ({len(rep.figures)} figures, {len(data) / 1024:.0f} KiB, {rep.seconds:.1f} s)")
+    nf = len(rep.figures)
+    con.print(f"wrote {escape(path)} ({nf} figure{'s' if nf != 1 else ''}, {len(data) / 1024:.0f} KiB, {rep.seconds:.1f} s)")
 
 

@@ -1,0 +1,111 @@
+"""Benchmark: wall time of whole ``dpcompare`` processes (start-up included), this tree against a baseline tree.
+
+In one run, for each command below it starts ``python -m dpcompare …`` ``--runs`` times alternately
+with ``PYTHONPATH=<baseline>/src`` and ``PYTHONPATH=<this tree>/src`` (alternating, so load on the
+shared machine hits both alike) and prints the median wall time of each, and their ratio:
+
+  - ``compare "gaussian(mu=1)" "laplace(b=1)"`` — the README's main job (issue 17 target: ≤ 0.30 s);
+  - ``--help`` and ``--version`` — start-up alone.
+
+With ``--importtime`` it also prints the largest cumulative import costs of this tree's ``compare``
+(``python -X importtime``), which names what start-up still pays for.
+
+Usage:
+    python benchmarks/bench_cli_startup.py                      # baseline /work/main, 10 runs each
+    python benchmarks/bench_cli_startup.py --baseline PATH --runs 5 --importtime
+    python benchmarks/bench_cli_startup.py --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent
+COMMANDS = {
+    "compare gaussian laplace": ["compare", "gaussian(mu=1)", "laplace(b=1)"],
+    "--help": ["--help"],
+    "--version": ["--version"],
+}
+
+
+def _env(src: Path) -> dict[str, str]:
+    """PYTHONPATH = the tree; bytecode caching on (as for a user), whatever this shell says, so that both
+    trees are timed from their cached .pyc after the warm-up run."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def _run(src: Path, args: list[str]) -> float:
+    env = _env(src)
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "dpcompare", *args], env=env, capture_output=True, text=True)
+    dt = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise SystemExit(f"{src}: dpcompare {' '.join(args)} failed: {proc.stderr.strip()}")
+    return dt
+
+
+def importtime(src: Path, args: list[str], top: int = 12) -> list[tuple[float, str]]:
+    """(cumulative seconds, module) of the ``top`` most expensive top-level-or-nested imports."""
+    env = _env(src)
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "dpcompare", *args], env=env,
+                          capture_output=True, text=True)
+    rows = []
+    for line in proc.stderr.splitlines():
+        m = re.match(r"import time:\s+\d+\s+\|\s+(\d+)\s+\|(\s*)(\S+)", line)
+        if m:
+            rows.append((int(m.group(1)) / 1e6, m.group(3)))
+    return sorted(rows, reverse=True)[:top]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--baseline", default="/work/main", help="baseline tree (its src/ goes on PYTHONPATH)")
+    ap.add_argument("--runs", type=int, default=10, help="runs per command and tree (median reported)")
+    ap.add_argument("--importtime", action="store_true", help="also list this tree's largest import costs")
+    ap.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    args = ap.parse_args(argv)
+    if args.runs < 1:
+        ap.error("--runs must be ≥ 1")
+    trees = {"baseline": Path(args.baseline).resolve() / "src", "this tree": HERE / "src"}
+    for name, src in trees.items():
+        if not (src / "dpcompare" / "__init__.py").exists():
+            ap.error(f"{name}: no dpcompare package under {src}")
+    results = {}
+    for label, cmd in COMMANDS.items():
+        times: dict[str, list[float]] = {k: [] for k in trees}
+        for name, src in trees.items():  # one warm-up each (file cache), not counted
+            _run(src, cmd)
+        for _ in range(args.runs):
+            for name, src in trees.items():
+                times[name].append(_run(src, cmd))
+        med = {k: statistics.median(v) for k, v in times.items()}
+        results[label] = {"baseline_s": med["baseline"], "this_tree_s": med["this tree"],
+                          "speedup": med["baseline"] / med["this tree"], "runs": args.runs}
+    imports = importtime(trees["this tree"], COMMANDS["compare gaussian laplace"]) if args.importtime else []
+    if args.json:
+        print(json.dumps({"baseline": str(trees["baseline"]), "results": results,
+                          "importtime": [{"seconds": s, "module": m} for s, m in imports]}))
+        return 0
+    print(f"baseline: {trees['baseline']}   this tree: {trees['this tree']}   median of {args.runs} runs")
+    print(f"{'command':28} {'baseline [s]':>13} {'this tree [s]':>14} {'speed-up':>9}")
+    for label, r in results.items():
+        print(f"{label:28} {r['baseline_s']:13.3f} {r['this_tree_s']:14.3f} {r['speedup']:8.2f}×")
+    if imports:
+        print("\nlargest cumulative imports of `compare` in this tree (python -X importtime):")
+        for s, m in imports:
+            print(f"  {s:7.3f} s  {m}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
