@@ -157,6 +157,8 @@ def _ruler(ax: "Axes", x: float, y_low: float, y_high: float, text: str, label: 
     x: the name alternates sides and steps down 11 points per pair, so names never overlap."""
     ax.plot([x, x], [y_low, y_high], color=_RULER, linewidth=1.4, marker="_", markersize=9, zorder=5, label=label)
     side = (-1 if x < 0.5 else 1) * (-1 if crowd % 2 else 1)
+    if x < 0.08 or x > 0.92:  # near an end of the π axis: always write inwards, clear of the tick labels
+        side = 1 if x < 0.5 else -1
     ax.annotate(text, xy=(x, 0.5 * (y_low + y_high)), xytext=(5 * side, -11 * (crowd // 2)), textcoords="offset points",
                 ha="left" if side > 0 else "right", va="center", fontsize=8, color=_RULER, zorder=6)
 
