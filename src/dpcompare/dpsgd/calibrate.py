@@ -290,6 +290,14 @@ def sigma_for_epsilon(
         best = r2.feasible if r2 is not None else s1
         bb = g_fine(best) + eps
         fail = g_fine(r2.infeasible) + eps if r2 is not None and r2.infeasible is not None else None
+        hidden = -math.expm1(n * math.log1p(-p)) if p < 1 else 1.0
+        if bb == 0.0:
+            reason = (f"the example is in at least one of the {n} batches only with probability {hidden:.3g} <= "
+                      f"delta={d:g}" if hidden <= d else "delta covers the whole privacy loss")
+            raise ValueError(
+                f"epsilon={eps:g} {where} is met with certified epsilon = 0 by every sigma >= {best:.4g} (the smallest "
+                f"the accountant can evaluate here): {reason}; any sigma >= {best:.4g} works, or ask for a smaller delta"
+            )
         why = f"just below it, sigma={r2.infeasible:.10g} is certified only to {fail:.6g}" if fail is not None else ""
         raise ValueError(
             f"epsilon={eps:g} {where} cannot be met within tol={tol:g}: sigma={best:.10g} is certified to "
