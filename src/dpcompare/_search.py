@@ -19,10 +19,11 @@ Algorithm, in numbered steps (the code follows the numbering)
 1. **Coordinates.** Work in t = log x (``Scale.LOG``, for quantities spanning many orders of
    magnitude: ε from 1e-12 to 1e19, σ, δ) or t = x (``Scale.LINEAR``). With ``Scale.LOG`` a
    domain end at 0 is checked on its own first and the search runs over [tiny, hi].
-2. **Bracketing.** From ``start`` (or the geometric middle of the domain) step outwards with steps
-   that double in t (so ε = 1e19 is reached from 1 in ~6 evaluations), clipped to the domain, until
-   a feasible and an infeasible point are both known. If the feasible end of the domain is itself
-   infeasible, :class:`Unreachable` is raised (the caller says why and what would work).
+2. **Bracketing.** From ``start`` step outwards with steps that double in t (so ε = 1e19 is reached
+   from 1 in ~6 evaluations) until a feasible and an infeasible point are both known; a domain end is
+   evaluated only when the expansion reaches it (without ``start``: both ends, first). If the feasible
+   end of the domain is itself infeasible, :class:`Unreachable` is raised (the caller says why and what
+   would work); if the other end is feasible, the whole domain is (``infeasible`` is None).
 3. **Refinement.** Illinois false position on g in t (superlinear on smooth g), with a bisection
    step whenever an interpolation step fails to halve the bracket, so the worst case is bisection.
    Infinite or undefined g values fall back to bisection. Integers (``integer=True``) are rounded
@@ -156,21 +157,17 @@ def solve(
         def clip(x: float) -> float:
             return min(max(x, lo), hi)
 
-        # 2. bracketing: feasible point xf (g ≤ 0), infeasible point xi (g > 0)
-        ok_good, v_good = feasible(good_end)
-        if not ok_good:
-            raise Unreachable(f"no feasible point in [{lo!r}, {hi!r}]")
-        ok_bad, v_bad = feasible(bad_end)
-        if ok_bad:
-            return SearchResult(feasible=_out(bad_end, integer), infeasible=None, evaluations=evals)
-        xf, vf, xi, vi = good_end, v_good, bad_end, v_bad
+        # 2. bracketing: feasible point xf (g ≤ 0), infeasible point xi (g > 0). From ``start`` first (the
+        #    domain ends are evaluated only if the expansion does not find both sides before reaching them)
+        xf = vf = xi = vi = None
         if start is not None and lo < start < hi:
-            ok, v = feasible(clip(start))
+            s0 = clip(start)
+            ok, v = feasible(s0)
             if ok:
-                xf, vf = clip(start), v
+                xf, vf = s0, v
             else:
-                xi, vi = clip(start), v
-            # expand from start towards the other end with steps doubling in t
+                xi, vi = s0, v
+            # expand from start towards the other side with steps doubling in t
             step = 1.0 if scale is Scale.LOG else max(abs(start) * 0.5, 1.0)
             base_t = to_t(start)
             toward_good = not ok
@@ -178,7 +175,7 @@ def solve(
                 direction = 1.0 if (side is Side.ABOVE) == toward_good else -1.0
                 t = base_t + direction * step
                 if t <= t_lo or t >= t_hi:
-                    break
+                    break  # the domain end is next: evaluated below
                 x = clip(to_x(t))
                 if x in (xf, xi):
                     break
@@ -190,6 +187,16 @@ def solve(
                 if ok2 == toward_good:
                     break
                 step *= 2.0
+        if xf is None:
+            ok_good, v_good = feasible(good_end)
+            if not ok_good:
+                raise Unreachable(f"no feasible point in [{lo!r}, {hi!r}]")
+            xf, vf = good_end, v_good
+        if xi is None:
+            ok_bad, v_bad = feasible(bad_end)
+            if ok_bad:
+                return SearchResult(feasible=_out(bad_end, integer), infeasible=None, evaluations=evals)
+            xi, vi = bad_end, v_bad
 
         # 3. refinement: Illinois false position in t, bisection safeguard
         tf, ti = _t_of(xf, scale, t_lo), _t_of(xi, scale, t_lo)
