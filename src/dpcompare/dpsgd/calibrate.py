@@ -18,10 +18,11 @@ says which accountant certified it.
       Gaussian with μ = √N/σ, and subsampling never hurts, so σ_hi is feasible with room to spare
       (the factor 4 covers the RDP fallback). σ_lo = ``SIGMA_MIN``.
    b. Coarse solve at grid 64·h_auto(σ) (a few ms per evaluation), from the CLT guess (Dong, Roth & Su
-      2022, Cor. 5.4), to 1 % in σ.
-   c. Working grid. ε at grid F·h_auto is ≈ ε₀ + c·F² (the grid excess is quadratic in h); c is read off
-      ε at F = 64 and F = 32 at the coarse answer, and F is the largest with c·F² ≤ tol/4 (so the grid
-      costs at most a quarter of the tolerance), at most 64. The grid spacing is then frozen.
+      2022, Cor. 5.4), to 2 % in σ.
+   c. Working grid. ε at grid F·h_auto is ≈ ε₀ + a·F^k (the grid excess is ∝ h² for fine grids); a, k are
+      read off ε at F = 64, 32, 16 at the coarse answer, and F is the largest with a·F^k ≤ tol, at most
+      64 (the grid then costs at most one tolerance of ε: an over-noise of ≈ tol/|dε/dlog σ| in σ,
+      0.004 % at (8, 1e-5)). The grid spacing is then frozen.
    d. Fine solve at that grid on a narrow domain predicted from the coarse slope (aimed at target −
       tol/2), stopping at the first σ with target − tol ≤ ε_hi(σ) ≤ target (``gtol``) — usually the
       first evaluation. If the prediction missed, the solve runs again on [σ_lo, coarse answer].
@@ -244,13 +245,18 @@ def sigma_for_epsilon(
     s1, s1i = float(r1.feasible), float(r1.infeasible)
     b1, b1i = ebound(s1, None, COARSE_FACTOR), ebound(s1i, None, COARSE_FACTOR)
 
-    # (c) working grid from the quadratic grid excess, frozen at the coarse answer
-    factor, c = COARSE_FACTOR, 0.0
+    # (c) working grid: the grid excess of ε is ≈ a·F^k (k ≈ 2: splitting/merging error ∝ h², less at coarse
+    # grids); a and k are read off ε at F = 64, 32, 16 at the coarse answer (three cheap evaluations), and F
+    # is the largest with a·F^k ≤ tol, at most 64. The model also predicts ε at that grid (step d).
+    factor, e_model = COARSE_FACTOR, b1.epsilon
     if b1.accountant is Accountant.PLD:
-        b32 = ebound(s1, None, COARSE_FACTOR / 2)
-        if b32.accountant is Accountant.PLD and b1.epsilon > b32.epsilon:
-            c = (b1.epsilon - b32.epsilon) / (COARSE_FACTOR**2 - (COARSE_FACTOR / 2) ** 2)
-            factor = min(COARSE_FACTOR, max(1.0, math.sqrt(tol / (4.0 * c))))
+        e32, e16 = ebound(s1, None, COARSE_FACTOR / 2), ebound(s1, None, COARSE_FACTOR / 4)
+        d1, d2 = b1.epsilon - e32.epsilon, e32.epsilon - e16.epsilon
+        if e32.accountant is e16.accountant is Accountant.PLD and d1 > 0 and d2 > 0:
+            k = min(max(math.log2(d1 / d2), 1.0), 3.0)
+            a = d1 / (COARSE_FACTOR**k - (COARSE_FACTOR / 2) ** k)
+            factor = min(COARSE_FACTOR, max(1.0, (tol / a) ** (1.0 / k)))
+            e_model = b1.epsilon - a * (COARSE_FACTOR**k - factor**k)
     rdp = b1.accountant is Accountant.RDP  # the PLD engine cannot certify here: stay on the cheap grid
     h = None if rdp else factor * default_discretization(s1, p, n)
 
@@ -265,7 +271,6 @@ def sigma_for_epsilon(
     slope = (b1i.epsilon - b1.epsilon) / (math.log(s1i) - math.log(s1)) if math.isfinite(b1i.epsilon) else -eps
     if not slope < 0:
         slope = -eps
-    e_model = b1.epsilon - c * (COARSE_FACTOR**2 - factor**2)
     s_r = min(max(s1 * math.exp((eps - 0.5 * tol - e_model) / slope), lo), hi)
     e_r = g_fine(s_r) + eps
 
