@@ -64,6 +64,8 @@ PLD_MAX_STEPS = 10**8
 STEPS_MAX = 10**18
 #: coarse grid factor of the bracketing phase
 COARSE_FACTOR = 64.0
+#: coarse grid factor of the bracketing phase of risk calibration (both sides of the pair are composed)
+RISK_COARSE_FACTOR = 16.0
 
 #: what an engine failure at one point looks like (numerically out of range): treated as "not certified"
 _ENGINE_ERRORS = (ValueError, RuntimeError, OverflowError, FloatingPointError, ZeroDivisionError, MemoryError)
@@ -517,20 +519,64 @@ def sigma_for_risk(
                          "(almost no information) does not meet it; a larger target would work") from None
     sigma_hi = 2.0 * math.sqrt(n) / float(rmu.feasible)
 
-    def g(s: float) -> float:
-        evals[0] += 1
-        try:
-            v = g_mech(SubsampledGaussian(s, p, n))
-        except _ENGINE_ERRORS:
-            return math.inf
-        return v if v == v else math.inf
+    seen: dict[tuple[float, float], float] = {}
 
+    def make_g(factor: float) -> Callable[[float], float]:
+        def g(s: float) -> float:
+            if (s, factor) not in seen:
+                evals[0] += 1
+                try:
+                    h = None if factor == 1.0 else factor * default_discretization(s, p, n)
+                    v = g_mech(SubsampledGaussian(s, p, n, discretization=h))
+                except _ENGINE_ERRORS:
+                    v = math.inf
+                seen[(s, factor)] = v if v == v else math.inf
+            return seen[(s, factor)]
+        return g
+
+    # coarse solve (grid 16× the automatic one: every risk read off its pessimistic side is still certified,
+    # only more pessimistic) to 2 %, then the automatic grid on the narrow window below the coarse answer
+    where = f"for sampling_rate={p:g}, steps={n}"
     try:
-        r = solve(g, SIGMA_MIN, sigma_hi, side=Side.ABOVE, rtol=rtol, start=min(max(1.0, SIGMA_MIN), sigma_hi),
-                  callback=progress)
+        rc = solve(make_g(RISK_COARSE_FACTOR), SIGMA_MIN, sigma_hi, side=Side.ABOVE, rtol=2e-2,
+                   start=min(max(1.0, SIGMA_MIN), sigma_hi), callback=progress)
     except Unreachable:
-        raise ValueError(f"{metric.value} target {target:g} for sampling_rate={p:g}, steps={n} is out of reach: even "
-                         f"sigma={sigma_hi:.4g} does not meet it (certified side); a larger target would work") from None
+        raise ValueError(f"{metric.value} target {target:g} {where} is out of reach: even sigma={sigma_hi:.4g} does "
+                         "not meet it (certified side); a larger target would work") from None
+    g, gc = make_g(1.0), make_g(RISK_COARSE_FACTOR)
+    top = float(rc.feasible)
+    bottom = SIGMA_MIN if rc.infeasible is None else max(SIGMA_MIN, 0.9 * float(rc.infeasible))
+    # predict the fine root from g at the automatic grid at ``top`` and the coarse slope dg/dlog σ, then solve on a
+    # window of relative width 0.9·rtol around it (two evaluations when the prediction holds)
+    r = None
+    g_top = g(top)
+    if rc.infeasible is not None and math.isfinite(g_top):
+        ci = float(rc.infeasible)
+        slope = (gc(ci) - gc(top)) / (math.log(ci) - math.log(top))
+        if slope < 0 and math.isfinite(slope):
+            pred = top * math.exp(-g_top / slope)
+            lo_w, hi_w = max(SIGMA_MIN, pred * (1 - 0.45 * rtol)), min(top, pred * (1 + 0.45 * rtol))
+            if lo_w < hi_w:
+                try:
+                    r = solve(g, lo_w, hi_w, side=Side.ABOVE, rtol=rtol, callback=progress)
+                except Unreachable:
+                    r = None
+                if r is not None and (r.infeasible is None or not r.converged):
+                    r = None
+    if r is None and g_top <= 0:
+        try:
+            r = solve(g, bottom, top, side=Side.ABOVE, rtol=rtol, callback=progress)
+        except Unreachable:
+            r = None
+        if r is not None and r.infeasible is None and bottom > SIGMA_MIN:
+            r = None  # the window was all feasible at the fine grid: search below it as well
+    if r is None:
+        try:
+            r = solve(g, SIGMA_MIN, max(top, sigma_hi if g_top > 0 else top), side=Side.ABOVE, rtol=rtol,
+                      start=bottom if bottom > SIGMA_MIN else None, callback=progress)
+        except Unreachable:
+            raise ValueError(f"{metric.value} target {target:g} {where} is out of reach: even sigma={sigma_hi:.4g} "
+                             "does not meet it (certified side); a larger target would work") from None
     s = float(r.feasible)
     value = g(s)
     value = value + target if metric is not RiskMetric.BAYES_ERROR else target - value
