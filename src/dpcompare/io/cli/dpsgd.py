@@ -42,8 +42,8 @@ class _BracketProgress:
             self.status.start()
         known = [float(x) for x in (feasible, infeasible) if x is not None]
         lo, hi = (min(known), max(known)) if len(known) == 2 else (None, None)
-        bracket = f"[{_num(lo, 8)}, {_num(hi, 8)}]" if lo is not None else "not bracketed yet"
-        text = (f"calibrating {self.what}: boundary in {bracket}; certified so far: "
+        bracket = f"in [{_num(lo, 8)}, {_num(hi, 8)}]" if lo is not None else "not bracketed yet"
+        text = (f"calibrating {self.what}: boundary {bracket}; certified so far: "
                 f"{_num(feasible, 8) if feasible is not None else 'none'} ({self.calls} accountant calls, "
                 f"{time.perf_counter() - self.t0:.0f} s)")
         self.status.update(escape(text))
