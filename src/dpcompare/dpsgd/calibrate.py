@@ -20,9 +20,9 @@ says which accountant certified it.
    b. Coarse solve at grid 64·h_auto(σ) (a few ms per evaluation), from the CLT guess (Dong, Roth & Su
       2022, Cor. 5.4), to 2 % in σ.
    c. Working grid. ε at grid F·h_auto is ≈ ε₀ + a·F^k (the grid excess is ∝ h² for fine grids); a, k are
-      read off ε at F = 64, 32, 16 at the coarse answer, and F is the largest with a·F^k ≤ tol, at most
-      64 (the grid then costs at most one tolerance of ε: an over-noise of ≈ tol/|dε/dlog σ| in σ,
-      0.004 % at (8, 1e-5)). The grid spacing is then frozen.
+      read off ε at F = 64, 32, 16 at the coarse answer, and F is the largest with a·F^k ≤ tol/4, at most
+      64 (so ε at the automatic grid, too, stays within ≈ tol of the target; the over-noise is
+      ≈ tol/(4·|dε/dlog σ|) in σ, 0.001 % at (8, 1e-5)). The grid spacing is then frozen.
    d. Fine solve at that grid on a narrow domain predicted from the coarse slope (aimed at target −
       tol/2), stopping at the first σ with target − tol ≤ ε_hi(σ) ≤ target (``gtol``) — usually the
       first evaluation. If the prediction missed, the solve runs again on [σ_lo, coarse answer].
@@ -249,7 +249,7 @@ def sigma_for_epsilon(
 
     # (c) working grid: the grid excess of ε is ≈ a·F^k (k ≈ 2: splitting/merging error ∝ h², less at coarse
     # grids); a and k are read off ε at F = 64, 32, 16 at the coarse answer (three cheap evaluations), and F
-    # is the largest with a·F^k ≤ tol, at most 64. The model also predicts ε at that grid (step d).
+    # is the largest with a·F^k ≤ tol/4, at most 64. The model also predicts ε at that grid (step d).
     factor, e_model = COARSE_FACTOR, b1.epsilon
     if b1.accountant is Accountant.PLD:
         e32, e16 = ebound(s1, None, COARSE_FACTOR / 2), ebound(s1, None, COARSE_FACTOR / 4)
@@ -257,7 +257,7 @@ def sigma_for_epsilon(
         if e32.accountant is e16.accountant is Accountant.PLD and d1 > 0 and d2 > 0:
             k = min(max(math.log2(d1 / d2), 1.0), 3.0)
             a = d1 / (COARSE_FACTOR**k - (COARSE_FACTOR / 2) ** k)
-            factor = min(COARSE_FACTOR, max(1.0, (tol / a) ** (1.0 / k)))
+            factor = min(COARSE_FACTOR, max(1.0, (tol / (4.0 * a)) ** (1.0 / k)))
             e_model = b1.epsilon - a * (COARSE_FACTOR**k - factor**k)
     rdp = b1.accountant is Accountant.RDP  # the PLD engine cannot certify here: stay on the cheap grid
     h = None if rdp else factor * default_discretization(s1, p, n)
