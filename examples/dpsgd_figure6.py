@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     for i, n in enumerate(ns):
         for j, p in enumerate(ps):
             r = rows.get(f"sampling_rate={p!r};steps={n}")
-            if r:
+            if r and not r.get("reason"):
                 z[i, j] = float(r["delta_base_to_point"])
                 sig[i, j] = float(r["sigma"])
     print(f"points: {s['points']} ({s['computed']} computed, {s['skipped']} resumed) in {s['seconds']:.1f} s, "

@@ -65,5 +65,5 @@ def test_benchmark_quick_json(tmp_path):
     proc = _run(script, "--quick", "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
-    ours = out["rows"][0]
+    ours = out["configs"][0]["rows"][0]  # one configuration in --quick
     assert ours["certified_epsilon"] <= 8.0 and 8.0 - ours["certified_epsilon"] <= 1e-3

@@ -19,16 +19,22 @@ Algorithm, in numbered steps (the code follows the numbering)
 1. **Coordinates.** Work in t = log x (``Scale.LOG``, for quantities spanning many orders of
    magnitude: ε from 1e-12 to 1e19, σ, δ) or t = x (``Scale.LINEAR``). With ``Scale.LOG`` a
    domain end at 0 is checked on its own first and the search runs over [tiny, hi].
-2. **Bracketing.** From ``start`` (or the geometric middle of the domain) step outwards with steps
-   that double in t (so ε = 1e19 is reached from 1 in ~6 evaluations), clipped to the domain, until
-   a feasible and an infeasible point are both known. If the feasible end of the domain is itself
-   infeasible, :class:`Unreachable` is raised (the caller says why and what would work).
+2. **Bracketing.** From ``start`` step outwards with steps that double in t (so ε = 1e19 is reached
+   from 1 in ~6 evaluations) until a feasible and an infeasible point are both known; a domain end is
+   evaluated only when the expansion reaches it (without ``start``: both ends, first). If the feasible
+   end of the domain is itself infeasible, :class:`Unreachable` is raised (the caller says why and what
+   would work); if the other end is feasible, the whole domain is (``infeasible`` is None).
 3. **Refinement.** Illinois false position on g in t (superlinear on smooth g), with a bisection
    step whenever an interpolation step fails to halve the bracket, so the worst case is bisection.
    Infinite or undefined g values fall back to bisection. Integers (``integer=True``) are rounded
    towards the infeasible end and finish when the two ends are adjacent.
 4. **Stop** when |feasible − infeasible| ≤ atol + rtol·|feasible| (or adjacent integers), or after
    ``max_evaluations`` (then the current, still certified, ends are returned with ``converged=False``).
+   With ``gtol``, also stop as soon as a feasible point with −gtol ≤ g ≤ 0 has been evaluated (a
+   tolerance on the *value*, e.g. target − tol ≤ ε(σ) ≤ target); it may be the first point evaluated,
+   and then ``infeasible`` is None although the domain is not all feasible.
+5. **Progress**: ``callback(feasible, infeasible)`` is called after every evaluation with the current
+   certified ends (either may be None before it is known) — for progress bars; it must not raise.
 
 Example
 -------
@@ -96,6 +102,8 @@ def solve(
     rtol: float = 1e-12,
     atol: float = 0.0,
     max_evaluations: int = 400,
+    gtol: float | None = None,
+    callback: Callable[[float | None, float | None], None] | None = None,
 ) -> SearchResult:
     """Find the boundary of {x ∈ [lo, hi] : g(x) ≤ 0} for a monotone g; see the module docstring.
 
@@ -109,102 +117,130 @@ def solve(
     if integer:
         lo, hi = math.ceil(lo), math.floor(hi)
     evals = 0
+    ends: list[float | None] = [None, None]  # current feasible / infeasible ends, for the callback
+
+    class _Met(Exception):  # a feasible point within gtol was evaluated
+        def __init__(self, x: float) -> None:
+            self.x = x
 
     def feasible(x: float) -> tuple[bool, float]:
         nonlocal evals
         evals += 1
         v = float(g(int(x) if integer else x))
-        return (v <= 0.0), v
+        ok = v <= 0.0
+        if ok and (ends[0] is None or abs(x - bad_end) < abs(ends[0] - bad_end)):
+            ends[0] = x
+        if not ok and (ends[1] is None or abs(x - good_end) < abs(ends[1] - good_end)):
+            ends[1] = x
+        if callback is not None:
+            callback(ends[0], ends[1])
+        if ok and gtol is not None and v >= -gtol:
+            raise _Met(x)
+        return ok, v
 
     # the end of the domain where the feasible set lies, and the other end
     good_end, bad_end = (hi, lo) if side is Side.ABOVE else (lo, hi)
 
-    # 1. coordinates
-    if scale is Scale.LOG:
-        t_lo = math.log(max(lo, _TINY)) if lo > 0 or not integer else 0.0
-        t_hi = math.log(hi) if hi > 0 else t_lo
-        to_x = (lambda t: math.exp(t)) if not integer else (lambda t: float(round(math.exp(t))))
-        to_t = lambda x: math.log(max(x, _TINY))  # noqa: E731
-    else:
-        t_lo, t_hi = float(lo), float(hi)
-        to_x = (lambda t: t) if not integer else (lambda t: float(round(t)))
-        to_t = float  # type: ignore[assignment]
-
-    def clip(x: float) -> float:
-        return min(max(x, lo), hi)
-
-    # 2. bracketing: feasible point xf (g ≤ 0), infeasible point xi (g > 0)
-    ok_good, v_good = feasible(good_end)
-    if not ok_good:
-        raise Unreachable(f"no feasible point in [{lo!r}, {hi!r}]")
-    ok_bad, v_bad = feasible(bad_end)
-    if ok_bad:
-        return SearchResult(feasible=_out(bad_end, integer), infeasible=None, evaluations=evals)
-    xf, vf, xi, vi = good_end, v_good, bad_end, v_bad
-    if start is not None and lo < start < hi:
-        ok, v = feasible(clip(start))
-        if ok:
-            xf, vf = clip(start), v
+    def _run() -> SearchResult:
+        nonlocal lo, hi
+        # 1. coordinates
+        if scale is Scale.LOG:
+            t_lo = math.log(max(lo, _TINY)) if lo > 0 or not integer else 0.0
+            t_hi = math.log(hi) if hi > 0 else t_lo
+            to_x = (lambda t: math.exp(t)) if not integer else (lambda t: float(round(math.exp(t))))
+            to_t = lambda x: math.log(max(x, _TINY))  # noqa: E731
         else:
-            xi, vi = clip(start), v
-        # expand from start towards the other end with steps doubling in t
-        step = 1.0 if scale is Scale.LOG else max(abs(start) * 0.5, 1.0)
-        base_t = to_t(start)
-        toward_good = not ok
-        for _ in range(64):
-            direction = 1.0 if (side is Side.ABOVE) == toward_good else -1.0
-            t = base_t + direction * step
-            if t <= t_lo or t >= t_hi:
-                break
-            x = clip(to_x(t))
-            if x in (xf, xi):
-                break
-            ok2, v2 = feasible(x)
-            if ok2:
-                xf, vf = x, v2
-            else:
-                xi, vi = x, v2
-            if ok2 == toward_good:
-                break
-            step *= 2.0
+            t_lo, t_hi = float(lo), float(hi)
+            to_x = (lambda t: t) if not integer else (lambda t: float(round(t)))
+            to_t = float  # type: ignore[assignment]
 
-    # 3. refinement: Illinois false position in t, bisection safeguard
-    tf, ti = _t_of(xf, scale, t_lo), _t_of(xi, scale, t_lo)
-    last = ""  # which end ("f" or "i") the previous step replaced
-    bisect_next = False
-    converged = True
-    while not _done(xf, xi, integer, rtol, atol):
-        if evals >= max_evaluations:
-            converged = False
-            break
-        width_before = abs(tf - ti)
-        t_new = 0.5 * (tf + ti)
-        if not bisect_next and math.isfinite(vf) and math.isfinite(vi) and vi != vf:
-            cand = tf - vf * (ti - tf) / (vi - vf)
-            if min(tf, ti) < cand < max(tf, ti):
-                t_new = cand
-        x_new = to_x(t_new)
-        if integer:
-            x_new = _integer_between(xf, xi, x_new)
-        if x_new in (xf, xi) or not (min(xf, xi) < x_new < max(xf, xi)):
-            x_new = _midpoint(xf, xi, integer)
-            if x_new in (xf, xi):
-                break  # adjacent floats: nothing left between the ends
-        ok, v = feasible(x_new)
-        t_new = _t_of(x_new, scale, t_lo)
-        updated = "f" if ok else "i"
-        if ok:
-            xf, vf, tf = x_new, v, t_new
-        else:
-            xi, vi, ti = x_new, v, t_new
-        if updated == last:  # Illinois: the other end was kept twice, halve its weight
-            if updated == "f":
-                vi = vi / 2.0
+        def clip(x: float) -> float:
+            return min(max(x, lo), hi)
+
+        # 2. bracketing: feasible point xf (g ≤ 0), infeasible point xi (g > 0). From ``start`` first (the
+        #    domain ends are evaluated only if the expansion does not find both sides before reaching them)
+        xf = vf = xi = vi = None
+        if start is not None and lo < start < hi:
+            s0 = clip(start)
+            ok, v = feasible(s0)
+            if ok:
+                xf, vf = s0, v
             else:
-                vf = vf / 2.0
-        last = updated
-        bisect_next = abs(tf - ti) > 0.5 * width_before
-    return SearchResult(feasible=_out(xf, integer), infeasible=_out(xi, integer), evaluations=evals, converged=converged)
+                xi, vi = s0, v
+            # expand from start towards the other side with steps doubling in t
+            step = 1.0 if scale is Scale.LOG else max(abs(start) * 0.5, 1.0)
+            base_t = to_t(start)
+            toward_good = not ok
+            for _ in range(64):
+                direction = 1.0 if (side is Side.ABOVE) == toward_good else -1.0
+                t = base_t + direction * step
+                if t <= t_lo or t >= t_hi:
+                    break  # the domain end is next: evaluated below
+                x = clip(to_x(t))
+                if x in (xf, xi):
+                    break
+                ok2, v2 = feasible(x)
+                if ok2:
+                    xf, vf = x, v2
+                else:
+                    xi, vi = x, v2
+                if ok2 == toward_good:
+                    break
+                step *= 2.0
+        if xf is None:
+            ok_good, v_good = feasible(good_end)
+            if not ok_good:
+                raise Unreachable(f"no feasible point in [{lo!r}, {hi!r}]")
+            xf, vf = good_end, v_good
+        if xi is None:
+            ok_bad, v_bad = feasible(bad_end)
+            if ok_bad:
+                return SearchResult(feasible=_out(bad_end, integer), infeasible=None, evaluations=evals)
+            xi, vi = bad_end, v_bad
+
+        # 3. refinement: Illinois false position in t, bisection safeguard
+        tf, ti = _t_of(xf, scale, t_lo), _t_of(xi, scale, t_lo)
+        last = ""  # which end ("f" or "i") the previous step replaced
+        bisect_next = False
+        converged = True
+        while not _done(xf, xi, integer, rtol, atol):
+            if evals >= max_evaluations:
+                converged = False
+                break
+            width_before = abs(tf - ti)
+            t_new = 0.5 * (tf + ti)
+            if not bisect_next and math.isfinite(vf) and math.isfinite(vi) and vi != vf:
+                cand = tf - vf * (ti - tf) / (vi - vf)
+                if min(tf, ti) < cand < max(tf, ti):
+                    t_new = cand
+            x_new = to_x(t_new)
+            if integer:
+                x_new = _integer_between(xf, xi, x_new)
+            if x_new in (xf, xi) or not (min(xf, xi) < x_new < max(xf, xi)):
+                x_new = _midpoint(xf, xi, integer)
+                if x_new in (xf, xi):
+                    break  # adjacent floats: nothing left between the ends
+            ok, v = feasible(x_new)
+            t_new = _t_of(x_new, scale, t_lo)
+            updated = "f" if ok else "i"
+            if ok:
+                xf, vf, tf = x_new, v, t_new
+            else:
+                xi, vi, ti = x_new, v, t_new
+            if updated == last:  # Illinois: the other end was kept twice, halve its weight
+                if updated == "f":
+                    vi = vi / 2.0
+                else:
+                    vf = vf / 2.0
+            last = updated
+            bisect_next = abs(tf - ti) > 0.5 * width_before
+        return SearchResult(feasible=_out(xf, integer), infeasible=_out(xi, integer), evaluations=evals, converged=converged)
+
+    try:
+        return _run()
+    except _Met as met:
+        return SearchResult(feasible=_out(met.x, integer), infeasible=None if ends[1] is None else _out(ends[1], integer),
+                            evaluations=evals, converged=True)
 
 
 def _t_of(x: float, scale: Scale, t_lo: float) -> float:

@@ -56,8 +56,10 @@ COLUMNS = (
     "point", "sigma", "sampling_rate", "steps", "epsilon",
     "delta_base_to_point", "delta_base_to_point_lower", "delta_base_to_point_upper", "delta_base_to_point_pi",
     "delta_point_to_base", "delta_point_to_base_lower", "delta_point_to_base_upper",
-    "advantage", "tpr_at_fpr", "bayes_error", "rero_bound", "accuracy", "seconds",
+    "advantage", "tpr_at_fpr", "bayes_error", "rero_bound", "accuracy", "seconds", "reason",
 )
+#: a row whose ``reason`` is not empty is an infeasible point: the calibration was refused (why: ``reason``),
+#: its numeric columns are empty, and the sweep went on
 
 
 @dataclass(frozen=True)
@@ -222,14 +224,21 @@ def evaluate_point(cfg: SweepConfig, point: dict[str, float], fft_threads: int |
     b = cfg.baseline
     base = _baseline(cfg.epsilon, cfg.delta, cfg.tol, b.get("sigma"), b["sampling_rate"], int(b["steps"]))
     p = point["sampling_rate"]
-    if "steps" in point:
-        n = int(point["steps"])
-        c = sigma_for_epsilon(cfg.epsilon, cfg.delta, p, n, tol=cfg.tol)
-        sigma, eps = c.sigma, c.epsilon
-    else:
-        sigma = point["sigma"]
-        s = steps_for_sigma(sigma, cfg.epsilon, cfg.delta, p)
-        n, eps = s.steps, s.epsilon
+    try:
+        if "steps" in point:
+            n = int(point["steps"])
+            c = sigma_for_epsilon(cfg.epsilon, cfg.delta, p, n, tol=cfg.tol)
+            sigma, eps = c.sigma, c.epsilon
+        else:
+            sigma = point["sigma"]
+            s = steps_for_sigma(sigma, cfg.epsilon, cfg.delta, p)
+            if s.at_limit:
+                raise ValueError(f"more than {s.steps:.0e} steps meet the target: no finite answer to compare")
+            n, eps = s.steps, s.epsilon
+    except ValueError as exc:  # an infeasible point: recorded with its reason, the sweep goes on
+        return {"point": point_key(point), "sampling_rate": p, "sigma": point.get("sigma", ""),
+                "steps": int(point["steps"]) if "steps" in point else "", "accuracy": cfg.accuracy.get(point_key(point), ""),
+                "seconds": time.perf_counter() - t0, "reason": str(exc) or type(exc).__name__}
     m = SubsampledGaussian(sigma, p, n)
     ab = delta_divergence(base, m)
     ba = delta_divergence(m, base)
@@ -240,7 +249,7 @@ def evaluate_point(cfg: SweepConfig, point: dict[str, float], fft_threads: int |
         "delta_point_to_base": ba.value, "delta_point_to_base_lower": ba.lower, "delta_point_to_base_upper": ba.upper,
         "advantage": risk.advantage(m), "tpr_at_fpr": float(risk.tpr_at_fpr(m, cfg.fpr)),
         "bayes_error": float(risk.bayes_error(m, cfg.pi)), "rero_bound": float(risk.reconstruction_bound(m, cfg.kappa)),
-        "accuracy": cfg.accuracy.get(point_key(point), ""),
+        "accuracy": cfg.accuracy.get(point_key(point), ""), "reason": "",
     }
     row["seconds"] = time.perf_counter() - t0
     return row
@@ -248,7 +257,7 @@ def evaluate_point(cfg: SweepConfig, point: dict[str, float], fft_threads: int |
 
 # ---------------------------------------------------------------------------------------------- results file
 #: Parquet column types (everything else is float64); ``accuracy`` is null where none was supplied
-_PARQUET_TYPES = {"point": "string", "steps": "int64"}
+_PARQUET_TYPES = {"point": "string", "steps": "int64", "reason": "string"}
 
 
 def _results_format(path: str) -> str:
@@ -388,10 +397,15 @@ def _local_results(cfg: SweepConfig, todo: list[dict[str, float]], workers: int)
         for pt in todo:
             yield evaluate_point(cfg, pt)
         return
-    with ProcessPoolExecutor(max_workers=workers) as ex:
+    ex = ProcessPoolExecutor(max_workers=workers)
+    try:
         futs = [ex.submit(evaluate_point, cfg, pt, 1) for pt in todo]
         for f in as_completed(futs):
             yield f.result()
+    except BaseException:  # Ctrl-C, an error, or the consumer stopped: drop the queued points, do not wait
+        ex.shutdown(wait=False, cancel_futures=True)
+        raise
+    ex.shutdown(wait=True)
 
 
 def _dask_results(cfg: SweepConfig, todo: list[dict[str, float]], scheduler: str) -> Iterable[dict[str, Any]]:
@@ -418,6 +432,7 @@ def run_sweep(
     """Run (or resume) a sweep, appending each finished point to ``output``. Returns a summary."""
     import time
 
+    created = not os.path.exists(output)
     done, msgs = prepare_results(output)
     if notes is not None:
         notes.extend(msgs)
@@ -427,19 +442,42 @@ def run_sweep(
     workers = workers if workers is not None else (os.cpu_count() or 1)
     it = _dask_results(cfg, todo, scheduler) if scheduler else _local_results(cfg, todo, min(workers, max(1, len(todo))))
     finished = 0
-    for row in it:
-        append_row(output, row)
-        finished += 1
-        if on_row is not None:
-            on_row(row, len(done) + finished, total)
+    try:
+        for row in it:
+            append_row(output, row)
+            finished += 1
+            if on_row is not None:
+                on_row(row, len(done) + finished, total)
+    except KeyboardInterrupt:
+        if created and finished == 0 and os.path.exists(output):
+            os.remove(output)  # nothing was computed: leave no file behind
+        raise SweepInterrupted(output, len(done) + finished, total, created and finished == 0) from None
     secs = time.perf_counter() - t0
+    infeasible = sum(1 for r in read_results(output) if r.get("reason"))
     return {"output": output, "points": total, "skipped": len(done), "computed": finished, "seconds": secs,
-            "points_per_second": finished / secs if secs > 0 else None, "backend": "dask" if scheduler else "local"}
+            "points_per_second": finished / secs if secs > 0 else None, "backend": "dask" if scheduler else "local",
+            "infeasible": infeasible}
+
+
+class SweepInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a sweep: every finished point is in the results file (whole rows); rerunning resumes."""
+
+    def __init__(self, output: str, saved: int, total: int, removed: bool) -> None:
+        super().__init__(output)
+        self.output, self.saved, self.total, self.removed = output, saved, total, removed
+
+    @property
+    def message(self) -> str:
+        if self.removed:
+            return f"interrupted before any point finished; no results file was left ({self.output})"
+        return (f"interrupted: {self.saved} of {self.total} points are saved in {self.output}; run the same command "
+                "again to resume (saved points are skipped)")
 
 
 def pareto_efficient(rows: list[dict[str, Any]]) -> list[str]:
     """Keys of the points not dominated in (accuracy ↑, excess vulnerability Δ(base‖point) ↓) — seed 000 Fig 5."""
-    pts = [(r["point"], float(r["accuracy"]), float(r["delta_base_to_point"])) for r in rows if r.get("accuracy") not in ("", None)]
+    pts = [(r["point"], float(r["accuracy"]), float(r["delta_base_to_point"])) for r in rows
+           if r.get("accuracy") not in ("", None) and not r.get("reason")]
     out = []
     for k, a, d in pts:
         if not any((a2 >= a and d2 <= d) and (a2 > a or d2 < d) for _, a2, d2 in pts):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from typing import Annotated, Any, Optional
 
@@ -15,46 +16,162 @@ from ..files import output_path
 from .app import _console, _emit_json, _num, app
 
 # ---------------------------------------------------------------------------------------------- calibrate (issue 5)
+class _BracketProgress:
+    """Progress of a calibration on stderr: the certified σ (or N) bracket narrowing, shown only once the work
+    has taken more than ``delay`` seconds and only on a terminal (a pipe or a test sees nothing)."""
+
+    def __init__(self, what: str, *, enabled: bool, delay: float = 1.0) -> None:
+        import time
+
+        self.what, self.delay, self.t0 = what, delay, time.perf_counter()
+        self.console = Console(file=sys.stderr, highlight=False)
+        self.enabled = enabled and self.console.is_terminal
+        self.status: Any = None
+        self.calls = 0
+
+    def __call__(self, feasible: float | None, infeasible: float | None) -> None:
+        import time
+
+        self.calls += 1
+        if not self.enabled:
+            return
+        if self.status is None:
+            if time.perf_counter() - self.t0 < self.delay:
+                return
+            self.status = self.console.status("", spinner="dots")
+            self.status.start()
+        known = [float(x) for x in (feasible, infeasible) if x is not None]
+        lo, hi = (min(known), max(known)) if len(known) == 2 else (None, None)
+        bracket = f"in [{_num(lo, 8)}, {_num(hi, 8)}]" if lo is not None else "not bracketed yet"
+        text = (f"calibrating {self.what}: boundary {bracket}; certified so far: "
+                f"{_num(feasible, 8) if feasible is not None else 'none'} ({self.calls} accountant calls, "
+                f"{time.perf_counter() - self.t0:.0f} s)")
+        self.status.update(escape(text))
+
+    def close(self) -> None:
+        if self.status is not None:
+            self.status.stop()
+            self.status = None
+
+
+def _pair(option: str, text: str, names: tuple[str, str]) -> tuple[str, float]:
+    """'A,B' → (A, float(B)) splitting at the last comma (A may itself contain commas, e.g. a spec)."""
+    head, sep, tail = text.rpartition(",")
+    if not sep or not head.strip() or not tail.strip():
+        raise ValueError(f"{option} expects {names[0]},{names[1]}, got {text!r}")
+    try:
+        value = float(tail)
+    except ValueError:
+        raise ValueError(f"{option}: {names[1]} must be a number, got {tail.strip()!r}") from None
+    return head.strip(), value
+
+
+def _number(option: str, text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"{option} must be a number, got {text!r}") from None
+
+
 @app.command("calibrate")
 def calibrate_cmd(
-    epsilon: Annotated[float, typer.Option("--epsilon", metavar="E", help="Target ε (> 0).", show_default=False)],
-    delta: Annotated[float, typer.Option("--delta", metavar="D", help="Target δ in (0, 1).", show_default=False)],
     sampling_rate: Annotated[float, typer.Option("--sampling-rate", metavar="P", help="Poisson sampling rate p in (0, 1].", show_default=False)],
+    epsilon: Annotated[Optional[float], typer.Option("--epsilon", metavar="E", help="Target: certified ε ≤ E at --delta.", show_default=False)] = None,
+    delta: Annotated[Optional[float], typer.Option("--delta", metavar="D", help="δ in (0, 1) for --epsilon.", show_default=False)] = None,
+    advantage: Annotated[Optional[float], typer.Option("--advantage", metavar="A", help="Target: membership advantage (max TPR − FPR) ≤ A.", show_default=False)] = None,
+    tpr_at_fpr: Annotated[Optional[str], typer.Option("--tpr-at-fpr", metavar="TPR,FPR", help="Target: TPR of the best membership test at FPR ≤ TPR, e.g. 0.05,0.01.", show_default=False)] = None,
+    bayes_error: Annotated[Optional[str], typer.Option("--bayes-error", metavar="R,PRIOR", help="Target: the adversary's Bayes error at prior PRIOR ≥ R, e.g. 0.45,0.5.", show_default=False)] = None,
+    delta_from: Annotated[Optional[str], typer.Option("--delta-from", metavar="SPEC,D", help="Target: Δ(SPEC‖SGM) ≤ D, the excess vulnerability over a baseline mechanism, e.g. 'gaussian(mu=1),0.01'.", show_default=False)] = None,
     steps: Annotated[Optional[float], typer.Option("--steps", metavar="N", help="Number of DP-SGD steps (1.4e6 accepted): find σ.", show_default=False)] = None,
-    sigma: Annotated[Optional[float], typer.Option("--sigma", metavar="S", help="Noise multiplier: find the most steps instead (give --steps or --sigma).", show_default=False)] = None,
-    tol: Annotated[float, typer.Option("--tol", metavar="T", help="Tolerance: target − T ≤ ε ≤ target (with --steps).")] = 1e-3,
+    sigma: Annotated[Optional[float], typer.Option("--sigma", metavar="S", help="Noise multiplier: find the most steps instead (with --epsilon only).", show_default=False)] = None,
+    tol: Annotated[float, typer.Option("--tol", metavar="T", help="--epsilon with --steps: target − T ≤ ε ≤ target; risk targets: relative tolerance on σ.")] = 1e-3,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout and nothing else.")] = False,
 ) -> None:
-    """Noise multiplier σ of DP-SGD (Poisson-subsampled Gaussian, N steps) for a target (ε, δ), with the
-    certified ε it achieves: never above the target, at most --tol below it. With --sigma instead of
-    --steps: the largest number of steps whose certified ε is at most the target."""
-    from ...dpsgd.calibrate import sigma_for_epsilon, steps_for_sigma
+    """Noise multiplier σ of DP-SGD (Poisson-subsampled Gaussian, N steps) for ONE target — (ε, δ), advantage,
+    TPR at an FPR, Bayes error at a prior, or Δ from a baseline — certified: the reported value is the
+    pessimistic one and meets the target. With --epsilon and --sigma instead of --steps: the largest number of
+    steps whose certified ε is at most the target."""
+    from ...dpsgd.calibrate import sigma_for_epsilon, sigma_for_risk, steps_for_sigma
 
+    targets = {"--epsilon": epsilon, "--advantage": advantage, "--tpr-at-fpr": tpr_at_fpr, "--bayes-error": bayes_error,
+               "--delta-from": delta_from}
+    given = [k for k, v in targets.items() if v is not None]
+    if len(given) != 1:
+        raise ValueError("give exactly one target: --epsilon (with --delta), --advantage, --tpr-at-fpr, --bayes-error "
+                         f"or --delta-from (got {', '.join(given) if given else 'none'})")
     if (steps is None) == (sigma is None):
         raise ValueError("give exactly one of --steps (to find sigma) or --sigma (to find the number of steps)")
-    if sigma is not None:
-        r = steps_for_sigma(sigma, epsilon, delta, sampling_rate)
-        d = r.to_dict()
-        d["spec"] = r.spec
-        rows = (("steps", "steps N (largest)"), ("epsilon", "achieved ε (≤ target)"), ("target_epsilon", "target ε"),
-                ("delta", "δ"), ("sampling_rate", "sampling rate p"), ("sigma", "noise multiplier σ"),
-                ("evaluations", "accountant calls"))
-    else:
-        c = sigma_for_epsilon(epsilon, delta, sampling_rate, steps, tol=tol)
-        d = c.to_dict()
-        d["spec"] = c.spec
-        rows = (("sigma", "noise multiplier σ"), ("epsilon", "achieved ε (≤ target)"), ("target_epsilon", "target ε"),
-                ("delta", "δ"), ("sampling_rate", "sampling rate p"), ("steps", "steps N"),
-                ("tolerance", "tolerance"), ("discretization", "grid spacing"), ("evaluations", "accountant calls"))
+    if given[0] != "--epsilon" and sigma is not None:
+        raise ValueError(f"{given[0]} calibrates sigma: give --steps, not --sigma (--sigma finds steps for --epsilon only)")
+    if given[0] == "--epsilon" and delta is None:
+        raise ValueError("--epsilon needs --delta")
+    if given[0] != "--epsilon" and delta is not None:
+        raise ValueError(f"--delta belongs to --epsilon; {given[0]} does not take it")
+    if steps is not None and not (math.isfinite(steps) and steps == int(steps) and steps >= 1):
+        raise ValueError(f"--steps must be a whole number >= 1, got {steps:g}")
+    n_steps = int(steps) if steps is not None else None
+    what = "steps N" if sigma is not None else "sigma"
+    progress = _BracketProgress(what, enabled=True)
+    try:
+        if given[0] == "--epsilon" and sigma is not None:
+            r = steps_for_sigma(sigma, epsilon, delta, sampling_rate, progress=progress)
+            d = r.to_dict()
+            rows = (("steps", "steps N (largest)"), ("epsilon", "achieved ε (≤ target)"), ("target_epsilon", "target ε"),
+                    ("delta", "δ"), ("sampling_rate", "sampling rate p"), ("sigma", "noise multiplier σ"),
+                    ("accountant", "certified by"), ("evaluations", "accountant calls"))
+            title = "DP-SGD steps for a noise multiplier (certified ε)"
+        elif given[0] == "--epsilon":
+            r = sigma_for_epsilon(epsilon, delta, sampling_rate, n_steps, tol=tol, progress=progress)
+            d = r.to_dict()
+            rows = (("sigma", "noise multiplier σ"), ("epsilon", "achieved ε (≤ target)"), ("target_epsilon", "target ε"),
+                    ("delta", "δ"), ("sampling_rate", "sampling rate p"), ("steps", "steps N"),
+                    ("tolerance", "tolerance"), ("discretization", "grid spacing"), ("accountant", "certified by"),
+                    ("evaluations", "accountant calls"))
+            title = "DP-SGD calibration (certified ε)"
+        else:
+            kw: dict[str, Any] = {}
+            if given[0] == "--advantage":
+                metric, target = "advantage", advantage
+            elif given[0] == "--tpr-at-fpr":
+                metric, (a, target) = "tpr", _pair("--tpr-at-fpr", tpr_at_fpr, ("TPR", "FPR"))
+                target, kw["fpr"] = _number("--tpr-at-fpr TPR", a), target
+            elif given[0] == "--bayes-error":
+                metric, (a, prior) = "bayes_error", _pair("--bayes-error", bayes_error, ("R", "PRIOR"))
+                target, kw["prior"] = _number("--bayes-error R", a), prior
+            else:
+                from ..spec import parse
+
+                metric, (spec, target) = "delta", _pair("--delta-from", delta_from, ("SPEC", "D"))
+                kw["baseline"] = parse(spec)
+            r = sigma_for_risk(metric, target, sampling_rate, n_steps, rtol=tol, progress=progress, **kw)
+            d = r.to_dict()
+            label = {"advantage": "advantage (≤ target)", "tpr": f"TPR at FPR {kw.get('fpr', 0):g} (≤ target)",
+                     "bayes_error": f"Bayes error at prior {kw.get('prior', 0):g} (≥ target)",
+                     "delta": "Δ(baseline‖SGM) (≤ target)"}[metric]
+            rows = (("sigma", "noise multiplier σ"), ("value", label), ("target", "target"),
+                    ("sigma_below", "σ just below (misses the target)"), ("sampling_rate", "sampling rate p"),
+                    ("steps", "steps N"), ("evaluations", "accountant calls"))
+            title = f"DP-SGD calibration to a risk target ({metric}, certified side)"
+    finally:
+        progress.close()
+    d["spec"] = r.spec
     if as_json:
         _emit_json(d)
         return
-    t = Table(title="DP-SGD calibration (certified ε, PLD accounting)", title_justify="left")
+    t = Table(title=title, title_justify="left")
     t.add_column("", no_wrap=True)
     t.add_column("value", justify="right", no_wrap=True)
     for key, label in rows:
-        t.add_row(label, _num(d[key], 10 if key in ("sigma", "epsilon") else 6))
+        v = d.get(key)
+        if key == "steps" and d.get("at_limit"):
+            t.add_row(label, f"more than {v:.0e} (the largest count searched)")
+        elif isinstance(v, str):
+            t.add_row(label, escape(v))
+        else:
+            t.add_row(label, "—" if v is None else _num(v, 10 if key in ("sigma", "epsilon", "value") else 6))
     _console().print(t)
+    if d.get("at_limit"):
+        _console().print(f"even {d['steps']:.0e} steps meet the target: the answer is more than that, not that number")
     _console().print(f"spec: {escape(d['spec'])}")
 
 
@@ -70,7 +187,7 @@ def sweep_cmd(
     metrics per point, streamed to a CSV or Parquet file as each point finishes (an interrupted sweep resumes)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-    from ...dpsgd.sweep import load_grid, pareto_efficient, read_results, run_sweep
+    from ...dpsgd.sweep import SweepInterrupted, load_grid, pareto_efficient, read_results, run_sweep
 
     cfg = load_grid(grid)
     path, _ = output_path(output, ("csv", "parquet"))
@@ -88,10 +205,16 @@ def sweep_cmd(
         def on_row(row: dict[str, Any], done: int, total: int) -> None:
             progress.update(task, completed=done)
 
-        summary = run_sweep(cfg, path, scheduler=scheduler, workers=workers, on_row=on_row, notes=notes)
+        try:
+            summary = run_sweep(cfg, path, scheduler=scheduler, workers=workers, on_row=on_row, notes=notes)
+        except SweepInterrupted as stop:
+            progress.stop()
+            err.print(escape(stop.message))
+            raise typer.Exit(130) from None
     rows = read_results(path)
     summary["pareto_efficient"] = pareto_efficient(rows)
-    summary["max_delta_base_to_point"] = max((float(r["delta_base_to_point"]) for r in rows), default=None)
+    summary["max_delta_base_to_point"] = max((float(r["delta_base_to_point"]) for r in rows if not r.get("reason")),
+                                             default=None)
     summary["notes"] = notes
     if as_json:
         _emit_json(summary)
@@ -101,6 +224,8 @@ def sweep_cmd(
         con.print(escape(n))
     con.print(f"wrote {escape(path)}: {summary['computed']} point(s) computed, {summary['skipped']} already done, "
               f"{summary['seconds']:.1f} s ({_num(summary['points_per_second'], 3)} points/s, {summary['backend']})")
+    if summary["infeasible"]:
+        con.print(f"{summary['infeasible']} infeasible point(s): recorded with their reason (column 'reason')")
     if summary["max_delta_base_to_point"] is not None:
         con.print(f"max Δ(baseline‖point) = {_num(summary['max_delta_base_to_point'], 4)}")
     if summary["pareto_efficient"]:
