@@ -122,25 +122,3 @@ def test_cli_compare_reaches_the_new_specs(capsys):
     assert json.loads(capsys.readouterr().out)
 
 
-#: example specs for tests/test_plot.py's SPEC_EXAMPLES (that file is not this helper's to edit)
-PLOT_EXAMPLES = {
-    "mixture": "mixture(0.5*rr(eps=1), 0.5*gaussian(mu=1))",
-    "subsample": "subsample(gaussian(mu=1), w=0.1)",
-    "random_init": "random_init(loss=clipped_least_squares, a=0.5, clip=1, sigma=1)",
-}
-
-
-@pytest.mark.parametrize("name", sorted(PLOT_EXAMPLES))
-def test_every_plot_renders_the_new_specs(name):
-    import warnings
-
-    from matplotlib.figure import Figure
-    from test_plot import LAP, P, all_plots, draw_png
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        fig = Figure(figsize=(12, 5))
-        with P._memo():
-            all_plots([dc.parse(PLOT_EXAMPLES[name]), LAP], fig)
-        draw_png(fig)
-    assert fig.axes and all(ax.has_data() for ax in fig.axes)

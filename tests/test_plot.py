@@ -83,6 +83,9 @@ KINDS = {
 SPEC_EXAMPLES = {
     "shuffle": "shuffle(eps0=1, n=100)",
     "shuffle_pair": "shuffle_pair(eps0=1, n=100)",
+    "mixture": "mixture(0.5*rr(eps=1), 0.5*gaussian(mu=1))",
+    "subsample": "subsample(gaussian(mu=1), w=0.1)",
+    "random_init": "random_init(loss=clipped_least_squares, a=0.5, clip=1, sigma=1)",
 }
 
 _cache: dict[str, object] = {}
