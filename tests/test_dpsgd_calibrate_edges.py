@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpcompare.dpsgd.calibrate import (
+    PLD_MAX_STEPS,
     Accountant,
     certified_epsilon,
     epsilon_upper,
@@ -76,8 +77,12 @@ def test_certified_epsilon_equals_the_symmetrised_mechanism(sigma, p, steps, del
 def test_epsilon_upper_falls_back_to_rdp_only_where_pld_cannot_answer():
     b = epsilon_upper(1.0, 0.01, 1000, 1e-5)
     assert b.accountant is Accountant.PLD and b.epsilon <= rdp_epsilon(1.0, 0.01, 1000, 1e-5)
-    tiny = epsilon_upper(3.0, 0.01, 1000, 1e-14)  # the PLD pair puts more than 1e-14 at ε = +∞
-    assert tiny.accountant is Accountant.RDP and math.isfinite(tiny.epsilon) and "+inf" in tiny.note
+    # the engine's certified Chernoff tail bound now answers far below its grid's +∞ mass
+    tiny = epsilon_upper(3.0, 0.01, 1000, 1e-14)
+    assert tiny.accountant is Accountant.PLD and math.isfinite(tiny.epsilon)
+    assert tiny.epsilon <= rdp_epsilon(3.0, 0.01, 1000, 1e-14) + 1e-9
+    many = epsilon_upper(3.0, 0.01, PLD_MAX_STEPS + 1, 1e-5)  # beyond what the PLD engine composes
+    assert many.accountant is Accountant.RDP and math.isfinite(many.epsilon) and "steps" in many.note
 
 
 # ---------------------------------------------------------------------------------------------- regressions
@@ -96,10 +101,11 @@ def test_small_delta_no_nan_crash():
 
 
 def test_delta_1e_300_has_an_answer():
-    """δ = 1e-300 was called 'unreachable'; the RDP bound answers (Opacus' RDP accountant agrees)."""
+    """δ = 1e-300 was called 'unreachable'; the smaller of two certified bounds answers (PLD tail bound, RDP),
+    so it is never looser than Opacus' RDP ε at the same σ."""
     c = sigma_for_epsilon(8.0, 1e-300, 0.01, 100)
-    assert c.accountant is Accountant.RDP and 8.0 - 1e-3 <= c.epsilon <= 8.0
-    assert _opacus_rdp_epsilon(c.sigma, 0.01, 100, 1e-300) <= c.epsilon + 1e-9
+    assert c.accountant in (Accountant.RDP, Accountant.PLD) and 8.0 - 1e-3 <= c.epsilon <= 8.0
+    assert c.epsilon <= _opacus_rdp_epsilon(c.sigma, 0.01, 100, 1e-300) + 1e-6
 
 
 def test_no_hidden_cap_on_steps():
@@ -123,8 +129,20 @@ def test_huge_steps_are_calibrated():
     assert rdp_epsilon(c.sigma, 0.01, 10**20, 1e-5) == pytest.approx(c.epsilon, rel=1e-12)
 
 
+def test_huge_epsilon_target_is_met_or_refused_clearly(capsys):
+    """ε = 1e6 ended in an internal message; now the engine answers (a certified ε at or below the target)."""
+    code = cli.main(["calibrate", "--epsilon", "1e6", "--steps", "100", "--delta", "1e-5", "--sampling-rate", "0.01", "--json"])
+    out, err = capsys.readouterr()
+    assert code in (0, 2)
+    if code == 0:
+        import json
+
+        assert json.loads(out)["epsilon"] <= 1e6
+    else:
+        assert err.count("\n") == 1 and "internal" not in err
+
+
 @pytest.mark.parametrize("args, words", [
-    (["--epsilon", "1e6", "--steps", "100"], ("cannot be met within tol", "Use sigma=")),
     (["--epsilon", "8", "--sigma", "1e-3"], ("single step", "larger sigma")),
     (["--epsilon", "8", "--steps", "100", "--sampling-rate", "1e-9"], ("epsilon = 0", "any sigma")),
 ])

@@ -60,6 +60,8 @@ from .rdp_bound import rdp_epsilon
 SIGMA_MIN = 1e-4
 #: largest number of steps composed by the PLD engine; beyond, the Rényi-DP bound certifies ε
 PLD_MAX_STEPS = 10**8
+#: below this δ, ε_hi is the smaller of the PLD engine's bound and the Rényi-DP bound (both certified)
+TINY_DELTA = 1e-10
 #: largest number of steps searched by ``steps_for_sigma`` (an answer beyond is reported as "more than")
 STEPS_MAX = 10**18
 #: coarse grid factor of the bracketing phase
@@ -89,15 +91,14 @@ def _check_target(epsilon: Any, delta: Any) -> tuple[float, float]:
 def certified_epsilon(sigma: float, p: float, steps: int, delta: float, discretization: float | None = None) -> float:
     """Certified ε(δ) of N steps of SGM(σ, p) from the PLD engine: an upper bound of the true ε at every grid.
 
-    Equal to ``SubsampledGaussian(σ, p, N, discretization=h).epsilon(δ)``: for the symmetrised pair,
-    ε_sym(δ) = max(ε_f(δ), ε_{f⁻¹}(δ)) (δ(ε) is a supremum of linear functionals of the trade-off
-    curve, which the convex hull in f_sym = conv(min(f, f⁻¹)) does not change), so only the
-    pessimistic remove pair is composed (accounting.sgm.pessimistic_pair) and never symmetrised.
+    The engine's own entry point (:func:`dpcompare.accounting.sgm.certified_epsilon`): only the
+    pessimistic pair is composed, and its floating-point error bound η and the certified Chernoff
+    tail bound are included, so ε_hi(δ) ≥ the true ε(δ) at every grid spacing (DESIGN.md §1). For the
+    symmetrised pair ε_sym(δ) = max(ε_f(δ), ε_{f⁻¹}(δ)), which the engine takes.
     """
-    from ..accounting.sgm import pessimistic_pair
+    from ..accounting.sgm import certified_epsilon as engine_epsilon
 
-    pair = pessimistic_pair(sigma, p, steps, discretization)
-    return float(max(pair.epsilon(delta), pair.swap().epsilon(delta)))
+    return float(engine_epsilon(sigma, p, steps, delta, discretization))
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,12 @@ def epsilon_upper(sigma: float, p: float, steps: int, delta: float, discretizati
         try:
             h = discretization if discretization is not None else factor * default_discretization(sigma, p, steps)
             e = certified_epsilon(sigma, p, steps, delta, h)
+            if math.isfinite(e) and delta < TINY_DELTA:
+                # far below the grid's resolution the engine answers from its Chernoff tail bound;
+                # the Rényi-DP bound is another certified upper bound, and can be tighter there
+                r = rdp_epsilon(sigma, p, steps, delta)
+                if r < e:
+                    return EpsilonBound(r, Accountant.RDP, None, "the Renyi-DP bound is tighter than the PLD tail bound here")
             if math.isfinite(e):
                 return EpsilonBound(e, Accountant.PLD, float(h))
             note = f"the PLD engine puts mass > delta={delta:g} at epsilon = +inf"
