@@ -98,8 +98,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{'seed Δ(M̃‖M)':>12} {'ours Δ(M̃‖M) [certified]':>33} {'at π':>6} | ranking")
     results = []
     for label, name, seed_ab, seed_ba in PRIORS:
-        ab = dc.delta_divergence(m, mt, hyperprior=name)
-        ba = dc.delta_divergence(mt, m, hyperprior=name)
+        prior = None if name is None else dc.parse_hyperprior(name)
+        ab = dc.delta_divergence(m, mt, hyperprior=prior)
+        ba = dc.delta_divergence(mt, m, hyperprior=prior)
         rank = "M̃ riskier" if ab.value > ba.value else "M riskier"
         seed_rank = "M̃ riskier" if seed_ab > seed_ba else "M riskier"
         results.append({"prior": label, "ab": ab.value, "ab_lower": ab.lower, "ab_upper": ab.upper, "pi_ab": ab.pi,
