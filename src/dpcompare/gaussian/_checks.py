@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import _fmt
+from .._validation import fmt_value as _fmt
 
 
 def _first_bad(arr: np.ndarray, bad: np.ndarray) -> str:

@@ -31,7 +31,7 @@ import numpy as np
 from scipy import optimize, special
 
 from ._checks import check_delta, check_eps, check_psi, scalar_or_array
-from .profile import _log_delta
+from ..mechanisms.gaussian_profile import log_delta as _log_delta
 
 __all__ = ["ClassicalEpsilon", "classical_epsilon", "psi_for", "sigma_for"]
 
