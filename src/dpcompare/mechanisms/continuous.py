@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import integrate
 
-from .._numerics import LOG_HALF, expit, log_ndtr, logit, logsubexp, ndtr, ndtri
+from .._numerics import LOG_HALF, divide_up, expit, log_ndtr, logit, logsubexp, ndtr, ndtri
 from .._validation import POSITIVE, Param, check_params, format_number
 from . import gaussian_profile
 from .base import Mechanism, epsilon_by_search
@@ -145,7 +145,7 @@ class Gaussian(PrivacyLossMechanism):
         object.__setattr__(self, "sensitivity", 1.0 if mu is not None else sensitivity)
         check_params(self.PARAMS, self)
         if sigma is not None:
-            m = self.sensitivity / self.sigma
+            m = divide_up(self.sensitivity, self.sigma)  # rounded up: never a smaller μ than given
             if not math.isfinite(m) or m <= 0:
                 raise ValueError(f"sensitivity/sigma must be a positive finite number, got {m!r}")
             object.__setattr__(self, "mu", m)
@@ -236,12 +236,14 @@ class Laplace(PrivacyLossMechanism):
 
     def __post_init__(self) -> None:
         check_params(self.PARAMS, self)
+        object.__setattr__(self, "_m_value", divide_up(self.sensitivity, self.b))
         if not math.isfinite(self.m) or self.m <= 0:
             raise ValueError(f"sensitivity/b must be a positive finite number, got {self.m!r}")
 
     @property
     def m(self) -> float:
-        return self.sensitivity / self.b
+        """m = Δ/b, rounded up (a larger m is less private, so the rounding errs on the safe side)."""
+        return self._m_value
 
     @property
     def spec(self) -> str:

@@ -95,22 +95,25 @@ def _cf_terms(t_min: float) -> int:
     return _CF_TERMS
 
 
+def _continued_fraction(t: np.ndarray, terms: int) -> np.ndarray:
+    """1 − t·M(t) = R·M with R(t) = 1/(t + 2/(t + 3/(t + …))), M = 1/(t + R), for t ≥ 5."""
+    s = t.copy()
+    for k in range(terms - 1, 0, -1):  # s_k = t + (k+1)/s_{k+1}, s_K = t
+        s = t + (k + 1) / s
+    r = 1.0 / s
+    return r / (t + r)
+
+
 def _one_minus_t_mills(t: np.ndarray) -> np.ndarray:
     """1 − t·M(t) = −M′(t) > 0, to full relative precision for every t ≥ −37."""
     t = np.asarray(t, dtype=float)
-    out = np.empty_like(t)
+    t_min = float(t.min())
+    if t_min >= _CF_FROM:
+        return _continued_fraction(t, _cf_terms(t_min))
+    if float(t.max()) < _CF_FROM:
+        return 1.0 - t * _mills(t)
     small = t < _CF_FROM
-    if np.any(small):
-        ts = t[small]
-        out[small] = 1.0 - ts * _mills(ts)
-    if not np.all(small):
-        tl = t[~small]
-        s = tl.copy()
-        for k in range(_cf_terms(float(tl.min())) - 1, 0, -1):  # s_k = t + (k+1)/s_{k+1}, s_K = t
-            s = tl + (k + 1) / s
-        r = 1.0 / s  # R = 1/s, M = 1/(t + R), 1 − tM = R·M
-        out[~small] = r / (tl + r)
-    return out
+    return np.where(small, 1.0 - t * _mills(t), _continued_fraction(np.maximum(t, _CF_FROM), _CF_TERMS))
 
 
 def log_delta_parts(mu: Any, eps: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -244,11 +247,12 @@ def epsilon(mu: float, delta: float, log_target: float | None = None) -> float:
     else:
         target = None
     g = _predicate(mu, log_target, target)
-    if g(0.0) <= 0.0:  # step 1
+    g0 = g(0.0)
+    if g0 <= 0.0:  # step 1
         return 0.0
     start = _newton_estimate(mu, log_target)  # step 2
-    try:  # step 3
-        res = solve(g, 0.0, _DBL_MAX, side=Side.ABOVE, scale=Scale.LOG,
+    try:  # step 3 (g(0) is known: the solver need not evaluate it again)
+        res = solve(lambda e: g0 if e == 0.0 else g(e), 0.0, _DBL_MAX, side=Side.ABOVE, scale=Scale.LOG,
                     start=start if math.isfinite(start) and start > 0 else None, step=0.9 * _RTOL, rtol=_RTOL)
     except ValueError:  # Unreachable: δ(ε) > δ at the largest double
         return math.inf
