@@ -45,22 +45,26 @@ _DBL_MAX = 1.7976931348623157e308
 
 
 #: ends of a bracket inverted by at most this are floating-point rounding of two separately computed
-#: values, not a wrong bracket: the interval is then taken between them. δ is computed in log space
-#: (relative precision, so a relative slack); f and R are sums of O(1) masses (absolute rounding
-#: ~ n·u, so an absolute slack, plus the mechanism's own ``numerical_error``).
+#: values, not a wrong bracket: the interval is then taken between them. δ keeps relative precision
+#: where it is small (log space), so its slack is relative plus a few ulp of 1 (tail sums); f and R
+#: are sums of O(1) masses (absolute rounding ~ n·u), plus the mechanism's own ``numerical_error``.
 _ROUNDING_REL = 1e-12
+_ROUNDING_DELTA_ABS = 1e-15
 _ROUNDING_ABS = 1e-12
 
 
 def _bracket(bounds: Any, sense: Sense, low: Any, high: Any, absolute: float | None = None) -> Bracket:
     """A subclass's (lower, upper) tuple or Bracket as a Bracket clipped into [low, high].
 
-    Ends inverted by rounding only (``absolute`` if given, else 1e-12·|x|) become the interval
+    Ends inverted by rounding only (``absolute`` if given, else 1e-15 + 1e-12·|x|) become the interval
     between them; a larger inversion raises (Bracket's own check): a wrong bracket, not a rounding.
     """
     lo, hi = bounds
     lo, hi = np.clip(lo, low, high), np.clip(hi, low, high)
-    slack = absolute if absolute is not None else _ROUNDING_REL * np.maximum(np.abs(lo), np.abs(hi))
+    if absolute is None:
+        slack = _ROUNDING_DELTA_ABS + _ROUNDING_REL * np.maximum(np.abs(lo), np.abs(hi))
+    else:
+        slack = absolute
     if np.all(lo - hi <= slack):
         lo, hi = np.minimum(lo, hi), np.maximum(lo, hi)
     return Bracket.from_interval(lo, hi, sense)

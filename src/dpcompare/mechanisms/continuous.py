@@ -125,7 +125,7 @@ class Gaussian(PrivacyLossMechanism):
     >>> import dpcompare as dc
     >>> g = dc.Gaussian(mu=1.0)
     >>> round(float(g.delta(0.0)), 6), round(g.auc, 6)
-    (0.382925, 0.760250)
+    (0.382925, 0.76025)
     """
 
     mu: float

@@ -166,7 +166,8 @@ class DiscretePair:
         q_pos_inf = float(q[(q > 0) & (p == 0)].sum())
         with np.errstate(divide="ignore"):
             loss = np.log(q[both]) - np.log(p[both])
-        return cls.from_atoms(loss, np.log(p[both]), p_neg_inf=p_neg_inf, q_pos_inf=q_pos_inf, rounding=rounding)
+        return cls.from_atoms(loss, np.log(p[both]), p_neg_inf=p_neg_inf, q_pos_inf=q_pos_inf, rounding=rounding,
+                              log_q=np.log(q[both]))
 
     @classmethod
     def from_atoms(
