@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._search import Scale, Side, Unreachable, solve
-from .._validation import Argument, check_argument, check_in_interval, check_real
+from .._validation import Argument, check_argument, check_real
 from ..tradeoff import Bracket, Sense
 
 if TYPE_CHECKING:
@@ -209,7 +209,9 @@ class Mechanism(abc.ABC):
 
     def describe(self, delta: float = 1e-5) -> dict[str, Any]:
         """The scalar views as a dict (the keys of ``dpcompare describe --json``)."""
-        check_in_interval("delta", delta, 0.0, 1.0, low_open=True, high_open=True)
+        d = float(check_argument(Argument.DELTA, delta))
+        if not 0.0 < d < 1.0:
+            raise ValueError(f"delta must be in (0, 1) for a summary, got {d:g}")
         return {
             "mechanism": self.spec,
             "delta": delta,
