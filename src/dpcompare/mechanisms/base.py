@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._search import Scale, Side, Unreachable, solve
-from .._validation import Argument, check_argument, check_real
+from .._validation import Argument, check_argument
 from ..tradeoff import Bracket, Sense
 
 if TYPE_CHECKING:
@@ -251,9 +251,6 @@ def _finite_or_none(x: float) -> float | None:
     x = float(x)
     return x if math.isfinite(x) else None
 
-
-def check_eps_real(eps: Any) -> float:
-    return check_real("eps", eps)
 
 
 def epsilon_by_search(

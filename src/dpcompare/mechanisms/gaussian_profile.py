@@ -36,9 +36,11 @@ Spec of :func:`epsilon` (certified)
    equals δ, so ε₀ lies right of the root; log δ(ε) is concave (δ(ε) = e^ε ∫_ε^∞ e^{−s}·Q(L > s) ds
    with a log-concave integrand, Prékopa), so Newton on g(ε) = log δ(ε) − log δ, with
    g′(ε) = −e^{lb − log δ(ε)}, moves left monotonically towards the root.
-3. Certify with :func:`dpcompare._search.solve` started at the estimate with a step of 1e-12: it
-   returns a point where δ(ε) ≤ δ was evaluated (as log δ and as the double ``exp(log δ)``), with an
-   infeasible point within 1e-12 relative below it. ε = ∞ only where no double ε reaches δ
+3. Certify with :func:`dpcompare._search.solve`: first on the estimate's own bracket
+   [ε̂(1 − 0.9·10⁻¹²), ε̂] (two evaluations when the estimate is right, the usual case), else on
+   [0, largest double] started at the estimate. Either way it returns a point where δ(ε) ≤ δ was
+   evaluated (as log δ and as the double ``exp(log δ)``), with an infeasible point within 1e-12
+   relative below it. ε = ∞ only where no double ε reaches δ
    (μ ≳ 1e154, where ε ≈ μ²/2 exceeds the largest double).
 
 >>> round(float(log_delta(1.0, 40.0)), 6)   # δ ≈ 3.9e-343: below the smallest double
@@ -251,6 +253,13 @@ def epsilon(mu: float, delta: float, log_target: float | None = None) -> float:
     if g0 <= 0.0:  # step 1
         return 0.0
     start = _newton_estimate(mu, log_target)  # step 2
+    if math.isfinite(start) and start > 0:  # step 3, fast path: the estimate's own rtol-bracket
+        try:
+            res = solve(g, start * (1.0 - 0.9 * _RTOL), start, side=Side.ABOVE, scale=Scale.LOG, rtol=_RTOL)
+            if res.infeasible is not None:
+                return float(res.feasible)
+        except ValueError:  # the estimate itself was infeasible: search the whole domain
+            pass
     try:  # step 3 (g(0) is known: the solver need not evaluate it again)
         res = solve(lambda e: g0 if e == 0.0 else g(e), 0.0, _DBL_MAX, side=Side.ABOVE, scale=Scale.LOG,
                     start=start if math.isfinite(start) and start > 0 else None, step=0.9 * _RTOL, rtol=_RTOL)
