@@ -29,41 +29,46 @@ import dpcompare as dc
 from dpcompare._validation import Argument, ParameterTypeError, check_argument
 from dpcompare.tradeoff import Bracket, DiscretePair, PairBracket, Rounding, Sense
 
-mp.mp.dps = 50
+DPS = 50  # every reference is computed inside mp.workdps(DPS): no global mpmath state
 
 
 # ---------------------------------------------------------------------- mpmath references
 def mp_rr_delta(eps0, eps, delta0=0):
-    eps0, eps, delta0 = mp.mpf(eps0), mp.mpf(eps), mp.mpf(delta0)
-    if eps >= eps0:
-        return delta0
-    return delta0 + (1 - delta0) * (mp.exp(eps0) - mp.exp(eps)) / (1 + mp.exp(eps0))
+    with mp.workdps(DPS):
+        eps0, eps, delta0 = mp.mpf(eps0), mp.mpf(eps), mp.mpf(delta0)
+        if eps >= eps0:
+            return delta0
+        return delta0 + (1 - delta0) * (mp.exp(eps0) - mp.exp(eps)) / (1 + mp.exp(eps0))
 
 
 def mp_rr_epsilon(eps0, delta):
-    eps0, delta = mp.mpf(eps0), mp.mpf(delta)
-    if mp_rr_delta(eps0, 0) <= delta:
-        return mp.mpf(0)
-    return eps0 + mp.log(1 - delta * (1 + mp.exp(-eps0)))
+    with mp.workdps(DPS):
+        eps0, delta = mp.mpf(eps0), mp.mpf(delta)
+        if mp_rr_delta(eps0, 0) <= delta:
+            return mp.mpf(0)
+        return eps0 + mp.log(1 - delta * (1 + mp.exp(-eps0)))
 
 
 def mp_gauss_delta(mu, eps):
-    mu, eps = mp.mpf(mu), mp.mpf(eps)
-    return mp.ncdf(mu / 2 - eps / mu) - mp.exp(eps) * mp.ncdf(-mu / 2 - eps / mu)
+    with mp.workdps(max(DPS, mp.mp.dps)):
+        mu, eps = mp.mpf(mu), mp.mpf(eps)
+        return mp.ncdf(mu / 2 - eps / mu) - mp.exp(eps) * mp.ncdf(-mu / 2 - eps / mu)
 
 
 def mp_laplace_delta(m, eps):
-    m, eps = mp.mpf(m), mp.mpf(eps)
-    return mp.mpf(0) if eps >= m else 1 - mp.exp((eps - m) / 2)
+    with mp.workdps(DPS):
+        m, eps = mp.mpf(m), mp.mpf(eps)
+        return mp.mpf(0) if eps >= m else 1 - mp.exp((eps - m) / 2)
 
 
 def _never_understated(true_delta_at, eps: float, delta: float, rel: float = 1e-9) -> None:
     """true δ(ε) ≤ δ (up to ``rel``), and ε is tight: δ at ε·(1 − 1e-9) − 1e-300 exceeds δ·(1 − rel)."""
     assert math.isfinite(eps) and eps >= 0
-    assert true_delta_at(eps) <= mp.mpf(delta) * (1 + rel)
-    if eps > 0:
-        below = max(eps * (1 - 1e-9) - 1e-300, 0.0)
-        assert true_delta_at(below) >= mp.mpf(delta) * (1 - rel)
+    with mp.workdps(DPS):
+        assert true_delta_at(eps) <= mp.mpf(delta) * (1 + rel)
+        if eps > 0:
+            below = max(eps * (1 - 1e-9) - 1e-300, 0.0)
+            assert true_delta_at(below) >= mp.mpf(delta) * (1 - rel)
 
 
 # ---------------------------------------------------------------------- regression tests (issue 13)
@@ -103,12 +108,13 @@ def test_gaussian_tiny_sigma_is_not_nan():
 @pytest.mark.parametrize("b", [1e-3, 1e-4, 1e-9])
 def test_laplace_tiny_b_tradeoff(b):
     """Old code: Laplace(b=1e-3).tradeoff(0.0) = NaN (e^{−m} underflowed, 0/0)."""
-    m = 1.0 / b
     alpha = np.array([0.0, 1e-300, 0.25, 0.5, 0.75, 1.0])
     got = dc.Laplace(b=b).tradeoff(alpha)
-    em = mp.exp(-m)
-    want = [1 - mp.exp(m) * a if a < em / 2 else (em / (4 * a) if a <= 0.5 else em * (1 - a))
-            for a in map(mp.mpf, alpha)]
+    with mp.workdps(DPS):
+        m = 1 / mp.mpf(b)
+        em = mp.exp(-m)
+        want = [1 - mp.exp(m) * a if a < em / 2 else (em / (4 * a) if a <= 0.5 else em * (1 - a))
+                for a in map(mp.mpf, alpha)]
     assert np.all(np.isfinite(got)) and got[0] == 1.0
     np.testing.assert_allclose(got, [float(w) for w in want], rtol=1e-12, atol=0)
 
@@ -116,7 +122,8 @@ def test_laplace_tiny_b_tradeoff(b):
 def test_laplace_tiny_b_epsilon():
     """Old code: Laplace(b=1e-9).epsilon(1e-5) = ∞ (the default solver gave up at ε > 1e6)."""
     got = dc.Laplace(b=1e-9).epsilon(1e-5)
-    want = 1 / mp.mpf(1e-9) + 2 * mp.log(1 - mp.mpf(1e-5))  # m = Δ/b of the double b = 1e-9, exactly
+    with mp.workdps(DPS):
+        want = 1 / mp.mpf(1e-9) + 2 * mp.log(1 - mp.mpf(1e-5))  # m = Δ/b of the double b = 1e-9, exactly
     assert got >= want and got - want <= 4 * math.ulp(1e9)
 
 
@@ -252,7 +259,8 @@ def test_gaussian_never_understated(mu, delta):
 @given(b=st.one_of(st.floats(1e-9, 1e-2), st.floats(1e-2, 1e2), st.floats(1e2, 1e9)), delta=deltas)
 def test_laplace_never_understated(b, delta):
     lap = dc.Laplace(b=b)
-    m = 1 / mp.mpf(b)  # exact Δ/b of the double b
+    with mp.workdps(DPS):
+        m = 1 / mp.mpf(b)  # exact Δ/b of the double b
     eps = lap.epsilon(delta)
     _never_understated(lambda e: mp_laplace_delta(m, e), eps, delta, rel=1e-9 if m < 1e6 else 1e-3)
 

@@ -245,9 +245,9 @@ class DiscretePair:
         k = np.searchsorted(self.loss, logit(pi), side="left")
         return pi * self._p_tail[k] + (1.0 - pi) * self._q_head[k]
 
-    def bayes_error_slope(self, lam: np.ndarray, side: str = "right") -> np.ndarray:
-        """dR/dπ just right (or left) of π = expit(λ): P(ℓ > λ) − Q(ℓ ≤ λ) (right side)."""
-        k = np.searchsorted(self.loss, np.asarray(lam, dtype=float), side="right" if side == "right" else "left")
+    def bayes_error_slope(self, lam: np.ndarray) -> np.ndarray:
+        """dR/dπ just right of π = expit(λ): P(ℓ > λ) − Q(ℓ ≤ λ)."""
+        k = np.searchsorted(self.loss, np.asarray(lam, dtype=float), side="right")
         return self._p_tail[k] - self._q_head[k]
 
     @cached_property
