@@ -35,13 +35,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._search import Scale, Side, Unreachable, solve
-from .._validation import Argument, check_argument
+from .._validation import Argument, Interval, check_argument
 from ..tradeoff import Bracket, Sense
 
 if TYPE_CHECKING:
     from ..tradeoff import DiscretePair
 
 _DBL_MAX = 1.7976931348623157e308
+#: the δ of a summary (``describe``): a target in (0, 1)
+_SUMMARY_DELTA = Interval(0.0, 1.0, low_open=True, high_open=True)
 
 
 #: ends of a bracket inverted by at most this are floating-point rounding of two separately computed
@@ -209,9 +211,7 @@ class Mechanism(abc.ABC):
 
     def describe(self, delta: float = 1e-5) -> dict[str, Any]:
         """The scalar views as a dict (the keys of ``dpcompare describe --json``)."""
-        d = float(check_argument(Argument.DELTA, delta))
-        if not 0.0 < d < 1.0:
-            raise ValueError(f"delta must be in (0, 1) for a summary, got {d:g}")
+        _SUMMARY_DELTA.check("delta", delta)
         return {
             "mechanism": self.spec,
             "delta": delta,
