@@ -27,8 +27,8 @@ from . import gaussian_profile
 from .base import Mechanism, epsilon_by_search
 
 
-class Under(enum.Enum):
-    """The distribution under which a privacy-loss tail is taken."""
+class Under(str, enum.Enum):
+    """The distribution under which a privacy-loss tail is taken (a str Enum: "P" and "Q" compare equal)."""
 
     P = "P"
     Q = "Q"
@@ -159,12 +159,12 @@ class Gaussian(PrivacyLossMechanism):
     def _log_sf(self, t, under):
         # L ~ N(∓μ²/2, μ²): Pr(L > t) = Φ((c − t)/μ) with c/μ = ∓μ/2 (never forms μ², which overflows)
         m = self.mu
-        h = -0.5 * m if under is Under.P else 0.5 * m
+        h = -0.5 * m if under == Under.P else 0.5 * m
         return log_ndtr(h - np.asarray(t, dtype=float) / m)
 
     def _log_cdf(self, t, under):
         m = self.mu
-        h = -0.5 * m if under is Under.P else 0.5 * m
+        h = -0.5 * m if under == Under.P else 0.5 * m
         return log_ndtr(np.asarray(t, dtype=float) / m - h)
 
     def _tradeoff_exact(self, alpha):
@@ -254,7 +254,7 @@ class Laplace(PrivacyLossMechanism):
         m = self.m
         tc = np.clip(t, -m, m)
         with np.errstate(divide="ignore"):
-            if under is Under.P:
+            if under == Under.P:
                 mid = LOG_HALF - (tc + m) / 2
             else:
                 mid = np.log1p(-0.5 * np.exp(-(m - tc) / 2))
@@ -265,7 +265,7 @@ class Laplace(PrivacyLossMechanism):
         m = self.m
         tc = np.clip(t, -m, m)
         with np.errstate(divide="ignore"):
-            if under is Under.P:
+            if under == Under.P:
                 mid = np.log1p(-0.5 * np.exp(-(tc + m) / 2))
             else:
                 mid = LOG_HALF - (m - tc) / 2
