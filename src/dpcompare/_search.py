@@ -249,25 +249,29 @@ def solve_each(
     """Certify many ``Side.ABOVE`` boundaries at once from accurate estimates (vectorised :func:`solve`).
 
     ``g(x, which)`` evaluates the predicates of problems ``which`` (an index array) at points x.
-    Estimate xᵢ > 0 is accepted when g(xᵢ) ≤ 0 and g(xᵢ·(1 − rtol)) > 0 were both evaluated: xᵢ is
-    then a certified feasible end with an infeasible point within rtol below it — what :func:`solve`
-    returns. For every other problem ``fallback(i)`` is called (typically a scalar :func:`solve`).
+    With r = rtol/2.2, estimate xᵢ > 0 is accepted when g(xᵢ·(1 + r)) ≤ 0 and g(xᵢ·(1 − r)) > 0 were
+    both evaluated: xᵢ·(1 + r) is then a certified feasible end with an infeasible point within rtol
+    below it — what :func:`solve` returns (an estimate on either side of the boundary by rounding
+    passes). For every other problem ``fallback(i)`` is called (typically a scalar :func:`solve`).
 
     >>> import numpy as np
-    >>> x = solve_each(lambda x, w: 2.0 - x * x, np.array([1.4142135623731, 1.0]), rtol=1e-12,
+    >>> x = solve_each(lambda x, w: 2.0 - x * x, np.array([1.41421356237309, 1.0]), rtol=1e-12,
     ...                fallback=lambda i: solve(lambda x: 2.0 - x * x, 0.0, 2.0, side=Side.ABOVE).feasible)
     >>> bool(np.all(x * x >= 2.0)), bool(np.all(np.abs(x - np.sqrt(2)) < 1e-11))
     (True, True)
     """
     x = np.asarray(estimates, dtype=float).copy()
+    r = rtol / 2.2
     which = np.arange(x.size)
     ok = np.zeros(x.size, dtype=bool)
     pos = np.isfinite(x) & (x > 0)
     if np.any(pos):
         w = which[pos]
-        at = np.asarray(g(x[w], w), dtype=float) <= 0.0
-        below = np.asarray(g(x[w] * (1.0 - rtol), w), dtype=float) > 0.0
+        up = x[w] * (1.0 + r)
+        at = np.asarray(g(up, w), dtype=float) <= 0.0
+        below = np.asarray(g(x[w] * (1.0 - r), w), dtype=float) > 0.0
         ok[w] = at & below
+        x[w] = up
     for i in np.flatnonzero(~ok):
         x[i] = fallback(int(i))
     return x
