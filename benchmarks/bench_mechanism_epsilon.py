@@ -3,7 +3,8 @@
 Each tree runs in its own subprocess (``PYTHONPATH=<tree>/src``) on the same seeded inputs
 (μ or 1/b log-uniform in [0.05, 20], δ log-uniform in [1e-12, 1e-2]); the table gives the time per
 call for each tree and the ratio baseline/candidate (> 1: the candidate is faster). Minimum of
-``--repeat`` runs per tree. The default baseline is /work/main (the tree the change starts from).
+``--repeat`` runs per tree. The default baseline is /work/main; to compare with a fixed commit,
+export it first: ``git archive 2cef12d src | tar -x -C /tmp/base2cef`` and pass ``--baseline /tmp/base2cef``.
 
 Usage:
     python benchmarks/bench_mechanism_epsilon.py [--baseline DIR] [--candidate DIR] [--n 10000] [--json]

@@ -193,6 +193,8 @@ def check_argument(kind: Argument, values: object, name: str | None = None) -> n
     ``name`` overrides the parameter name used in messages (e.g. ``fpr`` for α).
     """
     name = name or kind.label
+    if type(values) is float and kind.low <= values <= kind.high:  # fast path: one plain float in range
+        return np.asarray(values)
     _reject_non_number(name, values)
     arr = np.asarray(values)
     if arr.dtype.kind not in "iuf":
