@@ -290,3 +290,46 @@ def test_views_stay_in_range_and_monotone(mech):
     assert 0.0 <= mech.advantage <= 1.0
     e = mech.epsilon(np.array([1e-300, 1e-10, 1e-5, 0.1, 0.9]))
     assert np.all(e[1:] <= e[:-1]) and np.all(e >= 0)
+
+
+# ---------------------------------------------------------------------- the solver and the rounding helpers
+def test_divide_up_never_rounds_down():
+    from fractions import Fraction
+
+    from dpcompare._numerics import divide_up
+
+    rng = np.random.default_rng(7)
+    for a, b in zip(np.exp(rng.uniform(-30, 30, 200)), np.exp(rng.uniform(-30, 30, 200))):
+        q = divide_up(float(a), float(b))
+        exact = Fraction(float(a)) / Fraction(float(b))
+        assert Fraction(q) >= exact and Fraction(math.nextafter(q, 0.0)) < exact
+
+
+def test_solve_with_an_accurate_start_and_small_step():
+    from dpcompare._search import Scale, Side, solve
+
+    root = 739.99998999995
+    calls = []
+
+    def g(x):
+        calls.append(x)
+        return root - x
+
+    r = solve(g, 0.0, 1e300, side=Side.ABOVE, scale=Scale.LOG, start=root * (1 + 1e-15), step=1e-14, rtol=1e-13)
+    assert g(r.feasible) <= 0 and r.infeasible is not None and g(r.infeasible) > 0
+    assert r.feasible - root <= 1e-13 * root and len(calls) <= 8
+
+
+def test_solve_each_falls_back_where_the_estimate_is_wrong():
+    from dpcompare._search import Side, solve, solve_each
+
+    roots = np.array([1.0, 2.0, 3.0])
+    est = np.array([1.0, 5.0, np.nan])  # right, wrong, missing
+    used = []
+
+    def fallback(i):
+        used.append(i)
+        return solve(lambda x: roots[i] - x, 0.0, 10.0, side=Side.ABOVE, rtol=1e-14).feasible
+
+    x = solve_each(lambda x, w: roots[w] - x, est, rtol=1e-12, fallback=fallback)
+    assert used == [1, 2] and np.all(x >= roots) and np.all(x - roots <= 1e-12 * roots)
