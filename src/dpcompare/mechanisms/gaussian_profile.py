@@ -15,10 +15,11 @@ M(t) = Φ(−t)/φ(t) the Mills ratio. Because e^ε·φ(z₁) = φ(z₀) (ε −
 
 an integral of a *positive* function: no cancellation.
 
-1. la = log Φ(−z₀) (``log_ndtr``) and lb = log(e^ε·Φ(−z₁)) = −z₀²/2 − log√(2π) + log M(z₁) — never as
-   ε + log Φ(−z₁), whose two huge terms cancel for large μ (μ = 1e10: both ≈ 5e19, so the sum
-   lost every digit and ε(1e-5) came out as 4e-11 instead of 5e19). For z₁ < −30 (ε < 0 only,
-   M overflows) lb = ε + log Φ(−z₁) is accurate.
+1. la = log Φ(−z₀) (``log_ndtr``) and lb = log(e^ε·Φ(−z₁)), formed from whichever pair of terms is
+   smaller: −z₀²/2 − log√(2π) + log M(z₁) where z₀²/2 < |ε| — there ε + log Φ(−z₁) would cancel two
+   huge terms (μ = 1e10: both ≈ 5e19, so the sum lost every digit and ε(1e-5) came out as 4e-11
+   instead of 5e19) — and ε + log Φ(−z₁) elsewhere (e.g. ε < 0, where z₀²/2 is the large one and
+   M(z₁) may overflow).
 2. Where lb − la ≤ log ½ the two terms differ by at least a factor of 2 and
    log δ = la + log(1 − e^{lb − la}) loses at most one bit.
 3. Elsewhere M(z₁) > M(z₀)/2: M changes by less than a factor 2 over [z₀, z₁], so the integrand is
@@ -146,7 +147,8 @@ def log_delta_parts(mu: Any, eps: Any) -> tuple[np.ndarray, np.ndarray]:
         la = log_ndtr(-z0)
         with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
             log_phi0 = -0.5 * z0 * z0 - _HALF_LOG_2PI
-            lbf = np.where(z1 >= _MILLS_FROM, log_phi0 + np.log(_mills(np.maximum(z1, _MILLS_FROM))),
+            use_mills = (z1 >= _MILLS_FROM) & (0.5 * z0 * z0 < np.abs(e))
+            lbf = np.where(use_mills, log_phi0 + np.log(_mills(np.maximum(z1, _MILLS_FROM))),
                            e + log_ndtr(-z1))
         ld = np.empty_like(e)
         # step 2: far apart — subtract in log space (la = −∞: δ underflows even in log space)
@@ -188,7 +190,7 @@ def log_delta_scalar(mu: float, eps: float) -> tuple[float, float]:
         log_phi0 = -0.5 * z0 * z0 - _HALF_LOG_2PI
     except OverflowError:  # pragma: no cover - float ** never raises, kept for clarity
         log_phi0 = -math.inf
-    if z1 >= _MILLS_FROM:  # step 1
+    if z1 >= _MILLS_FROM and 0.5 * z0 * z0 < abs(eps):  # step 1
         m1 = float(_mills(z1))
         lb = log_phi0 + math.log(m1) if m1 > 0 else -math.inf
     else:
