@@ -33,8 +33,11 @@ from scipy.special import logsumexp
 
 from .._numerics import expit, log1mexp, logit, logsubexp
 
-#: Bayes error differences below this fraction of R are ties (floating-point noise), not crossings.
+#: Bayes error differences below this fraction of R, and below _TIE_ABS, are ties (floating-point
+#: noise), not crossings: relative where R is tiny (R may be 1e-300 in the tails, where an absolute
+#: tolerance alone called every difference a tie), absolute 1e-15 where R is of order one.
 _TIE = 1e-13
+_TIE_ABS = 1e-15
 
 #: Totals of P or Q masses may exceed 1 by this much (floating point) before a pair is rejected.
 MASS_TOLERANCE = 1e-9
@@ -356,9 +359,10 @@ class DiscretePair:
     # ------------------------------------------------------------------ transformations
     def swap(self) -> "DiscretePair":
         """The pair (Q, P): trade-off f⁻¹, ℓ ↦ −ℓ."""
+        exact = self.log_p[::-1].copy() if self.exact_log_q is not None else None
         return DiscretePair(
             -self.loss[::-1], self.log_q[::-1].copy(), self.q_pos_inf, self.p_neg_inf, self.rounding,
-            exact_log_q=self.log_p[::-1].copy(),
+            exact_log_q=exact,
         )
 
     @cached_property
@@ -386,7 +390,7 @@ class DiscretePair:
         # tolerance would call every difference a tie)
         ra, rb = a.bayes_error_logit(lam), b.bayes_error_logit(lam)
         d = ra - rb
-        tie = _TIE * np.maximum(ra, rb)
+        tie = np.minimum(_TIE_ABS, _TIE * np.maximum(ra, rb))
         # slopes at 0+: branch with the smaller slope is the smaller one near π = 0
         slope0_a, slope0_b = a._p_tail[0], b._p_tail[0]
         first_a = slope0_a <= slope0_b
@@ -416,7 +420,7 @@ class DiscretePair:
         # active branch on each open interval (points[k], points[k+1]) and the two ends
         mids_lam = _interval_midpoints_logit(points)
         ma, mb = a.bayes_error_logit(mids_lam), b.bayes_error_logit(mids_lam)
-        use_a = (ma - mb) <= _TIE * np.maximum(ma, mb)  # length len(points)+1; ties go to the pair as given
+        use_a = (ma - mb) <= np.minimum(_TIE_ABS, _TIE * np.maximum(ma, mb))  # ties go to the pair as given
         # slope of the active branch on each interval (taken at the interval's midpoint, so atoms
         # merged into a point within 1e-12 all fall on the correct side)
         slope = np.where(use_a, a.bayes_error_slope(mids_lam), b.bayes_error_slope(mids_lam))
