@@ -10,6 +10,9 @@ below ~1e-300, goes through these functions.
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import numpy as np
 from scipy import special
 
@@ -50,3 +53,18 @@ def logit(p: np.ndarray | float) -> np.ndarray:
 def expit(x: np.ndarray | float) -> np.ndarray:
     """1 / (1 + e^{−x})."""
     return special.expit(np.asarray(x, dtype=float))
+
+
+def divide_up(a: float, b: float) -> float:
+    """a/b for a, b > 0 rounded *up* (the smallest double ≥ the exact quotient).
+
+    Privacy parameters such as μ = Δ/σ and m = Δ/b only lose privacy as they grow, so the quotient a
+    guarantee is computed from must not be rounded down.
+
+    >>> divide_up(1.0, 1e-9) > 1.0 / 1e-9 and Fraction(divide_up(1.0, 1e-9)) >= Fraction(1) / Fraction(1e-9)
+    True
+    """
+    q = a / b
+    if math.isfinite(q) and q > 0 and Fraction(q) < Fraction(a) / Fraction(b):
+        q = math.nextafter(q, math.inf)
+    return q

@@ -53,6 +53,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
 
 class Side(enum.Enum):
     """Where the feasible set {g ≤ 0} lies."""
@@ -99,6 +101,7 @@ def solve(
     scale: Scale = Scale.LOG,
     integer: bool = False,
     start: float | None = None,
+    step: float | None = None,
     rtol: float = 1e-12,
     atol: float = 0.0,
     max_evaluations: int = 400,
@@ -106,6 +109,9 @@ def solve(
     callback: Callable[[float | None, float | None], None] | None = None,
 ) -> SearchResult:
     """Find the boundary of {x ∈ [lo, hi] : g(x) ≤ 0} for a monotone g; see the module docstring.
+
+    ``step`` is the first bracketing step from ``start`` in t (default 1 for ``Scale.LOG``, i.e. a
+    factor e; give a small one when ``start`` is an accurate estimate, e.g. from a closed form).
 
     ``g`` may return ±inf; NaN is treated as infeasible (a caller bug surfaces as a wrong side, not
     as a silent answer, because the feasible end is always one where g ≤ 0 was seen).
@@ -142,7 +148,7 @@ def solve(
     good_end, bad_end = (hi, lo) if side is Side.ABOVE else (lo, hi)
 
     def _run() -> SearchResult:
-        nonlocal lo, hi
+        nonlocal lo, hi, step
         # 1. coordinates
         if scale is Scale.LOG:
             t_lo = math.log(max(lo, _TINY)) if lo > 0 or not integer else 0.0
@@ -168,7 +174,8 @@ def solve(
             else:
                 xi, vi = s0, v
             # expand from start towards the other side with steps doubling in t
-            step = 1.0 if scale is Scale.LOG else max(abs(start) * 0.5, 1.0)
+            if step is None:
+                step = 1.0 if scale is Scale.LOG else max(abs(start) * 0.5, 1.0)
             base_t = to_t(start)
             toward_good = not ok
             for _ in range(64):
@@ -267,3 +274,41 @@ def _midpoint(a: float, b: float, integer: bool) -> float:
 def _integer_between(xf: float, xi: float, x: float) -> float:
     lo, hi = (xf, xi) if xf < xi else (xi, xf)
     return float(min(max(round(x), lo + 1), hi - 1)) if hi - lo > 1 else float(xf)
+
+
+def solve_each(
+    g: Callable[[np.ndarray, np.ndarray], np.ndarray],
+    estimates: np.ndarray,
+    *,
+    rtol: float,
+    fallback: Callable[[int], float],
+) -> np.ndarray:
+    """Certify many ``Side.ABOVE`` boundaries at once from accurate estimates (vectorised :func:`solve`).
+
+    ``g(x, which)`` evaluates the predicates of problems ``which`` (an index array) at points x.
+    With r = rtol/2.2, estimate xᵢ > 0 is accepted when g(xᵢ·(1 + r)) ≤ 0 and g(xᵢ·(1 − r)) > 0 were
+    both evaluated: xᵢ·(1 + r) is then a certified feasible end with an infeasible point within rtol
+    below it — what :func:`solve` returns (an estimate on either side of the boundary by rounding
+    passes). For every other problem ``fallback(i)`` is called (typically a scalar :func:`solve`).
+
+    >>> import numpy as np
+    >>> x = solve_each(lambda x, w: 2.0 - x * x, np.array([1.41421356237309, 1.0]), rtol=1e-12,
+    ...                fallback=lambda i: solve(lambda x: 2.0 - x * x, 0.0, 2.0, side=Side.ABOVE).feasible)
+    >>> bool(np.all(x * x >= 2.0)), bool(np.all(np.abs(x - np.sqrt(2)) < 1e-11))
+    (True, True)
+    """
+    x = np.asarray(estimates, dtype=float).copy()
+    r = rtol / 2.2
+    which = np.arange(x.size)
+    ok = np.zeros(x.size, dtype=bool)
+    pos = np.isfinite(x) & (x > 0)
+    if np.any(pos):
+        w = which[pos]
+        up = x[w] * (1.0 + r)
+        at = np.asarray(g(up, w), dtype=float) <= 0.0
+        below = np.asarray(g(x[w] * (1.0 - r), w), dtype=float) > 0.0
+        ok[w] = at & below
+        x[w] = up
+    for i in np.flatnonzero(~ok):
+        x[i] = fallback(int(i))
+    return x

@@ -8,7 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import _fmt
+from .._validation import ParameterTypeError
+from .._validation import fmt_value as _fmt
 
 
 def _first_bad(arr: np.ndarray, bad: np.ndarray) -> str:
@@ -16,12 +17,16 @@ def _first_bad(arr: np.ndarray, bad: np.ndarray) -> str:
 
 
 def _as_float_array(name: str, value: Any) -> np.ndarray:
-    if isinstance(value, (str, bytes)) or value is None or isinstance(value, bool):
-        raise ValueError(f"{name} must be a real number, got {value!r}")
+    """Numbers must be numbers: bool, str, None (and arrays of them) raise ParameterTypeError (a ValueError)."""
+    if isinstance(value, (str, bytes, bool, np.bool_)) or value is None:
+        raise ParameterTypeError(f"{name} must be a real number, got {value!r}")
+    raw = np.asarray(value)
+    if raw.dtype.kind in "bUS":
+        raise ParameterTypeError(f"{name} must be a real number or an array of them, got {value!r}")
     try:
-        arr = np.asarray(value, dtype=float)
+        arr = raw.astype(float)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a real number or an array of them, got {value!r}") from None
+        raise ParameterTypeError(f"{name} must be a real number or an array of them, got {value!r}") from None
     return arr
 
 

@@ -13,10 +13,12 @@
   δ(ε; ψ) increases strictly in ψ (∂δ/∂ψ = φ(ψ/2 − ε/ψ) > 0), from 0 at ψ → 0 to 1 at ψ → ∞, so
   ψ* exists and is unique for every ε ≥ 0 and δ ∈ (0, 1).
 
-  Steps: (1) bracket: start at the Lemma 1 root ψ₀ = c + √(c² + 2ε), c = Φ⁻¹(δ), where
-  Φ(ψ/2 − ε/ψ) = δ ≥ δ(ε; ψ₀) (so ψ* ≥ ψ₀); double until δ(ε; ψ) > δ; (2) Brent's method on
-  log δ(ε; e^u) − log δ in u = log ψ to 1e-15 relative; (3) certify: step ψ down (σ up) by an ulp
-  until δ(ε; ψ) ≤ δ holds in floating point — the calibrated noise is never too small.
+  Steps: (1) start at the Lemma 1 root ψ₀ = c + √(c² + 2ε), c = Φ⁻¹(δ), where
+  Φ(ψ/2 − ε/ψ) = δ ≥ δ(ε; ψ₀) (so ψ* ≥ ψ₀); (2) the one certified solver
+  (:func:`dpcompare._search.solve`, log scale, feasible below ψ*) from there to 1e-15 relative: the
+  returned ψ is a point where δ(ε; ψ) ≤ δ was evaluated, in log space and as a double; (3) σ* is
+  solved the same way in σ (feasible above σ*), started at Δ/ψ*, so the division Δ/ψ* cannot round
+  the noise down — the calibrated noise is never too small.
 
 Example: ``sigma_for(1.0, 1e-5)`` = 3.730632… (dp-accounting's ``get_sigma_gaussian(1, 1e-5)`` agrees).
 """
@@ -28,10 +30,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import optimize, special
+from scipy import special
 
-from ._checks import check_delta, check_eps, check_psi, scalar_or_array
-from .profile import _log_delta
+from .._search import Scale, Side, solve
+from ._checks import PSI_MAX, check_delta, check_eps, check_psi, scalar_or_array
+from ..mechanisms.gaussian_profile import log_delta as _log_delta
 
 __all__ = ["ClassicalEpsilon", "classical_epsilon", "psi_for", "sigma_for"]
 
@@ -72,30 +75,26 @@ def _ok(psi: float, eps: float, delta: float, lt: float) -> bool:
     return ld <= lt and math.exp(ld) <= delta
 
 
+def _g(psi: float, eps: float, delta: float, lt: float) -> float:
+    """The solver's predicate: ≤ 0 exactly where :func:`_ok` holds (log δ − log δ_target otherwise)."""
+    ld = float(_log_delta(psi, eps))
+    if ld <= lt and math.exp(ld) > delta:
+        return 1e-300
+    return ld - lt
+
+
+#: smallest ψ searched (δ(ε; ψ) ≤ δ holds there for every target δ > 1e-290)
+_PSI_MIN = 1e-300
+
+
 def _psi_for_scalar(eps: float, delta: float) -> float:
     lt = math.log(delta)
-
-    def g(u: float) -> float:
-        return float(_log_delta(math.exp(u), eps)) - lt
-
-    # step 1: bracket in u = log ψ
-    c = float(special.ndtri(delta))
+    c = float(special.ndtri(delta))  # step 1
     psi0 = c + math.sqrt(c * c + 2.0 * eps)
-    lo = math.log(psi0) if psi0 > 0 else math.log(max(delta, 1e-300))
-    while g(lo) > 0:  # only when the Lemma 1 root underflowed (ε ≈ 0): walk down
-        lo -= 1.0
-    hi = lo + math.log(2.0)
-    while g(hi) <= 0:
-        lo, hi = hi, hi + math.log(2.0)
-    # step 2: Brent in log ψ
-    u = optimize.brentq(g, lo, hi, xtol=1e-16, rtol=4 * np.finfo(float).eps, maxiter=200)
-    psi = math.exp(u)
-    # step 3: certify δ(ε; ψ) ≤ δ
-    for _ in range(100):
-        if _ok(psi, eps, delta, lt):
-            return psi
-        psi = math.nextafter(psi, 0.0)
-    return psi
+    start = psi0 if _PSI_MIN < psi0 < PSI_MAX else None
+    res = solve(lambda p: _g(p, eps, delta, lt), _PSI_MIN, PSI_MAX, side=Side.BELOW, scale=Scale.LOG,  # step 2
+                start=start, rtol=1e-15)
+    return float(res.feasible)
 
 
 def psi_for(epsilon: Any, delta: Any) -> float | np.ndarray:
@@ -133,13 +132,11 @@ def sigma_for(epsilon: Any, delta: Any, sensitivity: Any = 1.0) -> float | np.nd
     psi = np.asarray(psi_for(epsilon, delta), dtype=float)
     e = np.broadcast_to(check_eps(epsilon, "epsilon"), np.broadcast_shapes(psi.shape, sens.shape))
     d = np.broadcast_to(check_delta(delta), e.shape)
-    sigma = np.broadcast_to(sens, e.shape) / np.broadcast_to(psi, e.shape)
-    sigma = np.array(sigma, dtype=float)
+    sigma = np.array(np.broadcast_to(sens, e.shape) / np.broadcast_to(psi, e.shape), dtype=float)
     flat_s, flat_sens = sigma.ravel(), np.broadcast_to(sens, e.shape).ravel()
-    for i, (ei, di) in enumerate(zip(e.ravel(), d.ravel())):
-        lt = math.log(di)
-        for _ in range(100):  # certify after the division Δ/ψ*
-            if _ok(flat_sens[i] / flat_s[i], ei, di, lt):
-                break
-            flat_s[i] = math.nextafter(flat_s[i], math.inf)
+    for i, (ei, di) in enumerate(zip(e.ravel(), d.ravel())):  # step 3: solve in σ, started at Δ/ψ*
+        lt, s0, dd = math.log(di), float(flat_s[i]), float(flat_sens[i])
+        res = solve(lambda s_: _g(dd / s_, float(ei), float(di), lt), dd / PSI_MAX, min(dd / _PSI_MIN, 1.7976931348623157e308),
+                    side=Side.ABOVE, scale=Scale.LOG, start=s0, step=1e-15, rtol=1e-15)
+        flat_s[i] = res.feasible
     return scalar_or_array(flat_s.reshape(e.shape))

@@ -31,7 +31,7 @@ import numpy as np
 from .._numerics import ndtr
 from .._validation import check_in_interval, check_integer, check_positive
 from ._checks import check_delta, check_psi, scalar_or_array
-from .profile import _epsilon
+from ..mechanisms.gaussian_profile import epsilon as _gauss_epsilon
 
 __all__ = ["CLTComparison", "clt_psi", "compare_clt", "compose", "group", "is_gdp"]
 
@@ -173,7 +173,7 @@ def compare_clt(
     eps_lo = float(opt.epsilon(d))
     if not math.isfinite(eps_hi):
         raise ValueError(f"delta = {d:g} is below the accountant's resolution for this mechanism: no finite ε")
-    eps_c = float(_epsilon(np.asarray(psi_c), np.asarray(math.log(d))))
+    eps_c = float(_gauss_epsilon(psi_c, d))
     psi_x = float(psi_for(eps_hi, d))
     return CLTComparison(
         sigma=float(sigma), sampling_rate=float(sampling_rate), steps=int(mech.steps), delta=d,

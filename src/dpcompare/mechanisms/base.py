@@ -12,8 +12,17 @@ class derives the rest through the exact dualities of DESIGN.md §1:
 - advantage = TV = δ(0) (eq 29); fixed point α* = f(α*) = R(½) = R* (Lemma 4).
 
 Numerical honesty: the public views return the side of the bracket that errs towards *less*
-privacy — δ and ε from above, f and R from below — and the ``*_bounds`` methods return both sides.
-Closed forms have brackets of zero width up to floating point.
+privacy — δ and ε from above, f and R from below — and the ``*_bounds`` methods return both sides
+as a :class:`~dpcompare.tradeoff.Bracket` (which unpacks as ``lo, hi``). Closed forms have
+brackets of zero width up to floating point. Every view lies in its mathematical range:
+δ ∈ [0, 1], f(α) ∈ [0, 1 − α], R(π) ∈ [0, min(π, 1 − π)], advantage ∈ [0, 1]; a bracket end is
+clipped into the range only (the truth lies in it, so the clip moves the end towards the truth).
+
+Arguments (one policy for every mechanism, :func:`dpcompare._validation.check_argument`): numbers
+must be real numbers (bool and str raise a ``TypeError``, NaN a ``ValueError``); δ(ε) accepts every
+ε ∈ [−∞, ∞] with one meaning for all mechanisms: δ(ε) = H_{e^ε}(P‖Q) = ∫(q − e^ε p)₊, which for ε < 0
+equals 1 − e^ε·(1 − δ(−ε)) (f symmetric) and reaches 1 at ε = −∞ (seed 000 Thm 1 compares
+profiles over all real ε); δ ∈ [0, 1] for ε(δ) (ε(0) may be ∞, ε(1) = 0); π, α ∈ [0, 1].
 """
 
 from __future__ import annotations
@@ -24,19 +33,43 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import optimize
 
-from .._validation import check_in_interval, check_probabilities, check_real
+from .._search import Scale, Side, Unreachable, solve
+from .._validation import Argument, Interval, check_argument
+from ..tradeoff import Bracket, Sense
 
 if TYPE_CHECKING:
     from ..tradeoff import DiscretePair
 
+_DBL_MAX = 1.7976931348623157e308
+#: the δ of a summary (``describe``): a target in (0, 1)
+_SUMMARY_DELTA = Interval(0.0, 1.0, low_open=True, high_open=True)
 
-def _as_eps(eps: Any) -> np.ndarray:
-    arr = np.asarray(eps, dtype=float)
-    if np.any(np.isnan(arr)):
-        raise ValueError("eps must be a real number or +inf, got nan")
-    return arr
+
+#: ends of a bracket inverted by at most this are floating-point rounding of two separately computed
+#: values, not a wrong bracket: the interval is then taken between them. δ keeps relative precision
+#: where it is small (log space), so its slack is relative plus a few ulp of 1 (tail sums); f and R
+#: are sums of O(1) masses (absolute rounding ~ n·u), plus the mechanism's own ``numerical_error``.
+_ROUNDING_REL = 1e-12
+_ROUNDING_DELTA_ABS = 1e-15
+_ROUNDING_ABS = 1e-12
+
+
+def _bracket(bounds: Any, sense: Sense, low: Any, high: Any, absolute: float | None = None) -> Bracket:
+    """A subclass's (lower, upper) tuple or Bracket as a Bracket clipped into [low, high].
+
+    Ends inverted by rounding only (``absolute`` if given, else 1e-15 + 1e-12·|x|) become the interval
+    between them; a larger inversion raises (Bracket's own check): a wrong bracket, not a rounding.
+    """
+    lo, hi = bounds
+    lo, hi = np.clip(lo, low, high), np.clip(hi, low, high)
+    if absolute is None:
+        slack = _ROUNDING_DELTA_ABS + _ROUNDING_REL * np.maximum(np.abs(lo), np.abs(hi))
+    else:
+        slack = absolute
+    if np.all(lo - hi <= slack):
+        lo, hi = np.minimum(lo, hi), np.maximum(lo, hi)
+    return Bracket.from_interval(lo, hi, sense)
 
 
 class Mechanism(abc.ABC):
@@ -77,6 +110,14 @@ class Mechanism(abc.ABC):
         return None
 
     # ------------------------------------------------------------------ public views (vectorised)
+    def bayes_error_bounds(self, pi: Any) -> Bracket:
+        """Certified bracket of R(π) (Sense.LOWER: the lower end is the pessimistic one), in [0, min(π, 1−π)].
+
+        Unpacks as ``lo, hi``; an inverted bracket raises instead of being returned."""
+        pi = check_argument(Argument.PI, pi)
+        return _bracket(self._bayes_error_bounds(pi), Sense.LOWER, 0.0, np.minimum(pi, 1.0 - pi),
+                        absolute=_ROUNDING_ABS + float(self.numerical_error))
+
     def bayes_error(self, pi: Any) -> np.ndarray:
         """Minimum Bayes error R(π) = min_α π·α + (1−π)·f(α) (seed 000 eq 2), lower end of the bracket.
 
@@ -84,79 +125,71 @@ class Mechanism(abc.ABC):
         >>> round(float(dc.Gaussian(mu=1).bayes_error(0.5)), 6)
         0.308538
         """
-        pi = check_probabilities("pi", pi)
-        return self._bayes_error_bounds(pi)[0]
+        pi = check_argument(Argument.PI, pi)
+        return np.clip(self._bayes_error_bounds(pi)[0], 0.0, np.minimum(pi, 1.0 - pi))
 
-    def bayes_error_bounds(self, pi: Any) -> tuple[np.ndarray, np.ndarray]:
-        """Certified (R_lo, R_hi) at π."""
-        return self._bayes_error_bounds(check_probabilities("pi", pi))
+    def tradeoff_bounds(self, alpha: Any) -> Bracket:
+        """Certified bracket of f(α) (Sense.LOWER), in [0, 1 − α]."""
+        alpha = check_argument(Argument.ALPHA, alpha)
+        return _bracket(self._tradeoff_bounds(alpha), Sense.LOWER, 0.0, 1.0 - alpha,
+                        absolute=_ROUNDING_ABS + float(self.numerical_error))
 
     def tradeoff(self, alpha: Any) -> np.ndarray:
         """Trade-off f(α) = inf{β_φ : α_φ ≤ α} (seed 000 eq 20), lower end of the bracket (pessimistic)."""
-        alpha = check_probabilities("alpha", alpha)
-        return self._tradeoff_bounds(alpha)[0]
-
-    def tradeoff_bounds(self, alpha: Any) -> tuple[np.ndarray, np.ndarray]:
-        """Certified (f_lo, f_hi) at α."""
-        return self._tradeoff_bounds(check_probabilities("alpha", alpha))
+        alpha = check_argument(Argument.ALPHA, alpha)
+        return np.clip(self._tradeoff_bounds(alpha)[0], 0.0, 1.0 - alpha)
 
     def tpr(self, fpr: Any) -> np.ndarray:
-        """Power of the best membership test at false-positive rate α: TPR = 1 − f(α) (upper end)."""
-        fpr = check_probabilities("fpr", fpr)
-        return 1.0 - self._tradeoff_bounds(fpr)[0]
+        """Power of the best membership test at false-positive rate α: TPR = 1 − f(α) (upper end), in [α, 1]."""
+        fpr = check_argument(Argument.ALPHA, fpr, "fpr")
+        return np.clip(1.0 - self._tradeoff_bounds(fpr)[0], fpr, 1.0)
+
+    def delta_bounds(self, eps: Any) -> Bracket:
+        """Certified bracket of δ(ε) (Sense.UPPER), in [0, 1]; ε ∈ [−∞, ∞]."""
+        return _bracket(self._delta_bounds(check_argument(Argument.EPS, eps)), Sense.UPPER, 0.0, 1.0)
 
     def delta(self, eps: Any) -> np.ndarray:
-        """Privacy profile δ(ε) = H_{e^ε}(P‖Q) of f_sym (seed 000 eq 25–26), upper end (never understated)."""
-        return self._delta_bounds(_as_eps(eps))[1]
+        """Privacy profile δ(ε) = H_{e^ε}(P‖Q) of f_sym (seed 000 eq 25–26), upper end (never understated).
 
-    def delta_bounds(self, eps: Any) -> tuple[np.ndarray, np.ndarray]:
-        """Certified (δ_lo, δ_hi) at ε."""
-        return self._delta_bounds(_as_eps(eps))
+        Every real ε (and ±∞) is accepted, with the meaning in the module docstring (one policy for
+        every mechanism).
+        """
+        return np.clip(self._delta_bounds(check_argument(Argument.EPS, eps))[1], 0.0, 1.0)
 
     def epsilon(self, delta: Any) -> np.ndarray | float:
         """Smallest ε ≥ 0 with δ(ε) ≤ delta, from the upper profile (never understated).
 
-        Returns ``inf`` where no finite ε reaches ``delta`` (e.g. below the mass at ℓ = ∞).
+        Returns ``inf`` where no finite ε reaches ``delta`` (e.g. below the mass at ℓ = ∞, or where ε
+        exceeds the largest double). The answer is always a point where δ_hi(ε) ≤ delta was
+        evaluated (:func:`dpcompare._search.solve`).
         """
-        arr = np.asarray(delta, dtype=float)
-        flat = [self._epsilon_scalar(check_in_interval("delta", float(d), 0.0, 1.0)) for d in arr.ravel()]
+        arr = check_argument(Argument.DELTA, delta)
+        flat = [self._epsilon_scalar(float(d)) for d in arr.ravel()]
         out = np.array(flat, dtype=float).reshape(arr.shape)
         return float(out) if out.ndim == 0 else out
 
     def _epsilon_scalar(self, delta: float) -> float:
-        """Default: bracket and solve log δ_hi(ε) = log delta with Brent's method."""
+        """Default: the certified solver on log δ_hi(ε) − log delta over ε ∈ [0, largest double].
+
+        Subclasses with a closed form or a better start override this, still through ``solve``.
+        """
         if delta >= 1.0:
             return 0.0
-        hi_at = lambda e: float(self._delta_bounds(np.asarray(e, dtype=float))[1])  # noqa: E731
-        if hi_at(0.0) <= delta:
-            return 0.0
-        if hi_at(np.inf) > delta:
-            return float("inf")
-        lo, hi = 0.0, 1.0
-        while hi_at(hi) > delta:
-            lo, hi = hi, 2.0 * hi
-            if hi > 1e6:
-                return float("inf")
-        if delta == 0.0:
-            return float("inf")
-        g = lambda e: math.log(max(hi_at(e), 1e-320)) - math.log(delta)  # noqa: E731
-        eps = optimize.brentq(g, lo, hi, xtol=1e-13, rtol=1e-15, maxiter=200)
-        for _ in range(60):  # certify: never report an ε whose δ exceeds the target
-            if hi_at(eps) <= delta:
-                return eps
-            eps = eps + max(1e-13, 1e-12 * eps)
-        return eps
 
+        def hi_at(e: float) -> float:
+            return float(self._delta_bounds(np.asarray(e, dtype=float))[1])
+
+        return epsilon_by_search(hi_at, delta)
     # ------------------------------------------------------------------ scalar summaries
     @cached_property
     def advantage(self) -> float:
         """MIA advantage = TV(P, Q) = δ(0) (seed 000 eq 29), upper end."""
-        return float(self._delta_bounds(np.asarray(0.0))[1])
+        return float(self.delta(0.0))
 
     @cached_property
     def minimax_bayes_error(self) -> float:
         """R* = max_π R(π) = R(½) for a symmetric f (seed 000 eq 3), lower end."""
-        return float(self._bayes_error_bounds(np.asarray(0.5))[0])
+        return float(self.bayes_error(0.5))
 
     @cached_property
     def fixed_point(self) -> float:
@@ -165,8 +198,8 @@ class Mechanism(abc.ABC):
 
     @cached_property
     def auc(self) -> float:
-        """Area under the ROC curve TPR = 1 − f(FPR): AUC = 1 − ∫₀¹ f(α) dα, from the lower f (upper AUC)."""
-        return 1.0 - self._tradeoff_integral()
+        """Area under the ROC curve TPR = 1 − f(FPR): AUC = 1 − ∫₀¹ f(α) dα, from the lower f (upper AUC), in [½, 1]."""
+        return float(min(max(1.0 - self._tradeoff_integral(), 0.5), 1.0))
 
     def _tradeoff_integral(self) -> float:
         from scipy import integrate
@@ -178,7 +211,7 @@ class Mechanism(abc.ABC):
 
     def describe(self, delta: float = 1e-5) -> dict[str, Any]:
         """The scalar views as a dict (the keys of ``dpcompare describe --json``)."""
-        check_in_interval("delta", delta, 0.0, 1.0, low_open=True, high_open=True)
+        _SUMMARY_DELTA.check("delta", delta)
         return {
             "mechanism": self.spec,
             "delta": delta,
@@ -225,5 +258,34 @@ def _finite_or_none(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
-def check_eps_real(eps: Any) -> float:
-    return check_real("eps", eps)
+
+def epsilon_by_search(
+    delta_at: Any, delta: float, *, log_delta_at: Any = None, hi: float = _DBL_MAX, start: float | None = None,
+    step: float | None = None, rtol: float = 1e-13,
+) -> float:
+    """min{ε ∈ [0, hi] : δ(ε) ≤ delta} through :func:`dpcompare._search.solve` (log scale), ``inf`` if none.
+
+    ``delta_at(ε)`` is the reported δ (a double), ``log_delta_at(ε)`` optionally its logarithm (for
+    δ below 1e-300); the predicate demands both ≤ the target, so the answer is certified as the user
+    will check it. ``start``/``step`` seed the search with an accurate estimate (a closed form).
+    """
+    if delta >= 1.0:
+        return 0.0
+    lt = math.log(delta) if delta > 0 else -math.inf
+
+    def g(e: float) -> float:
+        d = delta_at(e)
+        if log_delta_at is None:
+            if delta > 0:
+                return math.log(d) - lt if d > 0 else -math.inf
+            return 0.0 if d <= 0 else 1.0
+        ld = log_delta_at(e)
+        if d > delta:
+            return max(ld - lt, 1e-300) if delta > 0 else 1.0
+        return ld - lt if delta > 0 else (0.0 if ld == -math.inf else 1.0)
+
+    try:
+        res = solve(g, 0.0, hi, side=Side.ABOVE, scale=Scale.LOG, start=start, step=step, rtol=rtol)
+    except Unreachable:
+        return math.inf
+    return float(res.feasible)

@@ -14,16 +14,24 @@ Both mechanisms are symmetric (f = f⁻¹), so no symmetrisation is needed.
 from __future__ import annotations
 
 import abc
+import enum
 import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import integrate, optimize
-from scipy.special import logsumexp
+from scipy import integrate
 
-from .._numerics import LOG_HALF, expit, log_ndtr, logit, logsubexp, ndtr, ndtri
-from .._validation import format_number, check_positive
-from .base import Mechanism
+from .._numerics import LOG_HALF, divide_up, expit, log_ndtr, logit, logsubexp, ndtr, ndtri
+from .._validation import POSITIVE, Param, check_params, format_number
+from . import gaussian_profile
+from .base import Mechanism, epsilon_by_search
+
+
+class Under(str, enum.Enum):
+    """The distribution under which a privacy-loss tail is taken (a str Enum: "P" and "Q" compare equal)."""
+
+    P = "P"
+    Q = "Q"
 
 
 class PrivacyLossMechanism(Mechanism):
@@ -32,12 +40,12 @@ class PrivacyLossMechanism(Mechanism):
     exact = True
 
     @abc.abstractmethod
-    def _log_sf(self, t: np.ndarray, under: str) -> np.ndarray:
-        """log Pr(L > t) under 'P' or 'Q'."""
+    def _log_sf(self, t: np.ndarray, under: Under) -> np.ndarray:
+        """log Pr(L > t) under P or Q."""
 
     @abc.abstractmethod
-    def _log_cdf(self, t: np.ndarray, under: str) -> np.ndarray:
-        """log Pr(L ≤ t) under 'P' or 'Q'."""
+    def _log_cdf(self, t: np.ndarray, under: Under) -> np.ndarray:
+        """log Pr(L ≤ t) under P or Q."""
 
     @abc.abstractmethod
     def _tradeoff_exact(self, alpha: np.ndarray) -> np.ndarray:
@@ -47,8 +55,8 @@ class PrivacyLossMechanism(Mechanism):
     def _bayes_error_exact(self, pi: np.ndarray) -> np.ndarray:
         lam = logit(pi)
         with np.errstate(divide="ignore"):
-            a = np.log(pi) + self._log_sf(lam, "P")
-            b = np.log1p(-pi) + self._log_cdf(lam, "Q")
+            a = np.log(pi) + self._log_sf(lam, Under.P)
+            b = np.log1p(-pi) + self._log_cdf(lam, Under.Q)
         return np.exp(np.logaddexp(a, b))
 
     def _bayes_error_bounds(self, pi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -58,9 +66,9 @@ class PrivacyLossMechanism(Mechanism):
     def log_delta(self, eps: np.ndarray) -> np.ndarray:
         """log δ(ε), stable to δ far below 1e-300."""
         eps = np.asarray(eps, dtype=float)
-        a = self._log_sf(eps, "Q")
+        a = self._log_sf(eps, Under.Q)
         with np.errstate(invalid="ignore"):
-            b = np.where(np.isposinf(eps), -np.inf, eps + self._log_sf(eps, "P"))
+            b = np.where(np.isposinf(eps), -np.inf, eps + self._log_sf(eps, Under.P))
         out = logsubexp(a, np.minimum(b, a))
         # where the two terms agree to ~6 digits the difference loses precision: integrate instead
         with np.errstate(invalid="ignore"):
@@ -85,11 +93,11 @@ class PrivacyLossMechanism(Mechanism):
         Substituting s = ε + w·u with w the loss scale, the integrand exp(−w·u + log Q(L > ε+wu) − m)
         is smooth on the scale of u, so adaptive quadrature resolves it for any w.
         """
-        m = float(self._log_sf(np.asarray(eps), "Q"))
+        m = float(self._log_sf(np.asarray(eps), Under.Q))
         if not np.isfinite(m):
             return -np.inf
         w = min(self._loss_scale, 1.0)
-        f = lambda u: math.exp(-w * u + float(self._log_sf(np.asarray(eps + w * u), "Q")) - m)  # noqa: E731
+        f = lambda u: math.exp(-w * u + float(self._log_sf(np.asarray(eps + w * u), Under.Q)) - m)  # noqa: E731
         val, _ = integrate.quad(f, 0.0, np.inf, epsabs=0.0, epsrel=1e-12, limit=400)
         return m + math.log(w * val) if val > 0 else -np.inf
 
@@ -98,26 +106,9 @@ class PrivacyLossMechanism(Mechanism):
         return d, d
 
     def _epsilon_scalar(self, delta: float) -> float:
-        """Solve log δ(ε) = log delta by Brent's method in log space (works for δ ≪ 1e-300)."""
-        if delta >= 1.0:
-            return 0.0
-        if delta <= 0.0:
-            return float("inf")
-        target = math.log(delta)
-        g = lambda e: float(self.log_delta(np.asarray(e))) - target  # noqa: E731
-        if g(0.0) <= 0:
-            return 0.0
-        hi = 1.0
-        while g(hi) > 0:
-            hi *= 2.0
-            if hi > 1e8:
-                return float("inf")
-        eps = optimize.brentq(g, hi / 2 if hi > 1 else 0.0, hi, xtol=1e-14, rtol=1e-15, maxiter=300)
-        for _ in range(60):  # certify: δ(ε) ≤ delta at the reported ε
-            if g(eps) <= 0:
-                return eps
-            eps += max(1e-14, 1e-13 * eps)
-        return eps
+        """The certified solver on log δ(ε) (works for δ ≪ 1e-300): ``base.epsilon_by_search``."""
+        return epsilon_by_search(lambda e: float(np.exp(self.log_delta(np.asarray(e)))), delta,
+                                 log_delta_at=lambda e: float(self.log_delta(np.asarray(e))))
 
     def _tradeoff_bounds(self, alpha: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         f = self._tradeoff_exact(alpha)
@@ -134,30 +125,30 @@ class Gaussian(PrivacyLossMechanism):
     >>> import dpcompare as dc
     >>> g = dc.Gaussian(mu=1.0)
     >>> round(float(g.delta(0.0)), 6), round(g.auc, 6)
-    (0.382925, 0.760250)
+    (0.382925, 0.76025)
     """
 
     mu: float
     sigma: float | None
     sensitivity: float
 
+    #: parameter domains (checked once, at construction)
+    PARAMS = (Param("mu", POSITIVE), Param("sigma", POSITIVE), Param("sensitivity", POSITIVE))
+
     def __init__(self, mu: float | None = None, *, sigma: float | None = None, sensitivity: float = 1.0) -> None:
         if mu is not None and sigma is not None:
             raise ValueError("give either mu or sigma (with sensitivity), not both")
         if mu is None and sigma is None:
             raise ValueError("give mu, or sigma (with sensitivity)")
-        if mu is not None:
-            mu = check_positive("mu", mu)
-            sens = 1.0
-        else:
-            sigma = check_positive("sigma", sigma)
-            sens = check_positive("sensitivity", sensitivity)
-            mu = sens / sigma
-            if not math.isfinite(mu) or mu <= 0:
-                raise ValueError(f"sensitivity/sigma must be a positive finite number, got {mu!r}")
-        object.__setattr__(self, "mu", float(mu))
+        object.__setattr__(self, "mu", mu)
         object.__setattr__(self, "sigma", sigma)
-        object.__setattr__(self, "sensitivity", sens)
+        object.__setattr__(self, "sensitivity", 1.0 if mu is not None else sensitivity)
+        check_params(self.PARAMS, self)
+        if sigma is not None:
+            m = divide_up(self.sensitivity, self.sigma)  # rounded up: never a smaller μ than given
+            if not math.isfinite(m) or m <= 0:
+                raise ValueError(f"sensitivity/sigma must be a positive finite number, got {m!r}")
+            object.__setattr__(self, "mu", m)
 
     @property
     def spec(self) -> str:
@@ -166,14 +157,15 @@ class Gaussian(PrivacyLossMechanism):
         return f"gaussian(mu={format_number(self.mu)})"
 
     def _log_sf(self, t, under):
+        # L ~ N(∓μ²/2, μ²): Pr(L > t) = Φ((c − t)/μ) with c/μ = ∓μ/2 (never forms μ², which overflows)
         m = self.mu
-        c = -m * m / 2 if under == "P" else m * m / 2
-        return log_ndtr((c - np.asarray(t, dtype=float)) / m)
+        h = -0.5 * m if under == Under.P else 0.5 * m
+        return log_ndtr(h - np.asarray(t, dtype=float) / m)
 
     def _log_cdf(self, t, under):
         m = self.mu
-        c = -m * m / 2 if under == "P" else m * m / 2
-        return log_ndtr((np.asarray(t, dtype=float) - c) / m)
+        h = -0.5 * m if under == Under.P else 0.5 * m
+        return log_ndtr(np.asarray(t, dtype=float) / m - h)
 
     def _tradeoff_exact(self, alpha):
         with np.errstate(divide="ignore"):
@@ -208,21 +200,17 @@ class Gaussian(PrivacyLossMechanism):
         """log δ(ε) of seed 001 eq 7.1 without cancellation between the two Φ terms, for any real ε.
 
         δ = φ(z₀)·∫_{z₀}^{z₁}(1 − t·M(t)) dt where the terms are close (M the Mills ratio); see
-        ``dpcompare.gaussian.profile`` (relative error ≲ 1e-12 for δ down to 1e-300 and below).
+        :mod:`dpcompare.mechanisms.gaussian_profile` (relative error ≲ 1e-12 for δ down to 1e-300 and below).
         """
-        from ..gaussian.profile import _log_delta
-
-        return _log_delta(self.mu, np.asarray(eps, dtype=float))
+        eps = np.asarray(eps, dtype=float)
+        if eps.ndim == 0:
+            return np.asarray(gaussian_profile.log_delta_scalar(self.mu, float(eps))[0])
+        return gaussian_profile.log_delta(self.mu, eps)
 
     def _epsilon_scalar(self, delta: float) -> float:
-        """Certified monotone Newton in log space (``dpcompare.gaussian.profile``, seed 001 eq 6.7)."""
-        if delta >= 1.0:
-            return 0.0
-        if delta <= 0.0:
-            return float("inf")
-        from ..gaussian.profile import _epsilon_scalar
-
-        return _epsilon_scalar(self.mu, math.log(delta), delta)
+        """Monotone Newton in log space certified by the one solver (seed 001 eq 6.7;
+        :func:`dpcompare.mechanisms.gaussian_profile.epsilon`)."""
+        return gaussian_profile.epsilon(self.mu, delta)
 
 
 @dataclass(frozen=True, repr=False)
@@ -243,15 +231,19 @@ class Laplace(PrivacyLossMechanism):
     b: float
     sensitivity: float = 1.0
 
+    #: parameter domains (checked once, at construction)
+    PARAMS = (Param("b", POSITIVE), Param("sensitivity", POSITIVE))
+
     def __post_init__(self) -> None:
-        object.__setattr__(self, "b", check_positive("b", self.b))
-        object.__setattr__(self, "sensitivity", check_positive("sensitivity", self.sensitivity))
+        check_params(self.PARAMS, self)
+        object.__setattr__(self, "_m_value", divide_up(self.sensitivity, self.b))
         if not math.isfinite(self.m) or self.m <= 0:
             raise ValueError(f"sensitivity/b must be a positive finite number, got {self.m!r}")
 
     @property
     def m(self) -> float:
-        return self.sensitivity / self.b
+        """m = Δ/b, rounded up (a larger m is less private, so the rounding errs on the safe side)."""
+        return self._m_value
 
     @property
     def spec(self) -> str:
@@ -262,7 +254,7 @@ class Laplace(PrivacyLossMechanism):
         m = self.m
         tc = np.clip(t, -m, m)
         with np.errstate(divide="ignore"):
-            if under == "P":
+            if under == Under.P:
                 mid = LOG_HALF - (tc + m) / 2
             else:
                 mid = np.log1p(-0.5 * np.exp(-(m - tc) / 2))
@@ -273,19 +265,23 @@ class Laplace(PrivacyLossMechanism):
         m = self.m
         tc = np.clip(t, -m, m)
         with np.errstate(divide="ignore"):
-            if under == "P":
+            if under == Under.P:
                 mid = np.log1p(-0.5 * np.exp(-(tc + m) / 2))
             else:
                 mid = LOG_HALF - (m - tc) / 2
         return np.where(t < -m, -np.inf, np.where(t >= m, 0.0, mid))
 
     def _tradeoff_exact(self, alpha):
+        # in log space: e^{−m} underflows for m > 745 (b ≲ 1.34e-3 at Δ = 1), and a/e^{−m} was 0/0
         a = np.asarray(alpha, dtype=float)
         m = self.m
-        em = math.exp(-m)
-        with np.errstate(divide="ignore", over="ignore"):
-            out = np.where(a < em / 2, 1.0 - a / em, np.where(a <= 0.5, em / (4.0 * a), em * (1.0 - a)))
-        return np.clip(out, 0.0, 1.0)
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            la = np.log(a)
+            steep = 1.0 - np.exp(la + m)                          # α < e^{−m}/2
+            middle = np.exp(-m - math.log(4.0) - la)              # e^{−m}/2 ≤ α ≤ ½
+            flat = np.exp(-m + np.log1p(-np.minimum(a, 1.0)))     # α > ½
+            out = np.where(la < -m - math.log(2.0), steep, np.where(a <= 0.5, middle, flat))
+        return np.clip(np.where(a <= 0.0, 1.0, out), 0.0, 1.0 - a)
 
     @property
     def auc(self) -> float:  # type: ignore[override]
@@ -308,6 +304,16 @@ class Laplace(PrivacyLossMechanism):
             inner = np.log(-np.expm1((np.minimum(eps, m) - m) / 2.0))
             below = np.log(-np.expm1(np.minimum(eps, 0.0)))
         return np.where(eps >= m, -np.inf, np.where(eps < -m, below, inner))
+
+    def _epsilon_scalar(self, delta: float) -> float:
+        """Closed form ε = m + 2·log(1 − δ) for δ < δ(0) = 1 − e^{−m/2} (inverting ``log_delta``),
+        certified by the one solver started there (``base.epsilon_by_search``)."""
+        m = self.m
+        start = m + 2.0 * math.log1p(-delta) if 0.0 < delta < 1.0 else None
+        return epsilon_by_search(lambda e: float(np.exp(self.log_delta(np.asarray(e)))), delta,
+                                 log_delta_at=lambda e: float(self.log_delta(np.asarray(e))),
+                                 hi=m, start=start if start is not None and 0.0 < start < m else None,
+                                 step=1e-15, rtol=0.0)
 
     def bayes_error_kinks(self) -> np.ndarray:
         """The atoms of L at ±m put kinks in R at π = 1/(1+e^{∓m})."""

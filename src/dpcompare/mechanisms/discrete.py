@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import format_number, check_in_interval, check_nonnegative, check_positive
-from ..tradeoff import DiscretePair
+from .._validation import NONNEGATIVE, UNIT, Param, check_params, format_number
+from ..tradeoff import DiscretePair, PairBracket
 from .pair_backed import PairMechanism
 
 
@@ -22,11 +22,13 @@ def _rr_pair(eps: float, delta: float = 0.0) -> DiscretePair:
         log_p = np.array([math.log1p(-delta)]) if delta < 1 else np.array([-np.inf])
     else:
         # log((1−δ) e^ε/(1+e^ε)) and log((1−δ)/(1+e^ε)), stable for large ε
+        # (log q exactly too: log_p + loss would lose log(1 − δ) to rounding at ε = 1e15)
         base = math.log1p(-delta) if delta < 1 else -math.inf
         log_hi = base - math.log1p(math.exp(-eps))
         log_lo = base - eps - math.log1p(math.exp(-eps))
         loss = np.array([-eps, eps])
         log_p = np.array([log_hi, log_lo])
+        return DiscretePair.from_atoms(loss, log_p, p_neg_inf=delta, q_pos_inf=delta, log_q=log_p[::-1].copy())
     return DiscretePair.from_atoms(loss, log_p, p_neg_inf=delta, q_pos_inf=delta)
 
 
@@ -38,14 +40,17 @@ class RandomizedResponse(PairMechanism):
     α = 0 to 0.55 at α = 0.3 (DESIGN.md §2 notes riskcal's error here).
 
     >>> import dpcompare as dc
-    >>> float(dc.RandomizedResponse(eps=math.log(1.5)).tradeoff(0.3))
+    >>> round(float(dc.RandomizedResponse(eps=math.log(1.5)).tradeoff(0.3)), 12)
     0.55
     """
 
     eps: float
 
+    #: parameter domains (checked once, at construction)
+    PARAMS = (Param("eps", NONNEGATIVE),)
+
     def __post_init__(self) -> None:
-        object.__setattr__(self, "eps", check_nonnegative("eps", self.eps))
+        check_params(self.PARAMS, self)
 
     def _build_pairs(self):
         p = _rr_pair(self.eps)
@@ -86,9 +91,13 @@ class ApproxDP(PairMechanism):
     eps: float
     dp_delta: float
 
+    #: parameter domains (checked once, at construction)
+    PARAMS = (Param("eps", NONNEGATIVE), Param("delta", UNIT, attr="dp_delta"))
+
     def __init__(self, eps: float, delta: float) -> None:
-        object.__setattr__(self, "eps", check_nonnegative("eps", eps))
-        object.__setattr__(self, "dp_delta", check_in_interval("delta", delta, 0.0, 1.0))
+        object.__setattr__(self, "eps", eps)
+        object.__setattr__(self, "dp_delta", delta)
+        check_params(self.PARAMS, self)
 
     def _build_pairs(self):
         p = _rr_pair(self.eps, self.dp_delta)
@@ -192,9 +201,10 @@ class TradeoffCurve(PairMechanism):
         with np.errstate(divide="ignore"):
             loss = np.log(dq[seg]) - np.log(dp[seg])
             log_p = np.log(dp[seg])
+            log_q = np.log(dq[seg])
         q_pos_inf = 1.0 - b[0]
         p_neg_inf = float(dp[(dq == 0)].sum()) + (1.0 - a[-1])
-        pair = DiscretePair.from_atoms(loss, log_p, p_neg_inf=p_neg_inf, q_pos_inf=q_pos_inf)
+        pair = DiscretePair.from_atoms(loss, log_p, p_neg_inf=p_neg_inf, q_pos_inf=q_pos_inf, log_q=log_q)
         return pair, pair
 
     @property
@@ -204,14 +214,38 @@ class TradeoffCurve(PairMechanism):
 
 @dataclass(frozen=True, repr=False)
 class FromPair(PairMechanism):
-    """A mechanism given directly by discrete pairs (pessimistic, and optionally optimistic)."""
+    """A mechanism given directly by discrete pairs (pessimistic, and optionally optimistic).
+
+    The two are checked at construction (:class:`~dpcompare.tradeoff.PairBracket`): the pessimistic
+    pair must be at least as informative as the optimistic one (R_pess ≤ R_opt everywhere, after
+    symmetrisation), and their Rounding labels must not say the opposite; an inverted pair raises.
+
+    >>> import dpcompare as dc
+    >>> from dpcompare.tradeoff import DiscretePair
+    >>> rr = DiscretePair.from_masses([0.25, 0.75], [0.75, 0.25])
+    >>> pp = DiscretePair.from_masses([1.0], [1.0])
+    >>> round(float(dc.FromPair(pessimistic=rr, optimistic=pp).delta(0.0)), 6)
+    0.5
+    >>> dc.FromPair(pessimistic=pp, optimistic=rr)
+    Traceback (most recent call last):
+    ...
+    ValueError: inverted pair bracket: the pessimistic pair must be at least as informative as the optimistic one, but its Bayes error exceeds the optimistic one's by 0.25 at pi = 0.5
+    """
 
     pessimistic: DiscretePair
     optimistic: DiscretePair | None = None
     name: str = "pair"
 
+    def __post_init__(self) -> None:
+        for label, v in (("pessimistic", self.pessimistic), ("optimistic", self.optimistic)):
+            if v is not None and not isinstance(v, DiscretePair):
+                raise TypeError(f"{label} must be a DiscretePair, got {type(v).__name__}")
+        if self.pessimistic is None:
+            raise TypeError("pessimistic must be a DiscretePair, got None")
+        self._pairs  # noqa: B018 - build and check the bracket now, not at the first view
+
     def _build_pairs(self):
-        return self.pessimistic, (self.optimistic if self.optimistic is not None else self.pessimistic)
+        return PairBracket(self.pessimistic, self.optimistic if self.optimistic is not None else self.pessimistic)
 
     @property
     def spec(self) -> str:

@@ -12,23 +12,34 @@ from functools import cached_property
 
 import numpy as np
 
-from ..tradeoff import DiscretePair
+from ..tradeoff import DiscretePair, PairBracket
 from .base import Mechanism
+
+#: Bayes-error slack of the order check of a pair bracket (floating-point rounding of R)
+_ORDER_TOLERANCE = 1e-12
 
 
 class PairMechanism(Mechanism):
     """Base for mechanisms given by (pessimistic, optimistic) discrete pairs."""
 
     @abc.abstractmethod
-    def _build_pairs(self) -> tuple[DiscretePair, DiscretePair]:
+    def _build_pairs(self) -> PairBracket | tuple[DiscretePair, DiscretePair]:
         """(pessimistic, optimistic) pairs, possibly asymmetric; the base class symmetrises them."""
 
     @cached_property
-    def _pairs(self) -> tuple[DiscretePair, DiscretePair]:
+    def _pair_bracket(self) -> PairBracket:
+        """The symmetrised pairs as a :class:`PairBracket`: an inverted pair raises here, at the
+        first view (``FromPair`` builds it at construction)."""
         pess, opt = self._build_pairs()
         same = opt is None or opt is pess
         pess = pess.symmetrize()
-        return pess, (pess if same else opt.symmetrize())
+        opt = pess if same else opt.symmetrize()
+        return PairBracket(pess, opt, tolerance=_ORDER_TOLERANCE + float(self.numerical_error))
+
+    @property
+    def _pairs(self) -> tuple[DiscretePair, DiscretePair]:
+        b = self._pair_bracket
+        return b.pessimistic, b.optimistic
 
     def pairs(self) -> tuple[DiscretePair, DiscretePair]:
         return self._pairs

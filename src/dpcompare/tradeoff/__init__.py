@@ -3,7 +3,7 @@
 Imports only ``_numerics``/``_search``/``_validation``; nothing here knows about mechanisms or I/O.
 """
 
-from .bracket import Bracket, Sense
+from .bracket import Bracket, PairBracket, Sense
 from .pair import DiscretePair, Rounding, delta_between_pairs
 
-__all__ = ["Bracket", "DiscretePair", "Rounding", "Sense", "delta_between_pairs"]
+__all__ = ["Bracket", "PairBracket", "DiscretePair", "Rounding", "Sense", "delta_between_pairs"]

@@ -24,16 +24,20 @@ except δ, which is recomputed in log space where cancellation would cost precis
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 from scipy.special import logsumexp
 
-from .._numerics import expit, log1mexp, logit
+from .._numerics import expit, log1mexp, logit, logsubexp
 
-#: Bayes error differences below this are ties (floating-point noise), not crossings.
-_TIE = 1e-15
+#: Bayes error differences below this fraction of R, and below _TIE_ABS, are ties (floating-point
+#: noise), not crossings: relative where R is tiny (R may be 1e-300 in the tails, where an absolute
+#: tolerance alone called every difference a tie), absolute 1e-15 where R is of order one.
+_TIE = 1e-13
+_TIE_ABS = 1e-15
 
 #: Totals of P or Q masses may exceed 1 by this much (floating point) before a pair is rejected.
 MASS_TOLERANCE = 1e-9
@@ -79,6 +83,8 @@ class DiscretePair:
     p_neg_inf : P-mass at ℓ = −∞. ``None`` puts the whole deficit 1 − Σpᵢ there.
     q_pos_inf : Q-mass at ℓ = +∞. ``None`` puts the whole deficit 1 − Σqᵢ there.
     rounding : which side of the truth this pair errs on.
+    exact_log_q : (keyword) log Q-mass of each atom when known more accurately than log_p + loss
+        (e.g. ε-DP with δ > 0 at ε = 1e15, where log_p + loss loses every digit of log(1 − δ)).
 
     Example
     -------
@@ -92,6 +98,7 @@ class DiscretePair:
     p_neg_inf: float | None = None
     q_pos_inf: float | None = None
     rounding: Rounding = Rounding.EXACT
+    exact_log_q: np.ndarray | None = field(default=None, kw_only=True, repr=False)
 
     def __post_init__(self) -> None:
         loss = np.asarray(self.loss, dtype=float).ravel()
@@ -106,8 +113,17 @@ class DiscretePair:
             raise ValueError("log_p must be finite or -inf")
         object.__setattr__(self, "loss", _readonly(loss))
         object.__setattr__(self, "log_p", _readonly(log_p))
+        if self.exact_log_q is not None:
+            lq = np.asarray(self.exact_log_q, dtype=float).ravel()
+            if lq.shape != log_p.shape or np.any(np.isnan(lq)) or np.any(lq == np.inf):
+                raise ValueError("exact_log_q must have one finite (or -inf) entry per atom")
+            with np.errstate(invalid="ignore"):
+                off = np.abs(lq - (log_p + loss))
+            if np.any(off > 1e-9 * np.maximum(1.0, np.abs(loss)) + 1e-9 * np.maximum(1.0, np.abs(log_p))):
+                raise ValueError("exact_log_q must equal log_p + loss up to rounding")
+            object.__setattr__(self, "exact_log_q", _readonly(lq))
         total_p = float(np.exp(logsumexp(log_p))) if log_p.size else 0.0
-        total_q = float(np.exp(logsumexp(log_p + loss))) if log_p.size else 0.0
+        total_q = float(np.exp(logsumexp(self.log_q))) if log_p.size else 0.0
         for name, total in (("P", total_p), ("Q", total_q)):
             if total > 1.0 + MASS_TOLERANCE:
                 raise ValueError(f"the finite atoms carry {name}-mass {total:.12g} > 1: not a pair of probability distributions")
@@ -153,7 +169,8 @@ class DiscretePair:
         q_pos_inf = float(q[(q > 0) & (p == 0)].sum())
         with np.errstate(divide="ignore"):
             loss = np.log(q[both]) - np.log(p[both])
-        return cls.from_atoms(loss, np.log(p[both]), p_neg_inf=p_neg_inf, q_pos_inf=q_pos_inf, rounding=rounding)
+        return cls.from_atoms(loss, np.log(p[both]), p_neg_inf=p_neg_inf, q_pos_inf=q_pos_inf, rounding=rounding,
+                              log_q=np.log(q[both]))
 
     @classmethod
     def from_atoms(
@@ -164,20 +181,26 @@ class DiscretePair:
         p_neg_inf: float | None = None,
         q_pos_inf: float | None = None,
         rounding: Rounding = Rounding.EXACT,
+        log_q: np.ndarray | None = None,
     ) -> "DiscretePair":
-        """Pair from unsorted atoms; atoms with equal loss are merged, atoms with zero mass dropped."""
+        """Pair from unsorted atoms; atoms with equal loss are merged, atoms with zero mass dropped.
+
+        ``log_q`` (optional) gives the atoms' log Q-masses where they are known more accurately
+        than log_p + loss."""
         loss = np.asarray(loss, dtype=float).ravel()
         log_p = np.asarray(log_p, dtype=float).ravel()
+        lq = (log_p + loss) if log_q is None else np.asarray(log_q, dtype=float).ravel()
         keep = np.isfinite(log_p)
-        loss, log_p = loss[keep], log_p[keep]
+        loss, log_p, lq = loss[keep], log_p[keep], lq[keep]
         order = np.argsort(loss, kind="stable")
-        loss, log_p = loss[order], log_p[order]
+        loss, log_p, lq = loss[order], log_p[order], lq[order]
         if loss.size:
             uniq, start = np.unique(loss, return_index=True)
             if uniq.size != loss.size:
                 log_p = np.logaddexp.reduceat(log_p, start)
+                lq = np.logaddexp.reduceat(lq, start)
                 loss = uniq
-        return cls(loss, log_p, p_neg_inf, q_pos_inf, rounding)
+        return cls(loss, log_p, p_neg_inf, q_pos_inf, rounding, exact_log_q=None if log_q is None else lq)
 
     # ------------------------------------------------------------------ masses and partial sums
     @property
@@ -190,7 +213,7 @@ class DiscretePair:
 
     @cached_property
     def log_q(self) -> np.ndarray:
-        return self.log_p + self.loss
+        return self.exact_log_q if self.exact_log_q is not None else self.log_p + self.loss
 
     @cached_property
     def q(self) -> np.ndarray:
@@ -225,74 +248,98 @@ class DiscretePair:
         k = np.searchsorted(self.loss, logit(pi), side="left")
         return pi * self._p_tail[k] + (1.0 - pi) * self._q_head[k]
 
-    def bayes_error_slope(self, lam: np.ndarray, side: str = "right") -> np.ndarray:
-        """dR/dπ just right (or left) of π = expit(λ): P(ℓ > λ) − Q(ℓ ≤ λ) (right side)."""
-        k = np.searchsorted(self.loss, np.asarray(lam, dtype=float), side="right" if side == "right" else "left")
+    def bayes_error_slope(self, lam: np.ndarray) -> np.ndarray:
+        """dR/dπ just right of π = expit(λ): P(ℓ > λ) − Q(ℓ ≤ λ)."""
+        k = np.searchsorted(self.loss, np.asarray(lam, dtype=float), side="right")
         return self._p_tail[k] - self._q_head[k]
+
+    @cached_property
+    def _tiny_from(self) -> np.ndarray:
+        """_tiny_from[k]: whether an atom i ≥ k has a P- or Q-mass below e^{−700} (length n+1): the
+        tail sums from k lose such atoms to underflow, so δ from k on is computed in log space."""
+        tiny = (self.log_p < -700.0) | (self.log_q < -700.0)
+        return np.concatenate([np.logical_or.accumulate(tiny[::-1])[::-1], [False]])
 
     def delta(self, eps: np.ndarray) -> np.ndarray:
         """δ(ε) = H_{e^ε}(Q‖P) = q₊∞ + Σ_{ℓᵢ>ε} qᵢ(1 − e^{ε−ℓᵢ}) (seed 000 eq 25), for the pair as given.
 
-        Computed from tail sums, and again in log space wherever the difference of the tail sums
-        would lose more than ~8 digits, so small δ keep full relative precision.
+        Computed from tail sums where that is accurate, and in log space (:meth:`log_delta`) where
+        the difference of the tail sums would lose more than ~8 digits, where e^ε overflows
+        (ε > 700) or where tail masses underflow; the result lies in [0, 1].
         """
         eps = np.asarray(eps, dtype=float)
         k = np.searchsorted(self.loss, eps, side="right")
         with np.errstate(over="ignore", invalid="ignore"):
             head = self._q_tail[k] - np.exp(eps) * self._p_tail[k]
         head = np.where(k >= self.size, 0.0, head)
-        inaccurate = (k < self.size) & ~(head > 1e-8 * self._q_tail[k])
+        inaccurate = (k < self.size) & (~(head > 1e-8 * self._q_tail[k]) | (eps > 700.0) | self._tiny_from[k])
         if np.any(inaccurate):
-            flat_eps = eps[inaccurate] if eps.ndim else eps[()] * np.ones(1)
-            flat_k = k[inaccurate] if eps.ndim else k[()] * np.ones(1, dtype=int)
-            exact = np.array([self._delta_logspace_finite(e, kk) for e, kk in zip(flat_eps, flat_k)])
+            flat_eps = np.atleast_1d(eps)[np.atleast_1d(inaccurate)]
+            exact = np.exp([self.log_delta(float(e)) for e in flat_eps])
             if eps.ndim:
-                head = head.copy()
-                head[inaccurate] = exact
-            else:
-                head = exact[0]
-        return self.q_pos_inf + head
-
-    def _delta_logspace_finite(self, eps: float, k: int) -> float:
-        terms = self.log_q[k:] + log1mexp(np.minimum(eps - self.loss[k:], 0.0))
-        return float(np.exp(logsumexp(terms))) if terms.size else 0.0
+                out = np.where(inaccurate, 0.0, self.q_pos_inf + head)
+                out[inaccurate] = exact
+                return np.minimum(out, 1.0)
+            return np.minimum(exact[0], 1.0)
+        return np.minimum(self.q_pos_inf + head, 1.0)
 
     def log_delta(self, eps: float) -> float:
-        """log δ(ε), in log space throughout: usable where δ is below 1e-300."""
+        """log δ(ε), in log space throughout: usable where δ is below 1e-300 and for any ε.
+
+        log δ = logsumexp(log q₊∞, log qᵢ + log(1 − e^{ε−ℓᵢ}) for ℓᵢ > ε): every term is positive,
+        so nothing cancels.
+        """
         k = int(np.searchsorted(self.loss, eps, side="right"))
         terms = self.log_q[k:] + log1mexp(np.minimum(eps - self.loss[k:], 0.0))
         parts = [logsumexp(terms)] if terms.size else []
         if self.q_pos_inf > 0:
             parts.append(np.log(self.q_pos_inf))
-        return float(logsumexp(parts)) if parts else -np.inf
+        return min(float(logsumexp(parts)), 0.0) if parts else -np.inf
 
     def epsilon(self, delta: float) -> float:
-        """Smallest ε ≥ 0 with δ(ε) ≤ delta, exactly (δ is e^ε-linear between atoms); inf if none."""
+        """Smallest ε ≥ 0 with δ(ε) ≤ delta (certified); ``inf`` if no ε reaches it (delta < q₊∞).
+
+        1. ε = inf where delta < q₊∞ (δ(ε) ≥ q₊∞ for every ε); ε = 0 where δ(0) ≤ delta; for
+           delta = 0 (and q₊∞ = 0) the answer is the largest loss ℓ_max, where δ reaches 0.
+        2. The first atom ℓⱼ > 0 with δ(ℓⱼ) ≤ delta, by the certified solver over atom indices
+           (δ in log space at each probe, O(n) per probe, O(n log n) in all).
+        3. On (ℓⱼ₋₁, ℓⱼ] δ(ε) = q₊∞ + Qⱼ − e^ε·Pⱼ (Qⱼ, Pⱼ the tail masses from j), so
+           ε = log(q₊∞ + Qⱼ − delta) − log Pⱼ in closed form (log space); it starts
+           :func:`dpcompare._search.solve`, which returns a point where δ ≤ delta was evaluated
+           (both as log δ and as the double :meth:`delta` returns).
+        """
+        from .._search import Scale, Side, solve
+
         if delta < self.q_pos_inf:
             return float("inf")
         if self.delta(0.0) <= delta:
             return 0.0
-        # index of the first atom (ℓ ≥ 0) at which δ(ℓ) ≤ delta
-        start = int(np.searchsorted(self.loss, 0.0, side="right"))
-        at_atoms = self.delta(self.loss[start:])
-        j_rel = int(np.argmax(at_atoms <= delta)) if np.any(at_atoms <= delta) else at_atoms.size
-        j = start + j_rel  # atoms with index ≥ j have ℓ > ε on the solving interval
-        # On (ℓ_{j−1}, ℓ_j]: δ(ε) = q₊∞ + Q_tail[j] − e^ε P_tail[j].
-        numer = self.q_pos_inf + self._q_tail[j] - delta
-        denom = self._p_tail[j]
-        if denom <= 0:
-            eps = float(self.loss[j - 1]) if j > 0 else 0.0
-        else:
-            eps = float(np.log(numer) - np.log(denom))
-            lo = float(self.loss[j - 1]) if j > start else 0.0
-            eps = min(max(eps, lo), float(self.loss[j]) if j < self.size else eps)
-        eps = max(eps, 0.0)
-        # never under-state ε: step up until the profile is certified below the target
-        for _ in range(8):
-            if self.delta(eps) <= delta:
-                break
-            eps = float(np.nextafter(eps, np.inf)) + 1e-15 * max(1.0, abs(eps))
-        return eps
+        if delta <= 0.0:
+            return float(max(self.loss[-1], 0.0))
+        lt = math.log(delta)
+
+        def g(e: float) -> float:
+            v = self.log_delta(e) - lt
+            if v <= 0.0 and float(self.delta(e)) > delta:
+                return 1e-300  # rounding of the linear-space view: not certified
+            return v
+
+        # 2. first atom with δ(ℓⱼ) ≤ delta (index n−1 always qualifies: δ(ℓ_max) = q₊∞ ≤ delta)
+        first = int(np.searchsorted(self.loss, 0.0, side="right"))
+        j = int(solve(lambda i: g(float(self.loss[int(i)])), first, self.size - 1, side=Side.ABOVE,
+                      scale=Scale.LINEAR, integer=True).feasible)
+        lo = float(self.loss[j - 1]) if j > first else 0.0
+        hi = float(self.loss[j])
+        # 3. closed form on (ℓⱼ₋₁, ℓⱼ], then the certified solver around it
+        la = float(logsumexp(self.log_q[j:]))
+        if self.q_pos_inf > 0:
+            la = float(np.logaddexp(la, math.log(self.q_pos_inf)))
+        start = None
+        if la > lt:
+            e0 = float(logsubexp(la, lt)) - float(logsumexp(self.log_p[j:]))
+            if lo < e0 < hi:
+                start = e0
+        return float(solve(g, lo, hi, side=Side.ABOVE, scale=Scale.LOG, start=start, step=1e-13, rtol=1e-13).feasible)
 
     @cached_property
     def _vertices(self) -> tuple[np.ndarray, np.ndarray]:
@@ -304,13 +351,18 @@ class DiscretePair:
     def tradeoff(self, alpha: np.ndarray) -> np.ndarray:
         """f(α): linear interpolation between the vertices (randomised Neyman–Pearson tests)."""
         a, b = self._vertices
-        return np.interp(np.asarray(alpha, dtype=float), a, b)
+        alpha = np.asarray(alpha, dtype=float)
+        # f(0) = Q(ℓ < ∞) = 1 − q₊∞ exactly, even where the first vertices' α underflowed to 0
+        out = np.where(alpha <= 0.0, b[0], np.interp(alpha, a, b))
+        return np.clip(out, 0.0, np.maximum(1.0 - alpha, 0.0))
 
     # ------------------------------------------------------------------ transformations
     def swap(self) -> "DiscretePair":
         """The pair (Q, P): trade-off f⁻¹, ℓ ↦ −ℓ."""
+        exact = self.log_p[::-1].copy() if self.exact_log_q is not None else None
         return DiscretePair(
-            -self.loss[::-1], self.log_q[::-1].copy(), self.q_pos_inf, self.p_neg_inf, self.rounding
+            -self.loss[::-1], self.log_q[::-1].copy(), self.q_pos_inf, self.p_neg_inf, self.rounding,
+            exact_log_q=exact,
         )
 
     @cached_property
@@ -333,31 +385,42 @@ class DiscretePair:
             return self
         a, b = self, self.swap()
         lam = _merge_close(np.union1d(a.loss, b.loss))
-        # value difference at the breakpoints, and the active branch on each interval
-        d = a.bayes_error_logit(lam) - b.bayes_error_logit(lam)
+        # value difference at the breakpoints, and the active branch on each interval; ties are
+        # relative to the size of R there (R may be 1e-300 in the tails, where an absolute
+        # tolerance would call every difference a tie)
+        ra, rb = a.bayes_error_logit(lam), b.bayes_error_logit(lam)
+        d = ra - rb
+        tie = np.minimum(_TIE_ABS, _TIE * np.maximum(ra, rb))
         # slopes at 0+: branch with the smaller slope is the smaller one near π = 0
         slope0_a, slope0_b = a._p_tail[0], b._p_tail[0]
         first_a = slope0_a <= slope0_b
-        # points where the branch may switch: crossings inside intervals
-        pis = expit(lam)
+        # points where the branch may switch: crossings inside intervals, located in π and in
+        # 1 − π separately (each accurate in its own tail) so that logit(π_c) keeps its digits
+        pis, ones_minus = expit(lam), expit(-lam)
         cross_lam = []
         d_ext = np.concatenate([[-1.0 if first_a else 1.0], d])
+        tie_ext = np.concatenate([[0.0], tie])
         pi_ext = np.concatenate([[0.0], pis])
+        om_ext = np.concatenate([[1.0], ones_minus])
         for k in range(d.size):
             d0, d1 = d_ext[k], d_ext[k + 1]
-            if (d0 < -_TIE < _TIE < d1) or (d1 < -_TIE < _TIE < d0):
+            t0, t1 = tie_ext[k], tie_ext[k + 1]
+            if (d0 < -t0 and d1 > t1) or (d1 < -t1 and d0 > t0):
                 if k == 0:
                     continue  # sign fixed by slopes at 0; no crossing before the first breakpoint
                 t = d0 / (d0 - d1)
                 pc = pi_ext[k] + t * (pi_ext[k + 1] - pi_ext[k])
-                if pi_ext[k] < pc < pi_ext[k + 1]:
-                    cross_lam.append(float(logit(pc)))
+                qc = om_ext[k] + t * (om_ext[k + 1] - om_ext[k])
+                if pc > 0 and qc > 0:
+                    lc = math.log(pc) - math.log(qc)
+                    if lam[k - 1] < lc < lam[k]:
+                        cross_lam.append(lc)
         # tail interval after the last breakpoint: both linear, R→0 at π=1; sign given by d[-1]
         points = _merge_close(np.union1d(lam, np.asarray(cross_lam, dtype=float)))
         # active branch on each open interval (points[k], points[k+1]) and the two ends
         mids_lam = _interval_midpoints_logit(points)
-        dm = a.bayes_error_logit(mids_lam) - b.bayes_error_logit(mids_lam)
-        use_a = dm <= _TIE  # length len(points)+1; ties go to the pair as given
+        ma, mb = a.bayes_error_logit(mids_lam), b.bayes_error_logit(mids_lam)
+        use_a = (ma - mb) <= np.minimum(_TIE_ABS, _TIE * np.maximum(ma, mb))  # ties go to the pair as given
         # slope of the active branch on each interval (taken at the interval's midpoint, so atoms
         # merged into a point within 1e-12 all fall on the correct side)
         slope = np.where(use_a, a.bayes_error_slope(mids_lam), b.bayes_error_slope(mids_lam))
