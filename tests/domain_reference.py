@@ -1,0 +1,126 @@
+"""Independent references for the domain harness: the closed forms in mpmath at 50 digits.
+
+Nothing here imports dpcompare: every formula is written from its source again, so a shared bug
+cannot hide. All profiles are of the *symmetrised* trade-off f_sym = conv(min(f, f⁻¹)), whose
+privacy profile is δ_sym(ε) = max(δ_{P‖Q}(ε), δ_{Q‖P}(ε)) (DESIGN.md §1).
+
+- Gaussian μ (Dong, Roth, Su 2022, Cor 2.13; seed 001 eq 7.1):
+  δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2);  f(α) = Φ(Φ⁻¹(1−α) − μ).
+- Laplace with m = Δ/b (seed 000 Fig 3; DESIGN.md §1): δ(ε) = max(0, 1 − e^{(ε−m)/2});
+  f(α) = 1 − e^m α on [0, e^{−m}/2], e^{−m}/(4α) on [e^{−m}/2, ½], e^{−m}(1−α) on [½, 1]
+  (Dong, Roth, Su 2022, Example: Laplace trade-off).
+- ε-DP / randomized response (f_{ε,0}) and (ε, δ₀)-DP (f_{ε,δ₀}, Dong, Roth, Su 2022 eq 5):
+  f(α) = max(0, 1 − δ₀ − e^ε α, e^{−ε}(1 − δ₀ − α));
+  δ(ε') = δ₀ + (1 − δ₀)·(e^ε − e^{ε'})₊/(1 + e^ε).
+- Subsampled Gaussian, one step (seed 000 §5; the loss is monotone in the output x, so each
+  direction's profile is a difference of Gaussian tails at the point x_ε where ℓ(x) = ε):
+  P = N(0, σ²), Q = (1−p)N(0, σ²) + pN(1, σ²).
+- Bayes error R(π) = π(1 − δ(log((1−π)/π))) for π ≤ ½ and R(π) = R(1−π) (DESIGN.md §1).
+"""
+
+from __future__ import annotations
+
+import mpmath as mp
+
+mp.mp.dps = 50
+
+Phi = mp.ncdf
+
+
+def _sf(x):  # Φ̄(x) = Φ(−x), accurate in the upper tail
+    return mp.ncdf(-x)
+
+
+# ---------------------------------------------------------------------------------------------- profiles
+def gaussian_delta(mu, eps):
+    mu, eps = mp.mpf(mu), mp.mpf(eps)
+    if mp.isinf(eps):
+        return mp.mpf(0)
+    return max(mp.mpf(0), Phi(-eps / mu + mu / 2) - mp.e**eps * Phi(-eps / mu - mu / 2))
+
+
+def gaussian_tradeoff(mu, alpha):
+    alpha = mp.mpf(alpha)
+    if alpha <= 0:
+        return mp.mpf(1)
+    if alpha >= 1:
+        return mp.mpf(0)
+    return Phi(-mp.sqrt(2) * mp.erfinv(2 * alpha - 1) - mp.mpf(mu))  # Φ⁻¹(1−α) = −√2·erfinv(2α−1)
+
+
+def laplace_delta(m, eps):
+    m, eps = mp.mpf(m), mp.mpf(eps)
+    if eps >= m:
+        return mp.mpf(0)
+    return -mp.expm1((eps - m) / 2)
+
+
+def laplace_tradeoff(m, alpha):
+    m, a = mp.mpf(m), mp.mpf(alpha)
+    if a <= mp.e ** (-m) / 2:
+        return 1 - mp.e**m * a
+    if a <= mp.mpf(1) / 2:
+        return mp.e ** (-m) / (4 * a)
+    return mp.e ** (-m) * (1 - a)
+
+
+def approxdp_delta(eps0, d0, eps):
+    eps0, d0, eps = mp.mpf(eps0), mp.mpf(d0), mp.mpf(eps)
+    if eps >= eps0:
+        return d0
+    # (e^ε₀ − e^ε)/(1 + e^ε₀) = (1 − e^{ε−ε₀})/(1 + e^{−ε₀}), stable for ε₀ up to 1e15
+    return d0 + (1 - d0) * (-mp.expm1(eps - eps0)) / (1 + mp.e ** (-eps0))
+
+
+def approxdp_tradeoff(eps0, d0, alpha):
+    eps0, d0, a = mp.mpf(eps0), mp.mpf(d0), mp.mpf(alpha)
+    return max(mp.mpf(0), 1 - d0 - mp.e**eps0 * a, mp.e ** (-eps0) * (1 - d0 - a))
+
+
+def sgm1_delta(sigma, p, eps):
+    """One step of the Poisson-subsampled Gaussian, symmetrised: max over the two directions."""
+    s, p, eps = mp.mpf(sigma), mp.mpf(p), mp.mpf(eps)
+    ee = mp.e**eps
+    out = mp.mpf(0)
+    # remove: ℓ(x) = log(1 − p + p·e^{(2x−1)/(2σ²)}) increasing; δ = Q(x > x_ε) − e^ε P(x > x_ε)
+    if ee > 1 - p:
+        x = s**2 * mp.log((ee - (1 - p)) / p) + mp.mpf(1) / 2
+        out = max(out, (1 - p) * _sf(x / s) + p * _sf((x - 1) / s) - ee * _sf(x / s))
+    else:
+        out = max(out, 1 - ee)
+    # add: ℓ'(x) = −ℓ(x) decreasing; δ' = P(x < x') − e^ε Q(x < x'), with e^{−ε} > 1 − p
+    if 1 / ee > 1 - p:
+        x = s**2 * mp.log((1 / ee - (1 - p)) / p) + mp.mpf(1) / 2
+        out = max(out, Phi(x / s) - ee * ((1 - p) * Phi(x / s) + p * Phi((x - 1) / s)))
+    return max(out, mp.mpf(0))
+
+
+# ---------------------------------------------------------------------------------------------- derived views
+def epsilon_from(delta_fn, delta, hi=None):
+    """Smallest ε ≥ 0 with δ(ε) ≤ delta, by bisection at 50 digits (δ non-increasing)."""
+    delta = mp.mpf(delta)
+    if delta_fn(mp.mpf(0)) <= delta:
+        return mp.mpf(0)
+    lo, up = mp.mpf(0), mp.mpf(1) if hi is None else mp.mpf(hi)
+    while delta_fn(up) > delta:
+        lo, up = up, up * 4
+        if up > mp.mpf(10) ** 320:
+            return mp.inf
+    for _ in range(400):
+        mid = (lo + up) / 2
+        if delta_fn(mid) > delta:
+            lo = mid
+        else:
+            up = mid
+        if up - lo <= mp.mpf(10) ** -30 * max(mp.mpf(1), up):
+            break
+    return up
+
+
+def bayes_error_from(delta_fn, pi):
+    pi = mp.mpf(pi)
+    if pi > mp.mpf(1) / 2:
+        pi = 1 - pi
+    if pi <= 0:
+        return mp.mpf(0)
+    return pi * (1 - delta_fn(mp.log((1 - pi) / pi)))
