@@ -76,3 +76,16 @@ class _Package(types.ModuleType):
 
 
 sys.modules[__name__].__class__ = _Package
+
+
+def _show_in_notebooks() -> None:
+    """Inside IPython/Jupyter, display mechanisms and comparisons as HTML (io/notebook.py)."""
+    ipython = sys.modules.get("IPython")
+    shell = getattr(ipython, "get_ipython", lambda: None)() if ipython is not None else None
+    if shell is not None and hasattr(shell, "display_formatter"):
+        from .io.notebook import register
+
+        register(shell)
+
+
+_show_in_notebooks()

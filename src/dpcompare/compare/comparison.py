@@ -114,12 +114,6 @@ class Comparison:
     def symmetric_bounds(self) -> tuple[float, float]:
         return max(self.delta_ab.lower, self.delta_ba.lower), max(self.delta_ab.upper, self.delta_ba.upper)
 
-    def _repr_html_(self) -> str:
-        """Jupyter: what ``dpcompare compare`` prints, with the Bayes error figure (io/notebook.py, lazily)."""
-        from ..io.notebook import comparison_html
-
-        return comparison_html(self)
-
     def sentence(self) -> str:
         """One-sentence summary in plain words."""
         parts = []

@@ -246,12 +246,6 @@ class Mechanism(abc.ABC):
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}>"
 
-    def _repr_html_(self) -> str:
-        """Jupyter: the describe table and the ROC curve (rendered by io/notebook.py, loaded lazily)."""
-        from ..io.notebook import mechanism_html
-
-        return mechanism_html(self)
-
 
 def _finite_or_none(x: float) -> float | None:
     x = float(x)
