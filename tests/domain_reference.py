@@ -24,11 +24,19 @@ import mpmath as mp
 
 mp.mp.dps = 50
 
-Phi = mp.ncdf
+def Phi(x):
+    """Φ(x); beyond |x| = 1e8 (where mpmath's erfc overflows an int) the Mills-ratio series
+    Φ(−x) = φ(x)/x·(1 − 1/x² + 3/x⁴ − …), whose relative error there is below 1e-40."""
+    x = mp.mpf(x)
+    if x < -1e8:
+        return mp.npdf(x) / (-x) * (1 - 1 / x**2 + 3 / x**4)
+    if x > 1e8:
+        return 1 - Phi(-x)
+    return mp.ncdf(x)
 
 
 def _sf(x):  # Φ̄(x) = Φ(−x), accurate in the upper tail
-    return mp.ncdf(-x)
+    return Phi(-x)
 
 
 # ---------------------------------------------------------------------------------------------- profiles

@@ -141,6 +141,7 @@ class Param:
     domain: Interval
     integer: bool = False
     attr: str | None = None  #: the attribute holding it, when it differs from the name (ApproxDP's dp_delta)
+    optional: bool = False  #: ``None`` means "not given" (e.g. Gaussian's mu or sigma); else None is refused
 
     def check(self, value: object) -> float | int:
         if self.integer:
@@ -159,11 +160,11 @@ UNIT = Interval(0.0, 1.0)
 
 def check_params(params: tuple[Param, ...], obj: Any) -> None:
     """Check every declared parameter of a frozen dataclass ``obj`` once and store the clean value
-    (float or int) back on it; ``None`` values (an optional parameter not given) are skipped."""
+    (float or int) back on it; ``None`` is skipped for an optional parameter and refused for the others."""
     for p in params:
         attr = p.attr or p.name
         value = getattr(obj, attr)
-        if value is not None:
+        if value is not None or not p.optional:
             object.__setattr__(obj, attr, p.check(value))
 
 

@@ -8,6 +8,8 @@ letters.
 
 from __future__ import annotations
 
+import math
+
 import contextlib
 import io
 import os
@@ -261,10 +263,13 @@ def _draw_rulers(ax: "Axes", mechs, names, hyperprior=None, cache: DeltaCache | 
     crowd = _Crowd(0.04, np.inf)
     for i, j, r in _deltas(mechs, names, hyperprior, cache):
         name = _delta_text(names, i, j, hyperprior is not None)
-        if r.value > _ZERO:
-            low = float(mechs[j].bayes_error(r.pi)) * weight(r.pi)
+        with np.errstate(all="ignore"):
+            low = float(mechs[j].bayes_error(r.pi)) * weight(r.pi) if r.value > _ZERO else math.nan
+        if r.value > _ZERO and math.isfinite(low):
             _ruler(ax, r.pi, low, low + r.value, name, f"{name} = {_fmt(r.value)} at π ≈ {_fmt(r.pi)}",
                    crowd.near(r.pi, 0.0))
+        elif r.value > _ZERO:  # attained where the density is infinite (π → 0 or 1): no bar to draw
+            ax.plot([], [], linestyle="none", label=_wrap(f"{name} = {_fmt(r.value)} at π ≈ {_fmt(r.pi)}"))
         else:  # Δ(i‖j) = 0 ⇔ j is nowhere more vulnerable than i ([BCP] Thm 1, Thm 2)
             bound = f" (≤ {_fmt(r.upper)})" if r.upper > 0 else ""
             ax.plot([], [], linestyle="none",

@@ -133,7 +133,7 @@ class Gaussian(PrivacyLossMechanism):
     sensitivity: float
 
     #: parameter domains (checked once, at construction)
-    PARAMS = (Param("mu", POSITIVE), Param("sigma", POSITIVE), Param("sensitivity", POSITIVE))
+    PARAMS = (Param("mu", POSITIVE, optional=True), Param("sigma", POSITIVE, optional=True), Param("sensitivity", POSITIVE))
 
     def __init__(self, mu: float | None = None, *, sigma: float | None = None, sensitivity: float = 1.0) -> None:
         if mu is not None and sigma is not None:
