@@ -32,6 +32,7 @@ import numpy as np
 
 from ..mechanisms.base import Mechanism
 from .delta import check_mechanisms, check_tolerance
+from .sweep import insert_points
 
 _BISECTIONS = 56  # 2⁻⁵⁶ < 1.4e-17: α located to below double-precision spacing on [0, 1]
 
@@ -92,14 +93,9 @@ def levy_distance(a: Mechanism, b: Mechanism, *, tol: float = 1e-7, max_points: 
         if upper - lower <= tol or not np.any(split) or s.size > max_points:
             break
         mid = 0.5 * (s[:-1][split] + s[1:][split])
-        m_alo, m_ahi = _alpha_bracket(a, mid)
-        m_blo, m_bhi = _alpha_bracket(b, mid)
-        order = np.argsort(np.concatenate([s, mid]), kind="stable")
-        s = np.concatenate([s, mid])[order]
-        fa_lo = np.concatenate([fa_lo, m_alo])[order]
-        fa_hi = np.concatenate([fa_hi, m_ahi])[order]
-        fb_lo = np.concatenate([fb_lo, m_blo])[order]
-        fb_hi = np.concatenate([fb_hi, m_bhi])[order]
+        s, (fa_lo, fa_hi, fb_lo, fb_hi) = insert_points(
+            s, mid, (fa_lo, fa_hi, fb_lo, fb_hi), (*_alpha_bracket(a, mid), *_alpha_bracket(b, mid))
+        )
     mid_gap = np.abs(0.5 * (fa_lo + fa_hi) - 0.5 * (fb_lo + fb_hi))
     value = float(min(max(float(np.max(mid_gap)), lower), upper))
     return LevyDistance(value, lower, upper, float(s[k]))

@@ -314,16 +314,22 @@ def sweep(a: Mechanism, b: Mechanism, targets, *, tol: float, regret_rtol: float
             mid = np.where(geo, np.sqrt(xl * np.where(geo, xr, 1.0)), 0.5 * (xl + xr))
             if k is not None:
                 mid = np.union1d(mid, _cluster(x, k, split))
-            na_lo, na_hi = _bounds(a, mid)
-            nb_lo, nb_hi = _bounds(b, mid)
-            order = np.argsort(np.concatenate([x, mid]), kind="stable")
-            x = np.concatenate([x, mid])[order]
-            alo = np.concatenate([alo, na_lo])[order]
-            ahi = np.concatenate([ahi, na_hi])[order]
-            blo = np.concatenate([blo, nb_lo])[order]
-            bhi = np.concatenate([bhi, nb_hi])[order]
+            x, (alo, ahi, blo, bhi) = insert_points(x, mid, (alo, ahi, blo, bhi), (*_bounds(a, mid), *_bounds(b, mid)))
     g = Grid(x, alo, ahi, blo, bhi)
     return g, [state(g, t)[0] for t in targets]
+
+
+def insert_points(x: np.ndarray, new: np.ndarray, columns: tuple[np.ndarray, ...],
+                  new_columns: tuple[np.ndarray, ...]) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    """Merge the points ``new`` (and their column values) into the sorted grid ``x`` (and its columns).
+
+    >>> x, (c,) = insert_points(np.array([0.0, 1.0]), np.array([0.5]), (np.array([10.0, 30.0]),), (np.array([20.0]),))
+    >>> x.tolist(), c.tolist()
+    ([0.0, 0.5, 1.0], [10.0, 20.0, 30.0])
+    """
+    order = np.argsort(np.concatenate([x, new]), kind="stable")
+    merged = tuple(np.concatenate([c, n])[order] for c, n in zip(columns, new_columns))
+    return np.concatenate([x, new])[order], merged
 
 
 def _certified_sign(a: Mechanism, b: Mechanism, p: float, slack: float) -> int:
