@@ -19,7 +19,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import integrate
 
 from .._numerics import LOG_HALF, divide_up, expit, log_ndtr, logit, logsubexp, ndtr, ndtri
 from .._validation import POSITIVE, Param, check_params, format_number
@@ -98,6 +97,8 @@ class PrivacyLossMechanism(Mechanism):
             return -np.inf
         w = min(self._loss_scale, 1.0)
         f = lambda u: math.exp(-w * u + float(self._log_sf(np.asarray(eps + w * u), Under.Q)) - m)  # noqa: E731
+        from scipy import integrate  # only here: scipy.integrate costs ~0.1 s of every start-up
+
         val, _ = integrate.quad(f, 0.0, np.inf, epsabs=0.0, epsrel=1e-12, limit=400)
         return m + math.log(w * val) if val > 0 else -np.inf
 
