@@ -114,21 +114,23 @@ def epsilon_from(delta_fn, delta, hi=None):
         lo, up = up, up * 4
         if up > mp.mpf(10) ** 320:
             return mp.inf
-    for _ in range(400):
-        mid = (lo + up) / 2
+    for _ in range(4000):  # relative tolerance: answers such as ε = 1e-240 keep their digits
+        mid = up / 2**40 if lo == 0 else (mp.sqrt(lo * up) if up > 4 * lo else (lo + up) / 2)
         if delta_fn(mid) > delta:
             lo = mid
         else:
             up = mid
-        if up - lo <= mp.mpf(10) ** -30 * max(mp.mpf(1), up):
+        if up - lo <= mp.mpf(10) ** -30 * up:
             break
     return up
 
 
 def bayes_error_from(delta_fn, pi):
-    pi = mp.mpf(pi)
-    if pi > mp.mpf(1) / 2:
-        pi = 1 - pi
-    if pi <= 0:
-        return mp.mpf(0)
-    return pi * (1 - delta_fn(mp.log((1 - pi) / pi)))
+    """R(π) = π(1 − δ(log((1−π)/π))); 1 − δ can be as small as 1e-300, so it is taken at 400 digits."""
+    with mp.workdps(400):
+        pi = mp.mpf(pi)
+        if pi > mp.mpf(1) / 2:
+            pi = 1 - pi
+        if pi <= 0:
+            return mp.mpf(0)
+        return +(pi * (1 - delta_fn(mp.log((1 - pi) / pi))))

@@ -161,8 +161,12 @@ def log_delta_parts(mu: Any, eps: Any) -> tuple[np.ndarray, np.ndarray]:
         if np.any(near):
             half = 0.5 * p[near]  # z₁ − z₀ = μ exactly: never form it as a difference
             t = ratio[near][:, None] + half[:, None] * _GL_X[None, :]
-            integral = half * (_one_minus_t_mills(t) @ _GL_W)
-            ld[near] = log_phi0[near] + np.log(integral)  # step 4
+            s = _one_minus_t_mills(t) @ _GL_W
+            integral = half * s
+            # where μ/2·Σ underflows (μ ≲ 1e-300) its log is log(μ/2) + log Σ
+            with np.errstate(divide="ignore"):
+                log_integral = np.where(integral > 1e-290, np.log(integral), np.log(half) + np.log(s))
+            ld[near] = log_phi0[near] + log_integral  # step 4
         out[fin] = ld
         lb[fin] = lbf
     return out.reshape(shape), lb.reshape(shape)
@@ -201,8 +205,12 @@ def log_delta_scalar(mu: float, eps: float) -> tuple[float, float]:
         d = min(lb - la, 0.0)
         return la + (math.log(-math.expm1(d)) if d > -0.6931471805599453 else math.log1p(-math.exp(d))), lb
     t = ratio + 0.5 * mu * _GL_X  # step 3
-    integral = 0.5 * mu * float(_one_minus_t_mills(t) @ _GL_W)
-    return log_phi0 + math.log(integral), lb  # step 4
+    s = float(_one_minus_t_mills(t) @ _GL_W)
+    integral = 0.5 * mu * s
+    if integral > 1e-290:
+        return log_phi0 + math.log(integral), lb  # step 4
+    # μ/2·s underflows (μ ≲ 1e-300): its log is log(μ/2) + log s
+    return (log_phi0 + math.log(0.5 * mu) + math.log(s) if s > 0 else -math.inf), lb
 
 
 def _newton_estimate(mu: float, log_target: float, max_iter: int = 60) -> float:
