@@ -41,10 +41,13 @@ def _sf(x):  # Φ̄(x) = Φ(−x), accurate in the upper tail
 
 # ---------------------------------------------------------------------------------------------- profiles
 def gaussian_delta(mu, eps):
+    """The two Φ terms agree to ~|log₁₀ μ| digits when μ is tiny: work with that many more."""
     mu, eps = mp.mpf(mu), mp.mpf(eps)
     if mp.isinf(eps):
         return mp.mpf(0)
-    return max(mp.mpf(0), Phi(-eps / mu + mu / 2) - mp.e**eps * Phi(-eps / mu - mu / 2))
+    extra = int(max(0, -mp.log10(mu))) + 10
+    with mp.workdps(mp.mp.dps + extra):
+        return +max(mp.mpf(0), Phi(-eps / mu + mu / 2) - mp.e**eps * Phi(-eps / mu - mu / 2))
 
 
 def gaussian_tradeoff(mu, alpha):

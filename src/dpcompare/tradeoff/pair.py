@@ -225,6 +225,13 @@ class DiscretePair:
         return np.concatenate([np.cumsum(self.p[::-1])[::-1], [0.0]])
 
     @cached_property
+    def _alpha_complement(self) -> np.ndarray:
+        """1 − αₖ of the trade-off vertices (α ascending, then α = 1), from head sums of P:
+        1 − αₖ = p₋∞ + Σ_{i < k} pᵢ, accurate where αₖ is close to 1 (no 1 − α cancellation)."""
+        head = self.p_neg_inf + np.concatenate([[0.0], np.cumsum(self.p)])
+        return np.concatenate([head[::-1], [0.0]])
+
+    @cached_property
     def _q_head(self) -> np.ndarray:
         """_q_head[k] = Σ_{i < k} qᵢ (length n+1)."""
         return np.concatenate([[0.0], np.cumsum(self.q)])
@@ -360,9 +367,12 @@ class DiscretePair:
         k = np.clip(np.searchsorted(a, alpha, side="right"), 1, a.size - 1)
         a0, a1, b0, b1 = a[k - 1], a[k], b[k - 1], b[k]
         width = a1 - a0
+        # αₖ − α, from the complements where α > ½: (1 − α) is exact there and 1 − αₖ comes from head
+        # sums, so a vertex αₖ = 1 − 1e-15 that a double cannot hold does not shift f near α = 1
+        gap = np.where(alpha > 0.5, (1.0 - alpha) - self._alpha_complement[k], a1 - alpha)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             slope = (b0 - b1) / width
-            inner = b1 + (a1 - alpha) * slope
+            inner = b1 + np.maximum(gap, 0.0) * slope
         # a segment so narrow that its slope overflows: the plain interpolation has no cancellation to fear
         out = np.where(np.isfinite(slope) & (width > 0), inner, np.interp(alpha, a, b))
         out = np.where(alpha >= a[-1], b[-1], out)
