@@ -55,7 +55,7 @@ def mixture_pair(weights: Any, pairs: Sequence[DiscretePair]) -> DiscretePair:
 
     >>> rr = DiscretePair.from_masses([0.75, 0.25], [0.25, 0.75])
     >>> from dpcompare.mixtures.algebra import identity_pair
-    >>> float(mixture_pair([0.5, 0.5], [rr, identity_pair()]).tradeoff(0.125))
+    >>> round(float(mixture_pair([0.5, 0.5], [rr, identity_pair()]).tradeoff(0.125)), 12)
     0.625
     """
     pairs = list(pairs)
