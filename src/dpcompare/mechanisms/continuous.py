@@ -161,12 +161,14 @@ class Gaussian(PrivacyLossMechanism):
         # L ~ N(∓μ²/2, μ²): Pr(L > t) = Φ((c − t)/μ) with c/μ = ∓μ/2 (never forms μ², which overflows)
         m = self.mu
         h = -0.5 * m if under == Under.P else 0.5 * m
-        return log_ndtr(h - np.asarray(t, dtype=float) / m)
+        with np.errstate(over="ignore"):  # t/μ = ±∞ for a subnormal μ: log Φ(∓∞) is exact
+            return log_ndtr(h - np.asarray(t, dtype=float) / m)
 
     def _log_cdf(self, t, under):
         m = self.mu
         h = -0.5 * m if under == Under.P else 0.5 * m
-        return log_ndtr(np.asarray(t, dtype=float) / m - h)
+        with np.errstate(over="ignore"):
+            return log_ndtr(np.asarray(t, dtype=float) / m - h)
 
     def _tradeoff_exact(self, alpha):
         with np.errstate(divide="ignore"):

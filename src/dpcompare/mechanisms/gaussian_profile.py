@@ -140,7 +140,8 @@ def log_delta_parts(mu: Any, eps: Any) -> tuple[np.ndarray, np.ndarray]:
     fin = ~(pos_inf | neg_inf)
     if np.any(fin):
         p, e = mu[fin], eps[fin]
-        ratio = e / p
+        with np.errstate(over="ignore"):  # ε/μ = ∞ for a subnormal μ: δ(ε > 0) = 0 then, exactly as computed
+            ratio = e / p
         z0 = ratio - 0.5 * p
         z1 = ratio + 0.5 * p
         # step 1: the two terms of eq 7.1 in log space
