@@ -27,6 +27,12 @@ from .epsilon_bound import (
 )
 
 
+#: the coarse phase stops at the first σ with log(target/ε_hi) ∈ [0, COARSE_GTOL]
+COARSE_GTOL = 5e-3
+#: floor of ε_hi in the coarse phase's log ε (an ε_hi of 0 is far below any target)
+_TINY_EPS = 1e-300
+
+
 def _sigma_hi(eps: float, delta: float, n: int) -> float:
     """σ_hi = 4·√N·σ_G(ε, δ) (step 1a): feasible for every p ≤ 1."""
     from .. import gaussian as dg
@@ -100,13 +106,19 @@ def sigma_for_epsilon(
     lo, hi = SIGMA_MIN, _sigma_hi(eps, d, n)
     where = f"for sampling_rate={p:g}, steps={n}, delta={d:g}"
 
-    # (b) coarse solve
+    # (b) coarse solve, on log ε_hi − log target: log ε is close to linear in log σ, so the false-position steps
+    # of the solver land within a few evaluations (same sign, same feasible set as ε_hi − target)
     def g_coarse(s: float) -> float:
-        return ebound(s, None, COARSE_FACTOR).epsilon - eps
+        return math.log(max(ebound(s, None, COARSE_FACTOR).epsilon, _TINY_EPS) / eps)
 
     try:
-        r1 = solve(g_coarse, lo, hi, side=Side.ABOVE, start=_clt_guess(eps, d, p, n, lo, hi), rtol=2e-2,
+        # stop at the first coarse σ with ε_hi within 0.5 % below the target (the nearest infeasible σ seen gives
+        # the slope); if none was seen below it, the plain 2 % solve (cached evaluations are free)
+        start = _clt_guess(eps, d, p, n, lo, hi)
+        r1 = solve(g_coarse, lo, hi, side=Side.ABOVE, start=start, step=0.1, rtol=2e-2, gtol=COARSE_GTOL,
                    callback=progress)
+        if r1.infeasible is None:
+            r1 = solve(g_coarse, lo, hi, side=Side.ABOVE, start=start, step=0.1, rtol=2e-2, callback=progress)
     except Unreachable:
         b = ebound(hi, None, COARSE_FACTOR)
         raise ValueError(
@@ -126,7 +138,7 @@ def sigma_for_epsilon(
 
     # (c) working grid: the grid excess of ε is ≈ a·F^k (k ≈ 2: splitting/merging error ∝ h², less at coarse
     # grids); a and k are read off ε at F = 64, 32, 16 at the coarse answer (three cheap evaluations), and F
-    # is the largest with a·F^k ≤ tol/4, at most 64. The model also predicts ε at that grid (step d).
+    # is the largest with a·F^k ≤ tol/2 (≈ tol/4 in fact, step 1c), at most 64. The model also predicts ε at that grid (step d).
     factor, e_model = COARSE_FACTOR, b1.epsilon
     if b1.accountant is Accountant.PLD:
         e32, e16 = ebound(s1, None, COARSE_FACTOR / 2), ebound(s1, None, COARSE_FACTOR / 4)
@@ -134,7 +146,7 @@ def sigma_for_epsilon(
         if e32.accountant is e16.accountant is Accountant.PLD and d1 > 0 and d2 > 0:
             k = min(max(math.log2(d1 / d2), 1.0), 3.0)
             a = d1 / (COARSE_FACTOR**k - (COARSE_FACTOR / 2) ** k)
-            factor = min(COARSE_FACTOR, max(1.0, (tol / (4.0 * a)) ** (1.0 / k)))
+            factor = min(COARSE_FACTOR, max(1.0, (tol / (2.0 * a)) ** (1.0 / k)))
             e_model = b1.epsilon - a * (COARSE_FACTOR**k - factor**k)
     rdp = b1.accountant is Accountant.RDP  # the PLD engine cannot certify here: stay on the cheap grid
     h = None if rdp else factor * default_discretization(s1, p, n)
@@ -142,19 +154,25 @@ def sigma_for_epsilon(
     def g_fine(s: float) -> float:
         return (ebound(s, None, COARSE_FACTOR) if rdp else ebound(s, h)).epsilon - eps
 
-    # (d) the quadratic model predicts ε at the working grid at s1; with the coarse slope dε/dlog σ it gives
+    # (d) the quadratic model predicts ε at the working grid at s1; with the coarse slope dlog ε/dlog σ it gives
     # σ_R aimed at target − tol/2. One evaluation there, and a secant step from it with the same slope over
     # a short distance, predict the root well; the fine solve runs on the window where ε is predicted in
     # [target − tol/2, target + tol] (its upper end is σ_R itself if σ_R already meets the tolerance), else
     # on [lo, s1].
-    slope = (b1i.epsilon - b1.epsilon) / (math.log(s1i) - math.log(s1)) if math.isfinite(b1i.epsilon) else -eps
+    slope = -1.0  # d log ε / d log σ from the coarse bracket (log ε is close to linear in log σ)
+    if math.isfinite(b1i.epsilon) and b1i.epsilon > 0 and b1.epsilon > 0:
+        slope = math.log(b1i.epsilon / b1.epsilon) / math.log(s1i / s1)
     if not slope < 0:
-        slope = -eps
-    s_r = min(max(s1 * math.exp((eps - 0.5 * tol - e_model) / slope), lo), hi)
+        slope = -1.0
+
+    def sigma_from(s0: float, e0: float, e: float) -> float:
+        return min(max(s0 * math.exp(math.log(e / e0) / slope), lo), hi)
+
+    s_r = sigma_from(s1, e_model, eps - 0.5 * tol) if e_model > 0 else s1
     e_r = g_fine(s_r) + eps
 
     def sigma_at(e: float) -> float:
-        return min(max(s_r * math.exp((e - e_r) / slope), lo), hi) if math.isfinite(e_r) else s1
+        return sigma_from(s_r, e_r, e) if math.isfinite(e_r) and e_r > 0 else s1
 
     good = s_r if eps - tol <= e_r <= eps else sigma_at(eps - 0.5 * tol)
     r2: SearchResult | None = None
