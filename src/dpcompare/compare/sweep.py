@@ -111,9 +111,15 @@ def _lines(x, lo, hi):
     return slope, icept
 
 
+#: the six pairs (i < j) of the four bounding lines (np.triu_indices(4, 1), computed once, read-only)
+_PAIR_I = np.array([0, 0, 0, 1, 1, 2])
+_PAIR_J = np.array([1, 2, 3, 2, 3, 3])
+_PAIR_I.flags.writeable = _PAIR_J.flags.writeable = False
+
+
 def _candidates(slope, icept, h):
     """Offsets t ∈ [0, h] where the minimum of the lines can bend: the ends and pairwise intersections, sorted."""
-    i, j = np.triu_indices(4, 1)
+    i, j = _PAIR_I, _PAIR_J
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         t = (icept[j] - icept[i]) / (slope[i] - slope[j])
     t = np.where(np.isfinite(t), np.clip(t, 0.0, h), 0.0)
@@ -303,10 +309,13 @@ def sweep(a: Mechanism, b: Mechanism, targets, *, tol: float, regret_rtol: float
 
     # one target at a time on the one growing grid: a target once certified stays certified
     # (new points only tighten the interval bounds), and is re-read from the final grid at the end
-    for t in targets:
+    # (unless its last state was computed on that very grid)
+    last: dict[int, tuple[np.ndarray, object]] = {}
+    for ti, t in enumerate(targets):
         for _ in range(400):
             g = Grid(x, alo, ahi, blo, bhi)
-            _, split, done, k = state(g, t)
+            outcome, split, done, k = state(g, t)
+            last[ti] = (x, outcome)
             if done or not np.any(split) or x.size > max_points:
                 break
             xl, xr = x[:-1][split], x[1:][split]
@@ -316,7 +325,7 @@ def sweep(a: Mechanism, b: Mechanism, targets, *, tol: float, regret_rtol: float
                 mid = np.union1d(mid, _cluster(x, k, split))
             x, (alo, ahi, blo, bhi) = insert_points(x, mid, (alo, ahi, blo, bhi), (*_bounds(a, mid), *_bounds(b, mid)))
     g = Grid(x, alo, ahi, blo, bhi)
-    return g, [state(g, t)[0] for t in targets]
+    return g, [last[ti][1] if ti in last and last[ti][0] is x else state(g, t)[0] for ti, t in enumerate(targets)]
 
 
 def insert_points(x: np.ndarray, new: np.ndarray, columns: tuple[np.ndarray, ...],
@@ -332,24 +341,25 @@ def insert_points(x: np.ndarray, new: np.ndarray, columns: tuple[np.ndarray, ...
     return np.concatenate([x, new])[order], merged
 
 
-def _certified_sign(a: Mechanism, b: Mechanism, p: float, slack: float) -> int:
-    alo, ahi = _bounds(a, np.asarray(p))
-    blo, bhi = _bounds(b, np.asarray(p))
-    if float(alo) - float(bhi) > slack:
-        return 1
-    if float(ahi) - float(blo) < -slack:
-        return -1
-    return 0
+def _signs(a: Mechanism, b: Mechanism, p: np.ndarray, slack: float) -> tuple[np.ndarray, np.ndarray]:
+    """At each π in ``p``: the certified sign of R_A − R_B (0 where its bracket contains 0 within ``slack``)
+    and the midpoint of that bracket — one vectorised bounds evaluation of each mechanism."""
+    alo, ahi = _bounds(a, p)
+    blo, bhi = _bounds(b, p)
+    sign = np.where(alo - bhi > slack, 1, np.where(ahi - blo < -slack, -1, 0))
+    return sign, 0.5 * (alo + ahi) - 0.5 * (blo + bhi)
 
 
 def crossings(a: Mechanism, b: Mechanism, g: Grid, *, slack: float = FP_SLACK, xtol: float = 1e-13) -> tuple[float, ...]:
     """Priors π ∈ (0, 1) where R_A − R_B changes sign, certified.
 
     On the final grid, a point has a certified sign when its bracket of R_A − R_B excludes 0 by more
-    than ``slack``. Between two neighbouring certified points of opposite sign R_A − R_B has a root;
-    it is bracketed by the Illinois variant of regula falsi, each new point kept only by its
-    certified sign, until the bracket is narrower than ``xtol`` or a point's sign is undecidable
-    (R_A = R_B there to floating-point accuracy). The mirror image 1 − π of each root is a root too.
+    than ``slack``. Between two neighbouring certified points of opposite sign R_A − R_B has a root.
+    Each round, a false-position estimate p (from the bracket midpoints at the two ends) and a geometric
+    cluster p ± w·4^{−j} (w the bracket width, j = 1 … 20) are evaluated at once (one vectorised bounds
+    call per mechanism), and the bracket shrinks to the first pair of neighbouring points whose certified
+    signs differ — until it is narrower than ``xtol`` or a point's sign is undecidable (R_A = R_B there
+    to floating-point accuracy). The mirror image 1 − π of each root is a root too.
     """
     d_lo = g.alo - g.bhi
     d_hi = g.ahi - g.blo
@@ -363,30 +373,24 @@ def crossings(a: Mechanism, b: Mechanism, g: Grid, *, slack: float = FP_SLACK, x
         flo = 0.5 * (d_lo[i] + d_hi[i])
         fhi = 0.5 * (d_lo[j] + d_hi[j])
         s_lo = int(sign[i])
-        side = 0
         for _ in range(200):
-            if hi - lo <= xtol * max(1.0, lo):
+            w = hi - lo
+            if w <= xtol * max(1.0, lo):
                 break
             p = (lo * fhi - hi * flo) / (fhi - flo) if fhi != flo else 0.5 * (lo + hi)
             if not (lo < p < hi):
                 p = 0.5 * (lo + hi)
-            s = _certified_sign(a, b, p, slack)
-            if s == 0:
-                lo = hi = p
+            pts = np.concatenate([[p], p - w * _CLUSTER, p + w * _CLUSTER, [0.5 * (lo + hi)]])
+            pts = np.unique(pts[(pts > lo) & (pts < hi)])
+            s, f = _signs(a, b, pts, slack)
+            k = int(np.argmax(s != s_lo)) if np.any(s != s_lo) else pts.size
+            if k < pts.size and s[k] == 0:
+                lo = hi = float(pts[k])
                 break
-            alo_p, ahi_p = _bounds(a, np.asarray(p))
-            blo_p, bhi_p = _bounds(b, np.asarray(p))
-            fp = 0.5 * (float(alo_p) + float(ahi_p)) - 0.5 * (float(blo_p) + float(bhi_p))
-            if s == s_lo:
-                lo, flo = p, fp
-                if side == -1:
-                    fhi *= 0.5
-                side = -1
-            else:
-                hi, fhi = p, fp
-                if side == 1:
-                    flo *= 0.5
-                side = 1
+            if k > 0:
+                lo, flo = float(pts[k - 1]), float(f[k - 1])
+            if k < pts.size:
+                hi, fhi = float(pts[k]), float(f[k])
         roots.append(float(0.5 * (lo + hi)))
     out = set()
     for r in roots:
