@@ -7,12 +7,19 @@ shared machine hits both alike) and prints the median wall time of each, and the
   - ``compare "gaussian(mu=1)" "laplace(b=1)"`` — the README's main job (issue 17 target: ≤ 0.30 s);
   - ``--help`` and ``--version`` — start-up alone.
 
+With ``--floors`` it also times, in the same run, processes that only start Python and import what any
+``compare`` must load — the floor no lazy import in dpcompare can go below: the interpreter (with this
+environment's ``site`` and ``.pth`` files), numpy, scipy.special (the Gaussian's Φ; scipy 1.17 clones the
+numpy namespace at import, which loads numpy.f2py and numpy.testing), and typer + pydantic + rich (typer 0.29
+builds a pydantic adapter for every command parameter).
+
 With ``--importtime`` it also prints the largest cumulative import costs of this tree's ``compare``
 (``python -X importtime``), which names what start-up still pays for.
 
 Usage:
     python benchmarks/bench_cli_startup.py                      # baseline /work/main, 10 runs each
     python benchmarks/bench_cli_startup.py --baseline PATH --runs 5 --importtime
+    python benchmarks/bench_cli_startup.py --floors --runs 5
     python benchmarks/bench_cli_startup.py --json
 """
 
@@ -34,6 +41,22 @@ COMMANDS = {
     "--help": ["--help"],
     "--version": ["--version"],
 }
+
+
+#: processes that import only what ``compare`` cannot do without (``--floors``)
+FLOORS = {
+    "python (site, .pth files)": "pass",
+    "+ numpy": "import numpy",
+    "+ scipy.special": "import numpy, scipy.special",
+    "+ typer, pydantic, rich": "import numpy, scipy.special, typer, typer._adapters, rich.table",
+}
+
+
+def _run_code(code: str) -> float:
+    env = _env(HERE / "src")
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, check=True)
+    return time.perf_counter() - t0
 
 
 def _env(src: Path) -> dict[str, str]:
@@ -72,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--baseline", default="/work/main", help="baseline tree (its src/ goes on PYTHONPATH)")
     ap.add_argument("--runs", type=int, default=10, help="runs per command and tree (median reported)")
     ap.add_argument("--importtime", action="store_true", help="also list this tree's largest import costs")
+    ap.add_argument("--floors", action="store_true", help="also time processes that only import the unavoidable")
     ap.add_argument("--json", action="store_true", help="one JSON object on stdout")
     args = ap.parse_args(argv)
     if args.runs < 1:
@@ -91,15 +115,24 @@ def main(argv: list[str] | None = None) -> int:
         med = {k: statistics.median(v) for k, v in times.items()}
         results[label] = {"baseline_s": med["baseline"], "this_tree_s": med["this tree"],
                           "speedup": med["baseline"] / med["this tree"], "runs": args.runs}
+    floors = {}
+    if args.floors:
+        for label, code in FLOORS.items():
+            _run_code(code)  # warm-up
+            floors[label] = statistics.median(_run_code(code) for _ in range(args.runs))
     imports = importtime(trees["this tree"], COMMANDS["compare gaussian laplace"]) if args.importtime else []
     if args.json:
-        print(json.dumps({"baseline": str(trees["baseline"]), "results": results,
+        print(json.dumps({"baseline": str(trees["baseline"]), "results": results, "floors": floors,
                           "importtime": [{"seconds": s, "module": m} for s, m in imports]}))
         return 0
     print(f"baseline: {trees['baseline']}   this tree: {trees['this tree']}   median of {args.runs} runs")
     print(f"{'command':28} {'baseline [s]':>13} {'this tree [s]':>14} {'speed-up':>9}")
     for label, r in results.items():
         print(f"{label:28} {r['baseline_s']:13.3f} {r['this_tree_s']:14.3f} {r['speedup']:8.2f}×")
+    if floors:
+        print("\nfloor: processes importing only what `compare` needs anyway (median, same run)")
+        for label, t in floors.items():
+            print(f"  {label:28} {t:7.3f} s")
     if imports:
         print("\nlargest cumulative imports of `compare` in this tree (python -X importtime):")
         for s, m in imports:
