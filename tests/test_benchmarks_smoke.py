@@ -1,4 +1,4 @@
-"""Smoke test of benchmarks/bench_gauss_laplace.py (--quick): it runs, prints its table and valid JSON.
+"""Smoke tests of benchmarks/bench_gauss_laplace.py and benchmarks/bench_all.py (--quick): they run, print their tables and valid JSON.
 
 No timing is asserted (DESIGN.md §5); the B.3 baseline runs at tol = 1e-2 (100 priors).
 """
@@ -47,3 +47,45 @@ def test_bench_gauss_laplace_quick_json():
         assert row["bracket_contains_exact"] is True
         assert row["err_gl"] < 1e-6 and row["err_lg"] < 1e-6
     assert res["rows"][1]["err_gl"] <= 1e-9 and res["rows"][1]["err_lg"] <= 1e-9
+
+
+ALL = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_all.py"
+
+
+def _run_all(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(ALL), "--quick", "--only", "gauss_laplace", "shuffle", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ALL.parent.parent,
+    )
+
+
+@pytest.mark.skipif(not ALL.exists(), reason="benchmarks/ not present (installed package)")
+def test_bench_all_quick_prints_markdown_table():
+    """bench_all --quick: one Markdown table, a row per job with the issue's figure, ours, the peer and a ratio."""
+    proc = _run_all()
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "| job | before (issue 17) | now | peer (same run) | peer / now |"
+    assert lines[1] == "| --- | --- | --- | --- | --- |"
+    body = [ln for ln in lines[2:] if ln.startswith("| ")]
+    assert len(body) == 4  # compare, delta_divergence, shuffling n = 1e4 and its fresh-process row
+    assert all(ln.count("|") == 6 for ln in body)
+    assert "B.3" in body[0] and "FMT" in body[2]
+
+
+@pytest.mark.skipif(not ALL.exists(), reason="benchmarks/ not present (installed package)")
+def test_bench_all_quick_json_is_certified_and_accurate():
+    proc = _run_all("--json")
+    assert proc.returncode == 0, proc.stderr
+    res = json.loads(proc.stdout)
+    assert res["quick"] is True
+    rows = {r["key"] + ":" + r["job"]: r for r in res["rows"]}
+    gl = [r for r in res["rows"] if r["key"] == "gauss_laplace"]
+    assert len(gl) == 2 and all(r["error"] <= 1e-12 and r["ratio"] > 0 for r in gl)
+    big = [r for r in res["rows"] if r["key"] == "shuffle_1e9"][0]
+    lo, hi = big["delta"]
+    assert 0.0 <= lo <= hi <= 1e-6 and big["rss_mb"] > 0  # the reported ε is certified at δ = 1e-6
+    assert len(rows) == len(res["rows"])
