@@ -254,7 +254,7 @@ def calibrate(quick: bool, repeat: int) -> list[dict]:
             peers.append(("dp-accounting search (PLD)", time.perf_counter() - t0, s))
         for name, tp, s in peers:
             over = s / c.sigma - 1.0
-            rows.append(_row(key, job, now, f"{name} {tp:.3f} s (σ +{100 * over:.1f} %, certified ε "
+            rows.append(_row(key, job, now, f"{name} {tp:.3f} s (σ {100 * over:+.1f} %, certified ε "
                              f"{certified_epsilon(s, p, n, delta):.3f})", tp / t, seconds=t, peer_seconds=tp,
                              sigma=c.sigma, peer_sigma=s))
         if not peers:
