@@ -15,13 +15,13 @@ import pytest
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_gauss_laplace.py"
 
 
-def _run(*args: str) -> subprocess.CompletedProcess:
+def _run(*args: str, script: Path = SCRIPT) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, str(SCRIPT), "--quick", *args],
+        [sys.executable, str(script), "--quick", *args],
         capture_output=True,
         text=True,
-        timeout=120,
-        cwd=SCRIPT.parent.parent,
+        timeout=300,
+        cwd=script.parent.parent,
     )
 
 
@@ -53,13 +53,7 @@ ALL = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_all.py"
 
 
 def _run_all(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, str(ALL), "--quick", "--only", "gauss_laplace", "shuffle", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ALL.parent.parent,
-    )
+    return _run("--only", "gauss_laplace", "shuffle", *args, script=ALL)
 
 
 @pytest.mark.skipif(not ALL.exists(), reason="benchmarks/ not present (installed package)")

@@ -20,7 +20,6 @@ exact functions of a handful of candidate points (vectorised over intervals).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np

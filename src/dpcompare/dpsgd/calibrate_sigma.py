@@ -1,8 +1,8 @@
 """σ for an (ε, δ) target and N for a σ, certified: steps 1 and 2 of :mod:`dpcompare.dpsgd.calibrate`.
 
->>> c = sigma_for_epsilon(2.0, 1e-5, 1.0, 4)     # p = 1: the Gaussian mechanism with μ = 2/σ
->>> 2.0 - 1e-3 <= c.epsilon <= 2.0, round(c.sigma, 3)
-(True, 3.989)
+>>> s = steps_for_sigma(4.0, 2.0, 1e-5, 1.0)    # p = 1: N steps are the Gaussian mechanism with μ = √N/4
+>>> s.steps, s.epsilon <= 2.0, s.at_limit
+(4, True, False)
 """
 
 from __future__ import annotations
