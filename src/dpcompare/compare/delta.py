@@ -113,7 +113,8 @@ def widen(r: DeltaResult, a: Mechanism, b: Mechanism) -> DeltaResult:
     """Round a bracket outward: numeric compositions bound their own floating-point error η in R,
     widen by η_A + η_B plus the rounding of double-precision Bayes errors."""
     eta = float(a.numerical_error) + float(b.numerical_error) + FP_SLACK
-    return DeltaResult(r.value, max(0.0, r.lower - eta), r.upper + eta, r.pi, r.certified)
+    lower, upper = max(0.0, r.lower - eta), r.upper + eta
+    return DeltaResult(min(max(r.value, lower), upper), lower, upper, r.pi, r.certified)
 
 
 def _delta_pairs(pa, pb) -> DeltaResult:
@@ -136,4 +137,6 @@ def _delta_pairs(pa, pb) -> DeltaResult:
     value = float(mid[k]) if lam.size and mid[k] > 0 else 0.0
     if lower <= 0.0:
         pi = float(expit(lam[k])) if value > 0 else pi_u
-    return DeltaResult(min(max(value, lower), upper), lower, upper, pi)
+    # the estimate is clamped into the bracket by ``widen`` (after the numerical error is added), so that the
+    # same mechanism gets 0 even when its pessimistic side is a hair less private than its optimistic one
+    return DeltaResult(min(value, upper), lower, upper, pi)
