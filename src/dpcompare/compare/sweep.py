@@ -39,29 +39,40 @@ _SEED_CLUSTER = 0.25 * 2.0 ** -np.arange(1, 41)
 _SEED_CLUSTER.flags.writeable = False
 
 
+def _base_grid() -> np.ndarray:
+    """Uniform ∪ logit-spaced points on [0, ½] and the seeded cluster below ½ (read-only; built once)."""
+    x = np.concatenate([np.linspace(0.0, 0.5, 33), expit(np.linspace(-60.0, 0.0, 49)), 0.5 * (1.0 - _SEED_CLUSTER)])
+    x = np.unique(x)
+    x.flags.writeable = False
+    return x
+
+
+_BASE_GRID = _base_grid()
+
+
 def initial_grid(a: Mechanism, b: Mechanism, weighted: bool) -> np.ndarray:
-    """Uniform ∪ logit-spaced points on [0, ½], the folded kinks of both mechanisms (and π_min)."""
-    base = np.concatenate([np.linspace(0.0, 0.5, 33), expit(np.linspace(-60.0, 0.0, 49))])
-    parts = [a.bayes_error_kinks(), b.bayes_error_kinks()]
+    """Uniform ∪ logit-spaced points on [0, ½], the folded kinks of both mechanisms (and π_min).
+
+    A maximum of R_A − R_B sits at a kink of R or at the fold ½ more often than not; there the interval
+    bound is only first order, and the refinement would add geometric clusters (``_cluster``) one round
+    later: with at most ``SEEDED_KINKS`` kinks the grid carries them from the start, around ½ and each kink
+    (every point is an ordinary certified evaluation)."""
+    parts = [_BASE_GRID, a.bayes_error_kinks(), b.bayes_error_kinks()]
     for m in (a, b):
         pairs = m.pairs()
         if pairs is not None and pairs[0].loss.size < 200_000:  # breakpoints of a discrete R
             parts.append(expit(pairs[0].loss))
-    kinks = np.concatenate(parts)
+    kinks = np.concatenate(parts[1:])
     kinks = np.minimum(kinks, 1.0 - kinks)
     kinks = kinks[(kinks > 0) & (kinks <= 0.5)]
-    x = np.union1d(base, kinks)
-    if kinks.size <= SEEDED_KINKS:
-        # a maximum of R_A − R_B sits at a kink of R or at the fold ½ more often than not; there the interval
-        # bound is only first order, and the refinement would add these geometric clusters (``_cluster``)
-        # one round later: seeding them saves that round (every point is an ordinary certified evaluation)
-        seeds = np.unique(np.append(kinks, 0.5))
-        near = np.concatenate([seeds[:, None] * (1.0 - _SEED_CLUSTER[None, :]),
-                               seeds[:, None] * (1.0 + _SEED_CLUSTER[None, :])]).ravel()
-        x = np.union1d(x, near[(near > 0) & (near < 0.5)])
+    parts = [_BASE_GRID, kinks]
+    if kinks.size <= SEEDED_KINKS and kinks.size:
+        near = np.concatenate([kinks[:, None] * (1.0 - _SEED_CLUSTER[None, :]),
+                               kinks[:, None] * (1.0 + _SEED_CLUSTER[None, :])]).ravel()
+        parts.append(near[(near > 0) & (near < 0.5)])
     if weighted:
-        x = np.union1d(x, [PI_MIN])
-    return x
+        parts.append(np.array([PI_MIN]))
+    return np.unique(np.concatenate(parts))
 
 
 @dataclass(frozen=True)
