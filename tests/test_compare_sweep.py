@@ -131,6 +131,8 @@ def _regret_quad(prior_pdf, mu, m, sign):
         d = sign * (float(r_gauss(mu, p)) - r_laplace(m, p))
         return prior_pdf(p) * max(d, 0.0)
 
+    # the crossings of R_G and R_L for μ = m = 1 (mpmath, tests/reference_values.py) and the Laplace kinks;
+    # quadrature break points only: a wrong value costs accuracy of quad, it cannot make the test pass
     pts = [1 / (1 + math.e), 0.41853937663701, 0.5, 0.58146062336299, 1 / (1 + math.exp(-1))]
     val, _ = integrate.quad(integrand, 0, 1, points=pts, limit=500, epsabs=1e-13, epsrel=1e-11)
     return val

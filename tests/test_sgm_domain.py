@@ -92,7 +92,14 @@ def test_bracket_contains_truth_tiny_delta(eps):
 def test_far_tail_not_dropped():
     """(1, 0.01, 1).delta(5) was 0; the exact value is 4.4465e-23."""
     truth = float(one_step_delta(1.0, 0.01, 5.0))
-    assert truth == pytest.approx(4.4465086e-23, rel=1e-6)
+    # the closed form against the definition δ(ε) = ∫ ((1−p)φ(z) + pφ(z−μ) − e^ε φ(z))₊ dz by mpmath
+    # quadrature, split where the integrand's sign changes: (1−p) + p·e^{z−½} = e^ε (μ = 1)
+    with mp.workdps(30):
+        p, e5 = mp.mpf(0.01), mp.e ** 5
+        hockey = lambda z: max(mp.mpf(0), (1 - p) * mp.npdf(z) + p * mp.npdf(z - 1) - e5 * mp.npdf(z))  # noqa: E731
+        kink = mp.mpf(0.5) + mp.log((e5 - 1 + p) / p)
+        by_quad = mp.quad(hockey, [-40, 0, kink, kink + 1, kink + 2, kink + 4, kink + 10, 40])
+    assert truth == pytest.approx(float(by_quad), rel=1e-6)  # 4.4465e-23
     d = float(SubsampledGaussian(1.0, 0.01, 1).delta(5.0))
     assert truth <= d <= 1e3 * truth
 
