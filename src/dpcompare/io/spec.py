@@ -18,6 +18,7 @@ value together with what is allowed, followed by the spec it came from.
 from __future__ import annotations
 
 import os
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from .._validation import format_number
@@ -109,12 +110,16 @@ def _bnp() -> "Mechanism":
     return BlatantlyNonPrivate()
 
 
+#: the parameters of both shuffle analyses (read-only: the registry copies what it is given)
+_SHUFFLE_PARAMS = MappingProxyType({
+    "eps0": Param.positive(what="epsilon of each local randomiser"),
+    "n": Param.integer(minimum=2, what="number of users"),
+})
+
+
 @MECHANISMS.register(
     "shuffle",
-    {
-        "eps0": Param.positive(what="epsilon of each local randomiser"),
-        "n": Param.integer(minimum=2, what="number of users"),
-    },
+    _SHUFFLE_PARAMS,
     summary="n shuffled eps0-DP local reports: the f-DP bound of seed 002 Thm 4.2",
 )
 def _shuffle(eps0: float, n: int) -> "Mechanism":
@@ -125,10 +130,7 @@ def _shuffle(eps0: float, n: int) -> "Mechanism":
 
 @MECHANISMS.register(
     "shuffle_pair",
-    {
-        "eps0": Param.positive(what="epsilon of each local randomiser"),
-        "n": Param.integer(minimum=2, what="number of users"),
-    },
+    _SHUFFLE_PARAMS,
     summary="n shuffled eps0-DP local reports: exact trade-off of seed 002's clone pair (tighter than Thm 4.2)",
 )
 def _shuffle_pair(eps0: float, n: int) -> "Mechanism":

@@ -172,11 +172,7 @@ class Registry(Generic[T]):
         the spec are not passed, so the factory's own defaults apply.
         """
         params = dict(params or {})
-        key = name.lower()
-        if not re.fullmatch(r"[a-z_][a-z0-9_]*", key):
-            raise ValueError(f"invalid {self.kind} name {name!r}")
-        if key in self._entries:
-            raise ValueError(f"{self.kind} {key!r} is already registered")
+        key = self._new_key(name)
         parsed_forms = _parse_forms(params, forms)
         for p in positional:
             if p not in params:
@@ -192,17 +188,22 @@ class Registry(Generic[T]):
         """Decorator: register ``factory(text)`` under ``name``; ``text`` is everything between the
         spec's outer parentheses (balanced; "" without them). For entries whose arguments are nested
         specs or words, e.g. ``subsample(gaussian(mu=1), w=0.1)``; the factory parses ``text``."""
-        key = name.lower()
-        if not re.fullmatch(r"[a-z_][a-z0-9_]*", key):
-            raise ValueError(f"invalid {self.kind} name {name!r}")
-        if key in self._entries:
-            raise ValueError(f"{self.kind} {key!r} is already registered")
+        key = self._new_key(name)
 
         def decorator(factory: Callable[[str], T]) -> Callable[[str], T]:
             self._entries[key] = Entry(key, factory, {}, (_Form(()),), (), summary, usage)
             return factory
 
         return decorator
+
+    def _new_key(self, name: str) -> str:
+        """``name`` in lower case, checked to be a valid name not registered yet."""
+        key = name.lower()
+        if not re.fullmatch(r"[a-z_][a-z0-9_]*", key):
+            raise ValueError(f"invalid {self.kind} name {name!r}")
+        if key in self._entries:
+            raise ValueError(f"{self.kind} {key!r} is already registered")
+        return key
 
     def unregister(self, name: str) -> None:
         del self._entries[name.lower()]
