@@ -53,7 +53,9 @@ def gauss_epsilon(delta, mu=1) -> mp.mpf:
     ``delta`` is taken as given (a float 1e-5 is the double nearest 10⁻⁵, as the CLI receives it)."""
     with mp.workdps(DPS):
         d, mu = mp.mpf(delta), mp.mpf(mu)
-        return _refine_root(lambda e: gauss_delta(e, mu) - d, mp.mpf(0), mu * mu / 2 + mu * mp.sqrt(2 * mp.log(1 / d)))
+        # on log δ: the root finder's tolerance is absolute, so δ − target itself would stop at once for δ ≪ 1
+        return _refine_root(lambda e: mp.log(gauss_delta(e, mu)) - mp.log(d), mp.mpf(0),
+                            mu * mu / 2 + mu * mp.sqrt(2 * mp.log(1 / d)))
 
 
 def laplace_delta(eps, m=1):

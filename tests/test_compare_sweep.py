@@ -180,3 +180,18 @@ def test_cli_hyperprior_verdict_is_unweighted(capsys, prior):
     assert code == 0
     assert "incomparable" in out and "Blackwell-dominates" not in out and "same protection" not in out
     assert "not a probability" in out and "Expected regret" in out
+
+
+def test_callable_hyperprior_against_quadrature():
+    """A plain density callable (an uncertified ``DensityPrior``: extremes from end points and midpoints,
+    its reflection, its tail bound from a grid) against scipy quad, as the named priors above."""
+    pdf = lambda p: 6.0 * p * (1.0 - p)  # noqa: E731  (Beta(2, 2), passed as a bare function)
+    c = dc.compare(G1, L1, hyperprior=pdf)
+    assert not c.weighted.regret_ab.certified and not c.weighted.delta_ab.certified
+    named = dc.compare(G1, L1, hyperprior=dc.BetaPrior(2.0, 2.0))
+    for r, rn, sign in ((c.weighted.regret_ab, named.weighted.regret_ab, 1), (c.weighted.regret_ba, named.weighted.regret_ba, -1)):
+        ref = _regret_quad(pdf, 1.0, 1.0, sign)
+        assert r.lower - 1e-12 <= ref <= r.upper + 1e-12
+        assert r.value == pytest.approx(rn.value, rel=1e-6)
+    with pytest.raises(ValueError, match="finite and non-negative"):
+        dc.delta_divergence(G1, L1, hyperprior=lambda p: p - 0.5)

@@ -67,6 +67,7 @@ def test_schedules_compose_and_empty_history_is_private():
     eps = acc.get_epsilon(DELTA)
     single = dc.SubsampledGaussian(1.0, 0.1, 1).epsilon(DELTA)
     assert single < eps < dc.SubsampledGaussian(1.0, 0.1, 2).epsilon(DELTA)
+    assert acc.get_privacy_spent(delta=DELTA) == (eps, DELTA)  # Opacus' IAccountant interface
 
 
 def test_train_private_counts_every_step_and_rejects_bad_input():

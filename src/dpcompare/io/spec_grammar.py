@@ -78,11 +78,6 @@ class _Parser:
             return "at the end"
         return f"at position {self.pos + 1} ({self.text[self.pos:self.pos + 12]!r})"
 
-    def _expect(self, ch: str, what: str) -> None:
-        if self._peek() != ch:
-            raise ValueError(f"expected {what} {self._where()}")
-        self.pos += 1
-
     def _name(self, what: str) -> str:
         self._skip()
         m = _NAME.match(self.text, self.pos)
