@@ -148,3 +148,74 @@ def test_sweep_free_axis_is_the_axis_not_gridded():
     cfg = parse_grid("[target]\nepsilon = 2.0\ndelta = 1e-5\n\n[baseline]\nsampling_rate = 0.05\nsteps = 20\n\n"
                      "[grid]\nsampling_rate = [0.1, 0.3]\nsteps = [20, 40]\n")
     assert cfg.free_axis == "sigma"
+
+
+# ---------------------------------------------------------------------------------------------- CLI failures
+@pytest.mark.parametrize("exc, code, words", [
+    (RuntimeError("boom"), 1, "internal error (RuntimeError: boom); set DPCOMPARE_DEBUG=1"),
+    (KeyboardInterrupt(), 130, ""),  # typer turns it into Exit(130) itself: no message, no traceback
+])
+def test_cli_turns_a_crash_into_one_line(monkeypatch, capsys, exc, code, words):
+    import dpcompare.io.cli.describe as describe
+    from dpcompare.io import cli
+
+    def boom(text):
+        raise exc
+
+    monkeypatch.delenv("DPCOMPARE_DEBUG", raising=False)
+    monkeypatch.setattr(describe, "parse", boom)
+    assert cli.main(["describe", "gaussian(mu=1)"]) == code
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == (1 if words else 0) and words in err and "Traceback" not in err
+
+
+def test_cli_debug_shows_the_bug_and_a_closed_pipe_is_quiet(monkeypatch, capsys):
+    import sys
+
+    import dpcompare.io.cli.describe as describe
+    from dpcompare.io import cli
+
+    def boom(text):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(describe, "parse", boom)
+    monkeypatch.setenv("DPCOMPARE_DEBUG", "1")
+    with pytest.raises(RuntimeError, match="boom"):
+        cli.main(["describe", "gaussian(mu=1)"])
+
+    def gone(text):
+        raise BrokenPipeError
+
+    monkeypatch.setattr(describe, "parse", gone)
+    monkeypatch.setattr(sys, "stdout", sys.stdout)  # the handler swaps stdout for os.devnull: restore it after
+    assert cli.main(["describe", "gaussian(mu=1)"]) == 1
+    assert capsys.readouterr().err == ""
+
+
+# ---------------------------------------------------------------------------------------------- input checks
+@pytest.mark.parametrize("alpha, beta, words", [
+    ((0.0,), (1.0,), "same length"),
+    ((0.0, 1.0), (1.0, 0.0, 0.0), "same length"),
+    ((0.0, 1.5), (1.0, 0.0), "alpha must be in [0, 1]"),
+    ((0.0, 1.0), (1.0, float("nan")), "beta must be in [0, 1]"),
+    ((0.1, 1.0), (0.9, 0.0), "first point must have alpha = 0"),
+    ((0.0, 0.5, 0.5, 1.0), (1.0, 0.5, 0.4, 0.0), "strictly increasing"),
+    ((0.0, 0.5, 1.0), (0.5, 0.6, 0.0), "non-increasing"),
+    ((0.0, 0.5, 1.0), (1.0, 0.6, 0.0), "f(α) ≤ 1 − α"),
+    ((0.0, 0.2, 0.6, 1.0), (1.0, 0.5, 0.3, 0.0), "convex"),  # slopes −2.5, −0.5, −0.75
+])
+def test_tradeoff_curve_rejects_what_is_not_a_tradeoff_function(alpha, beta, words):
+    with pytest.raises(ValueError, match=words.replace("(", r"\(").replace(")", r"\)").replace("[", r"\[").replace("]", r"\]")):
+        dc.TradeoffCurve(alpha=alpha, beta=beta)
+
+
+def test_render_cells_and_json_values():
+    from dpcompare.io.render import jsonable, num, short
+
+    assert num(None) == short(None) and num(float("nan")) == "nan" and short(float("-inf")) == "−∞"
+    assert short(0.0) == "0" and short(float("nan")) == "nan"
+    with pytest.raises(TypeError, match="a number is needed, got bool"):
+        num(True)
+    assert jsonable(np.array([1.5, np.inf])) == [1.5, None] and jsonable(np.int64(3)) == 3
+    assert jsonable(True) is True and jsonable(dc.Gaussian(mu=1.0)) == "<Gaussian gaussian(mu=1)>"
+    assert jsonable(dc.delta_divergence(dc.Gaussian(mu=1.0), dc.Gaussian(mu=1.0)))["value"] == 0.0
