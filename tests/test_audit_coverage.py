@@ -74,8 +74,9 @@ def test_default_epsilon_solver_inverts_the_profile(eps0):
 
 
 def test_delta_result_width_is_its_bracket():
-    d = dc.delta_divergence(dc.SubsampledGaussian(2.0, 0.01, 100), dc.SubsampledGaussian(3.0, 0.01, 100))
-    assert d.width == d.upper - d.lower and 0 <= d.width <= 1e-3
+    d = dc.delta_divergence(dc.Gaussian(mu=1.0), dc.Laplace(b=1.0))
+    assert d.width == d.upper - d.lower and 0 <= d.width <= 1e-9
+    assert dc.DeltaResult(0.03, 0.029, 0.031, 0.27).width == pytest.approx(0.002, abs=1e-15)
 
 
 # ---------------------------------------------------------------------------------------------- gaussian views
@@ -218,4 +219,43 @@ def test_render_cells_and_json_values():
         num(True)
     assert jsonable(np.array([1.5, np.inf])) == [1.5, None] and jsonable(np.int64(3)) == 3
     assert jsonable(True) is True and jsonable(dc.Gaussian(mu=1.0)) == "<Gaussian gaussian(mu=1)>"
-    assert jsonable(dc.delta_divergence(dc.Gaussian(mu=1.0), dc.Gaussian(mu=1.0)))["value"] == 0.0
+    assert jsonable(dc.DeltaResult(0.03, 0.029, float("inf"), 0.27))["upper"] is None  # through to_dict
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("mixture(0.5*rr(eps=1),, 0.5*pp())", "empty argument"),
+    ("subsample(gaussian(mu=1), w=0.1, w=0.2)", "given twice"),
+    ("random_init(loss=logistic, sigma=1, clip=1)", "clip applies only to loss=clipped_least_squares"),
+    ("random_init(loss=clipped_least_squares, a=0.5, clip=1, sigma=1, bound=1)", "bound applies only to loss=logistic"),
+    ("sgm(sigma=1, noise_multiplier=1, p=0.01, steps=10)", "sigma or noise_multiplier, not both"),
+])
+def test_nested_and_training_specs_name_the_problem(spec, words):
+    with pytest.raises(ValueError, match=words.replace("(", r"\(").replace(")", r"\)")):
+        dc.parse(spec)
+
+
+def test_split_arguments_checks_parentheses():
+    from dpcompare.io.spec_mixtures import split_arguments
+
+    assert split_arguments(" 0.5*rr(eps=1), 0.5*mixture(1*pp()) ") == ["0.5*rr(eps=1)", "0.5*mixture(1*pp())"]
+    with pytest.raises(ValueError, match="unbalanced '\\)' at position 6"):
+        split_arguments("rr(1)), pp()")
+    with pytest.raises(ValueError, match="missing '\\)'"):
+        split_arguments("rr(eps=1")
+
+
+def test_event_json_of_closed_form_mechanisms(tmp_path):
+    import json
+
+    from dpcompare.io.spec_training import training_event_json
+
+    # the Gaussian mechanism G_μ is GaussianDpEvent(σ = 1/μ); Laplace(b, Δ) is LaplaceDpEvent(b/Δ)
+    g = json.loads(training_event_json("gaussian(mu=2)"))
+    assert (g["class_name"], g["noise_multiplier"]) == ("GaussianDpEvent", 0.5)
+    lap = json.loads(training_event_json("laplace(b=2, sensitivity=0.5)"))
+    assert (lap["class_name"], lap["noise_multiplier"]) == ("LaplaceDpEvent", 4.0)
+    path = tmp_path / "run.json"
+    path.write_text(training_event_json("sgm(sigma=1, p=0.01, steps=10)"))
+    assert json.loads(training_event_json(str(path))) == json.loads(path.read_text())  # a file reads back as itself
+    with pytest.raises(ValueError, match="rr has no DpEvent equivalent"):
+        training_event_json("rr(eps=1)")
