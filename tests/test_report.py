@@ -61,6 +61,7 @@ def test_verdict_sentence_comes_first(report):
     first_p = re.search(r"<p[^>]*>(.*?)</p>", body, flags=re.S)
     assert 'id="verdict"' in first_p.group(0) and first_p.group(1) == SENTENCE.replace("≈", "≈")
     assert body.index('id="verdict"') < body.index("<table") < body.index("<svg")
+    # the crossings π ≈ 0.4185 and 1 − 0.4185 (DESIGN §1; mpmath in tests/reference_values.py), to 3 digits
     assert "incomparable" in body[: body.index("<table")] and "0.419, 0.581" in body[: body.index("<table")]
 
 
