@@ -259,3 +259,23 @@ def test_event_json_of_closed_form_mechanisms(tmp_path):
     assert json.loads(training_event_json(str(path))) == json.loads(path.read_text())  # a file reads back as itself
     with pytest.raises(ValueError, match="rr has no DpEvent equivalent"):
         training_event_json("rr(eps=1)")
+
+
+def test_calibration_progress_on_a_terminal():
+    import io
+
+    from rich.console import Console
+
+    from dpcompare.io.cli.dpsgd import _BracketProgress
+
+    quiet = _BracketProgress("sigma", enabled=True, delay=0.0)  # stderr under pytest is not a terminal
+    quiet(1.0, 2.0)
+    assert not quiet.enabled and quiet.status is None and quiet.calls == 1
+    p = _BracketProgress("sigma", enabled=False, delay=0.0)
+    buf = io.StringIO()
+    p.console, p.enabled = Console(file=buf, force_terminal=True, width=200), True
+    p(None, 2.0)
+    p(1.5, 2.0)
+    p.close()
+    assert "calibrating sigma: boundary in [1.5, 2]; certified so far: 1.5 (2 accountant calls" in buf.getvalue()
+    assert p.status is None
