@@ -157,7 +157,7 @@ def test_sweep_free_axis_is_the_axis_not_gridded():
     (KeyboardInterrupt(), 130, ""),  # typer turns it into Exit(130) itself: no message, no traceback
 ])
 def test_cli_turns_a_crash_into_one_line(monkeypatch, capsys, exc, code, words):
-    import dpcompare.io.cli.describe as describe
+    from dpcompare.io.cli import describe
     from dpcompare.io import cli
 
     def boom(text):
@@ -173,7 +173,7 @@ def test_cli_turns_a_crash_into_one_line(monkeypatch, capsys, exc, code, words):
 def test_cli_debug_shows_the_bug_and_a_closed_pipe_is_quiet(monkeypatch, capsys):
     import sys
 
-    import dpcompare.io.cli.describe as describe
+    from dpcompare.io.cli import describe
     from dpcompare.io import cli
 
     def boom(text):
