@@ -132,6 +132,7 @@ def test_f_divergence_views_against_closed_forms():
     rr = dc.RandomizedResponse(eps=eps)
     assert fd.divergence_of(rr, fd.KL) == pytest.approx((2 * p - 1) * eps, rel=1e-12)
     assert fd.l_f_quad(rr, fd.KL) == pytest.approx((2 * p - 1) * eps, rel=1e-9)  # through tradeoff_slope
+    assert fd.l_f_quad(rr.pairs()[0], fd.KL) == pytest.approx((2 * p - 1) * eps, rel=1e-9)  # of a bare pair
     with pytest.raises(ValueError, match="expected a mechanism"):
         fd.divergence_of(3.0, fd.KL)
 
