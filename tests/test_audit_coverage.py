@@ -280,3 +280,26 @@ def test_calibration_progress_on_a_terminal():
     p.close()
     assert "calibrating sigma: boundary in [1.5, 2]; certified so far: 1.5 (2 accountant calls" in buf.getvalue()
     assert p.status is None
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("sgm(sigma=1, p=0.1, steps=1234567890123456789012345678901)", "steps (number of steps) is too large"),
+    ("gaussian(mu=1,", "missing ')' at the end"),
+    ("gaussian(mu", "expected '=' after 'mu' at the end"),
+    ("mixture x", "unexpected text at position 9 ('x')"),
+    ("subsample(gaussian(mu=1), w=0.1) x", "unexpected text at position 34 ('x')"),
+])
+def test_spec_grammar_errors_say_where(spec, words):
+    with pytest.raises(ValueError) as info:
+        dc.parse(spec)
+    assert words in str(info.value) and str(info.value).endswith(f"(in mechanism spec {spec!r})")
+
+
+def test_registry_refuses_bad_declarations():
+    from dpcompare.io.spec import Param, Registry
+
+    reg: Registry[float] = Registry("thing")
+    with pytest.raises(ValueError, match="invalid thing name '2x'"):
+        reg.register("2x", {})
+    with pytest.raises(ValueError, match="positional key 'b' is not a parameter of t"):
+        reg.register("t", {"a": Param.positive()}, positional=("b",))
