@@ -11,7 +11,11 @@ For M composed N times and M̃ composed Ñ times:
   does not apply to that ordering, and nothing is claimed;
 - beside it, the certified Δ in both directions between the composed mechanisms, where a certified
   composition exists: Gaussian (closed form G_{μ√N}), subsampled Gaussian (the certified engine,
-  ``sgm(..., steps=1)`` composed N times), randomized response (exact binomial pair). Other kinds
+  ``sgm(..., steps=1)`` composed N times), randomized response and ε-DP (exact binomial pair),
+  Laplace and every other mechanism with an exact discrete pair (the certified grid composition of
+  accounting/continuous.py: pessimistic split / optimistic merge of one step, FFT, error bound η,
+  :class:`~dpcompare.mechanisms.composed.Composed`). The certified Δ(A‖B) is then the bracket
+  [Δ(A_pess‖B_opt) − η, Δ(A_opt‖B_pess) + η] (R_A high and R_B low give the upper end). Other kinds
   are reported as "not composed" with the reason, never approximated.
 
 >>> import dpcompare as dc
@@ -31,6 +35,7 @@ from scipy.special import gammaln
 
 from .._validation import check_integer
 from ..mechanisms import FromPair, Gaussian, Mechanism, RandomizedResponse, SubsampledGaussian
+from ..mechanisms.composed import Composed as ComposedMechanism, composable
 from ..tradeoff import DiscretePair
 from .delta import DeltaResult, check_mechanisms, delta_divergence
 from .plrv import Moments, MomentsMethod, moments_with_method
@@ -164,7 +169,10 @@ def compose_n(m: Mechanism, n: int) -> tuple[Mechanism | None, str]:
         if n > MAX_RR_STEPS:
             return None, f"rr composed {n} times needs {n + 1} atoms (limit {MAX_RR_STEPS})"
         return _rr_composed(m.eps, n), "exact binomial pair"
-    return None, f"{m.spec} cannot be composed with a certified bracket yet"
+    why = composable(m)
+    if why is None:
+        return ComposedMechanism(m, n), "certified grid composition (accounting/continuous.py)"
+    return None, why
 
 
 def emergent(a: Mechanism, b: Mechanism, steps_a: int, steps_b: int, *, certified: bool = True) -> Emergent:
