@@ -154,11 +154,15 @@ def discrete_partition(pair: DiscretePair, h: float) -> StepPartition:
     loss, log_p, log_q = loss[keep], np.asarray(pair.log_p)[keep], np.asarray(pair.log_q)[keep]
     if loss.size == 0:
         raise ValueError("the pair has no atom at a finite privacy loss")
-    j = np.ceil(loss / h).astype(np.int64)
-    j = np.where(j * h < loss, j + 1, j)  # rounding: the atom must not lie above its interval's top
+    # an atom within rounding (8u·(1 + |λ/h|) grid steps) of a grid point is put on it: the top of its
+    # interval; the Q-mass this changes (relative ≤ the shift in λ) is in the cells' relative error
+    tol = 8 * U * (1.0 + np.abs(loss / h))
+    j = np.ceil(loss / h - tol).astype(np.int64)
+    j = np.where(j * h < loss - 2 * tol * h, j + 1, j)  # the atom must not lie above its interval's top
     k_lo = int(j.min()) - 1
     k_hi = int(j.max())
-    return StepPartition(h, 0.0, k_lo, k_hi, j - 1 - k_lo, log_p, log_q, rel_err=0.0,
+    rel = np.abs(np.expm1(np.maximum(loss - j * h, 0.0))) + 16 * U
+    return StepPartition(h, 0.0, k_lo, k_hi, j - 1 - k_lo, log_p, log_q, rel_err=rel,
                          p_neg_inf=float(pair.p_neg_inf), q_pos_inf=float(pair.q_pos_inf))
 
 
