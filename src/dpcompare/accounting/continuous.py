@@ -44,7 +44,7 @@ from ..tradeoff import compose as certified_compose
 from ..tradeoff import grid as certified_grid
 from ..tradeoff.compose import CompositionReport, DiscretizationTooFine
 from ..tradeoff.grid import U, StepPartition
-from .sgm import MAX_ABS_LOSS, OUTPUT_ATOMS, WINDOW_TAIL, CertifiedComposition, fft_workers
+from .sgm import AUTO_MAX_FFT, MAX_ABS_LOSS, OUTPUT_ATOMS, WINDOW_TAIL, CertifiedComposition, fft_workers
 
 #: grid spacing as a fraction of the one-step loss standard deviation (bracket width ∝ KAPPA²)
 KAPPA = 0.01
@@ -80,12 +80,24 @@ def laplace_loss_std(m: float) -> float:
 
 def laplace_grid_intervals(m: float, steps: int, discretization: float | None = None) -> int:
     """K (a power of two) for the grid spacing h = m/K: h ≤ KAPPA·s (s = :func:`laplace_loss_std`) by
-    default, or h ≤ ``discretization``; at most MAX_STEP_INTERVALS."""
-    target = KAPPA * laplace_loss_std(m) if discretization is None else float(discretization)
+    default, or h ≤ ``discretization``; at most MAX_STEP_INTERVALS. The default is halved until the
+    composition window (≈ ±(N·KL + 10·s·√N), KL = m − 1 + e^{−m} the mean loss) fits in AUTO_MAX_FFT
+    grid points, as for the subsampled Gaussian: any spacing is certified, this one sets speed/accuracy.
+
+    >>> laplace_grid_intervals(1.0, 1), laplace_grid_intervals(0.1, 10**7)
+    (128, 8)
+    """
+    s = laplace_loss_std(m)
+    target = KAPPA * s if discretization is None else float(discretization)
     if not (target > 0 and math.isfinite(target)):
         raise ValueError(f"discretization must be a positive finite number, got {discretization!r}")
-    k = 1 << max(0, math.ceil(math.log2(max(m / target, 1.0))))
-    return min(k, MAX_STEP_INTERVALS)
+    k = min(1 << max(0, math.ceil(math.log2(max(m / target, 1.0)))), MAX_STEP_INTERVALS)
+    if discretization is None:
+        kl = m * m / 2.0 if m < 1e-3 else m - 1.0 + math.exp(-m)
+        width = 2.0 * (steps * kl + 10.0 * s * math.sqrt(steps)) + 2.0 * m
+        while k > 1 and width * k / m > AUTO_MAX_FFT:
+            k //= 2
+    return k
 
 
 def laplace_partition(m: float, k: int, sub: int = SUB_CELLS) -> StepPartition:

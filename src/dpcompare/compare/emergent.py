@@ -37,6 +37,7 @@ from .._validation import check_integer
 from ..mechanisms import FromPair, Gaussian, Mechanism, RandomizedResponse, SubsampledGaussian
 from ..mechanisms.composed import Composed as ComposedMechanism, composable
 from ..tradeoff import DiscretePair
+from ..tradeoff.compose import DiscretizationTooFine
 from .delta import DeltaResult, check_mechanisms, delta_divergence
 from .plrv import Moments, MomentsMethod, moments_with_method
 
@@ -171,7 +172,7 @@ def compose_n(m: Mechanism, n: int) -> tuple[Mechanism | None, str]:
         return _rr_composed(m.eps, n), "exact binomial pair"
     why = composable(m)
     if why is None:
-        return ComposedMechanism(m, n), "certified grid composition (accounting/continuous.py)"
+        return ComposedMechanism(m, n), "certified grid composition"
     return None, why
 
 
@@ -196,7 +197,10 @@ def emergent(a: Mechanism, b: Mechanism, steps_a: int, steps_b: int, *, certifie
         ca, why_a = compose_n(a, n)
         cb, why_b = compose_n(b, m)
         if ca is not None and cb is not None:
-            comp = Composed(delta_divergence(ca, cb), delta_divergence(cb, ca), f"A: {why_a}; B: {why_b}")
+            try:
+                comp = Composed(delta_divergence(ca, cb), delta_divergence(cb, ca), f"A: {why_a}; B: {why_b}")
+            except DiscretizationTooFine as exc:  # the composition does not fit in memory: say so, keep the rest
+                comp = Composed(None, None, f"not composed: {exc}")
         else:
             comp = Composed(None, None, "; ".join(w for c, w in ((ca, why_a), (cb, why_b)) if c is None))
     else:
