@@ -223,12 +223,47 @@ def test_composed_bnp_is_bnp():
 
 # ---------------------------------------------------------------------------------------------- in emergent
 def test_emergent_certified_delta_for_laplace_gaussian():
-    """Laplace(b=1)^N vs G_1^Ñ: the certified Δ agrees with Δ computed from the composition by hand."""
-    e = emergent(dc.Laplace(b=1.0), dc.Gaussian(mu=1.0), 40, 30)
+    """Laplace(b=1)^N vs RR^Ñ: the certified Δ is the one of the two compositions built by hand."""
+    e = emergent(dc.Laplace(b=1.0), dc.RandomizedResponse(eps=0.5), 40, 30)
     comp, how = compose_n(dc.Laplace(b=1.0), 40)
     assert "grid" in how
-    ref = dc.delta_divergence(comp, dc.Gaussian(mu=math.sqrt(30)))
-    d = e.composed.delta_ab
-    assert d.lower <= ref.upper and ref.lower <= d.upper and d.upper - d.lower < 1e-6
-    back = e.composed.delta_ba
-    assert back.lower <= back.value <= back.upper
+    ref = dc.delta_divergence(comp, compose_n(dc.RandomizedResponse(eps=0.5), 30)[0])
+    for d, r in ((e.composed.delta_ab, ref), (e.composed.delta_ba, None)):
+        assert d.lower <= d.value <= d.upper and d.upper - d.lower < 1e-6
+    assert e.composed.delta_ab.lower <= ref.upper and ref.lower <= e.composed.delta_ab.upper
+
+
+# ---------------------------------------------------------------------------------------------- Gaussian as pairs
+@pytest.mark.parametrize("mu", [0.05, 1.0, 6.0, 40.0])
+def test_gaussian_pairs_bracket_the_closed_form(mu):
+    from dpcompare.accounting.continuous import compose_gaussian
+
+    c = compose_gaussian(mu)
+    g = dc.Gaussian(mu=mu)
+    eps = np.linspace(-2 * mu, mu * mu / 2 + 3 * mu, 201)
+    lo, hi = _bracket_delta(c, eps)
+    d = g.delta(eps)
+    assert np.all(lo <= d + 1e-15) and np.all(d <= hi + 1e-15) and np.max(hi - lo) < 1e-4
+    pi = np.linspace(1e-3, 1 - 1e-3, 301)
+    r = g.bayes_error(pi)
+    assert np.all(c.pessimistic.bayes_error(pi) - c.numerical_error <= r + 1e-15)
+    assert np.all(r <= c.optimistic.bayes_error(pi) + c.numerical_error + 1e-15)
+
+
+def test_composed_gaussian_is_g_mu_sqrt_n():
+    c = Composed(dc.Gaussian(mu=0.5), steps=16)  # G_{0.5·4} = G_2
+    d = dc.delta_divergence(c, dc.Gaussian(mu=2.0))
+    assert d.lower == 0.0 and d.upper < 1e-5
+    d = dc.delta_divergence(dc.Gaussian(mu=2.0), c)
+    assert d.lower == 0.0 and d.upper < 1e-5
+
+
+def test_emergent_pairs_the_gaussian_against_a_pair_mechanism():
+    e = emergent(dc.Laplace(b=10.0), dc.Gaussian(mu=0.1), 200, 150)
+    assert "as certified pairs" in e.composed.note
+    lap, g = compose_n(dc.Laplace(b=10.0), 200)[0], dc.Gaussian(mu=0.1 * math.sqrt(150))
+    # references against the closed form (branch and bound; tol above the Laplace bracket's width)
+    for d, ref in ((e.composed.delta_ab, dc.delta_divergence(lap, g, tol=1e-10)),
+                   (e.composed.delta_ba, dc.delta_divergence(g, lap, tol=1e-10))):
+        assert d.lower <= ref.upper and ref.lower <= d.upper and d.upper - d.lower < 1e-6
+    assert e.composed.delta_ba.lower > 0.02  # G_{0.1√150} is clearly more private than Laplace(b=10)^200

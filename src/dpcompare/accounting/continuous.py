@@ -148,6 +148,35 @@ def compose_laplace(m: float, steps: int, discretization: float | None = None) -
     return compose_partition(part, steps, seconds_from=t0)
 
 
+# ---------------------------------------------------------------------------------------------- Gaussian
+@functools.lru_cache(maxsize=16)
+def compose_gaussian(mu: float, discretization: float | None = None) -> CertifiedComposition:
+    """Certified pessimistic/optimistic pairs of the Gaussian mechanism G_μ (one step; G_μ^⊗N = G_{μ√N},
+    Dong, Roth & Su 2022, Cor 3.3). The partition is the subsampled Gaussian's at p = 1
+    (:func:`dpcompare.accounting.sgm.sgm_partition`: Gauss–Legendre / log_ndtr cell masses with a
+    relative error bound), spacing h = KAPPA_GAUSS·μ (widened so that one step has ≤ MAX_STEP_INTERVALS
+    grid intervals). The closed form is exact; these pairs exist so that Δ against another pair-backed
+    mechanism is an exact merge of breakpoints rather than a branch and bound (compare/delta.py).
+
+    >>> c = compose_gaussian(2.0)
+    >>> import dpcompare as dc
+    >>> d = float(dc.Gaussian(mu=2.0).delta(1.0))
+    >>> bool(c.optimistic.delta(1.0) - c.numerical_error <= d <= c.pessimistic.delta(1.0) + c.numerical_error)
+    True
+    """
+    from .sgm import KAPPA_GAUSS, sgm_partition
+
+    if not (isinstance(mu, (int, float)) and not isinstance(mu, bool) and 0.0 < mu <= 1e3):
+        raise ValueError(f"mu must be in (0, 1000] for a gridded Gaussian, got {mu!r}")
+    t0 = time.perf_counter()
+    mu = float(mu)
+    span = mu * mu + 2.0 * 12.0 * mu  # ±(μ²/2 + zμ), z ≈ 11.3 at tail 1e-30
+    h = KAPPA_GAUSS * mu if discretization is None else float(discretization)
+    h = max(h, span / MAX_STEP_INTERVALS)
+    sub = max(1, min(SUB_CELLS, int((1 << 20) * h / span)))
+    return compose_partition(sgm_partition(1.0 / mu, 1.0, h, sub=sub, tail=1e-30), 1, seconds_from=t0)
+
+
 # ---------------------------------------------------------------------------------------------- discrete pairs
 def discrete_partition(pair: DiscretePair, h: float) -> StepPartition:
     """A discrete pair's atoms as zero-width cells of the grid g_k = k·h (tradeoff/compose.py step 1;

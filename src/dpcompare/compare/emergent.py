@@ -176,6 +176,26 @@ def compose_n(m: Mechanism, n: int) -> tuple[Mechanism | None, str]:
     return None, why
 
 
+def _as_pairs(a: Mechanism, n: int, ca: Mechanism, why_a: str, cb: Mechanism, why_b: str):
+    """A closed-form composed Gaussian facing a pair-backed mechanism is replaced by its certified pairs
+    (``Composed(G, N)``): Δ between pairs is an exact merge of breakpoints, the branch and bound against
+    a closed form is ≈ 40× slower for the same bracket. Falls back to the closed form if the grid
+    cannot hold it (huge μ√N)."""
+    def paired(c: Mechanism, why: str, other: Mechanism) -> tuple[Mechanism, str]:
+        if isinstance(c, Gaussian) and other.pairs() is not None:
+            try:
+                g = ComposedMechanism(c, 1)
+                g.pairs()
+                return g, why + " (as certified pairs)"
+            except ValueError:
+                return c, why
+        return c, why
+
+    ca2, why_a2 = paired(ca, why_a, cb)
+    cb2, why_b2 = paired(cb, why_b, ca)
+    return ca2, why_a2, cb2, why_b2
+
+
 def emergent(a: Mechanism, b: Mechanism, steps_a: int, steps_b: int, *, certified: bool = True) -> Emergent:
     """Theorem 3 of seed 000 for A^⊗N vs B^⊗Ñ, with the certified Δ of the compositions (module docstring).
 
@@ -197,6 +217,7 @@ def emergent(a: Mechanism, b: Mechanism, steps_a: int, steps_b: int, *, certifie
         ca, why_a = compose_n(a, n)
         cb, why_b = compose_n(b, m)
         if ca is not None and cb is not None:
+            ca, why_a, cb, why_b = _as_pairs(a, n, ca, why_a, cb, why_b)
             try:
                 comp = Composed(delta_divergence(ca, cb), delta_divergence(cb, ca), f"A: {why_a}; B: {why_b}")
             except DiscretizationTooFine as exc:  # the composition does not fit in memory: say so, keep the rest

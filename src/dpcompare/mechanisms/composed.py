@@ -2,7 +2,9 @@
 
 ``Composed(m, steps=N)`` is M^⊗N for M a Laplace mechanism (closed-form loss law, composed on a grid:
 accounting/continuous.py) or a mechanism given by an exact discrete pair (randomized response, ε-DP,
-(ε, δ)-DP, a piecewise-linear trade-off curve, ``FromPair``). Its two pairs are certified like the
+(ε, δ)-DP, a piecewise-linear trade-off curve, ``FromPair``). For a Gaussian G_μ it is G_{μ√N} as
+certified discrete pairs (the closed form ``Gaussian(mu=μ√N)`` is exact; the pairs make Δ against
+another pair-backed mechanism an exact merge instead of a branch and bound, ≈ 40× faster). Its two pairs are certified like the
 subsampled Gaussian's (tradeoff/compose.py): R_pess − η ≤ R ≤ R_opt + η at every π, η =
 ``numerical_error``, so every view and every Δ against it carries a bracket containing the truth.
 
@@ -18,6 +20,7 @@ The composition of the symmetric one-step pair is the mechanism's (f-DP composit
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -26,13 +29,13 @@ import numpy as np
 from .._validation import check_integer, check_positive
 from ..tradeoff import DiscretePair
 from .base import Mechanism
-from .continuous import Laplace
+from .continuous import Gaussian, Laplace
 from .pair_backed import PairMechanism
 
 
 def composable(m: Mechanism) -> str | None:
     """None when ``Composed(m, …)`` can be built, else the reason (one sentence)."""
-    if isinstance(m, Laplace):
+    if isinstance(m, (Laplace, Gaussian)):
         return None
     if isinstance(m, Composed):
         return None
@@ -71,11 +74,13 @@ class Composed(PairMechanism):
     @cached_property
     def composition(self):
         """The certified composition (pairs, grid spacing, error bound): accounting/continuous.py."""
-        from ..accounting.continuous import compose_discrete, compose_laplace
+        from ..accounting.continuous import compose_discrete, compose_gaussian, compose_laplace
 
         m = self.mechanism
         if isinstance(m, Laplace):
             return compose_laplace(float(m.m), self.steps, self.discretization)
+        if isinstance(m, Gaussian):  # G_μ^⊗N = G_{μ√N}, as certified pairs
+            return compose_gaussian(float(m.mu) * math.sqrt(self.steps), self.discretization)
         pair = m.pairs()[0]
         if self.steps == 1 or pair.size == 0:  # one step, or only atoms at ±∞ (bnp^N = bnp): the pair itself
             return None
