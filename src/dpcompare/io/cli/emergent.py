@@ -49,7 +49,7 @@ def _tables(e: "Emergent") -> list[Any]:
         for col in ("ordering", "Δ", "lower", "upper", "at π"):
             tc.add_column(col, justify="left" if col == "ordering" else "right", no_wrap=True)
         for label, d in (("Δ(A^⊗N ‖ B^⊗Ñ)", e.composed.delta_ab), ("Δ(B^⊗Ñ ‖ A^⊗N)", e.composed.delta_ba)):
-            tc.add_row(label, _num(d.value), _num(d.lower), _num(d.upper), _num(d.pi, 4) if d.value > 0 else "-")
+            tc.add_row(label, _num(d.value), _num(d.lower), _num(d.upper), _num(d.pi, 4) if d.lower > 0 else "-")
         out.append(tc)
     for label, o in (("Δ(A^⊗N ‖ B^⊗Ñ)", e.forward), ("Δ(B^⊗Ñ ‖ A^⊗N)", e.backward)):
         out.append(f"{label}: {escape(o.reason)}" + (f", bound {_num(o.bound, 4)}." if o.applies else "."))
