@@ -267,3 +267,18 @@ def test_emergent_pairs_the_gaussian_against_a_pair_mechanism():
                    (e.composed.delta_ba, dc.delta_divergence(g, lap, tol=1e-10))):
         assert d.lower <= ref.upper and ref.lower <= d.upper and d.upper - d.lower < 1e-6
     assert e.composed.delta_ba.lower > 0.02  # G_{0.1√150} is clearly more private than Laplace(b=10)^200
+
+
+def test_epsilon_is_an_upper_bound():
+    """ε(δ) of Laplace^⊗N is certified from above: δ_true(ε_reported) ≤ δ (dp-accounting's pessimistic
+    PLD gives a δ ≥ the truth, so δ_pld(ε) must not be far above δ at our ε), and ε is not far above
+    dp-accounting's ε."""
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    c = Composed(dc.Laplace(b=2.0), steps=50)
+    p = pld.from_laplace_mechanism(2.0, sensitivity=1, value_discretization_interval=1e-4).self_compose(50)
+    for delta in (1e-3, 1e-6):
+        eps = float(c.epsilon(delta))
+        lo, hi = c.delta_bounds(eps)
+        assert hi <= delta * (1 + 1e-9)
+        assert abs(eps - p.get_epsilon_for_delta(delta)) < 1e-3

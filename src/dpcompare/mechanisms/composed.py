@@ -111,6 +111,14 @@ class Composed(PairMechanism):
         eta = self.numerical_error
         return np.clip(lo - eta, 0.0, 1.0), np.clip(hi + eta, 0.0, 1.0)
 
+    def _epsilon_scalar(self, delta: float) -> float:
+        """Smallest ε with δ_pess(ε) + η ≤ δ (accounting/sgm.py ``pair_epsilon``): an upper bound of ε(δ)."""
+        if self.numerical_error == 0.0:
+            return super()._epsilon_scalar(delta)
+        from ..accounting.sgm import pair_epsilon
+
+        return pair_epsilon(self._pairs[0], self.numerical_error, delta)
+
     @property
     def spec(self) -> str:
         return f"compose({self.mechanism.spec}, steps={self.steps})"
