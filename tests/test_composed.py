@@ -282,3 +282,39 @@ def test_epsilon_is_an_upper_bound():
         lo, hi = c.delta_bounds(eps)
         assert hi <= delta * (1 + 1e-9)
         assert abs(eps - p.get_epsilon_for_delta(delta)) < 1e-3
+
+
+# ---------------------------------------------------------------------------------------------- the spec
+def test_compose_spec_round_trips_and_reaches_every_command(capsys):
+    import json
+
+    from dpcompare.io import cli
+
+    m = dc.parse("compose(laplace(b=1), steps=1e1)")
+    assert isinstance(m, Composed) and m.steps == 10 and dc.parse(m.spec).spec == m.spec
+    code = cli.main(["describe", "compose(laplace(b=1), steps=10)", "--delta", "1e-5", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0 and err == ""
+    d = json.loads(out)
+    assert d["epsilon"] == pytest.approx(float(m.epsilon(1e-5)), rel=1e-12)
+
+
+@pytest.mark.parametrize("spec,word", [
+    ("compose(laplace(b=1))", "missing parameter steps"),
+    ("compose(laplace(b=1), steps=0)", "steps"),
+    ("compose(laplace(b=1), steps=2.5)", "steps"),
+    ("compose(laplace(b=1), steps=x)", "steps"),
+    ("compose(laplace(b=1), n=3)", "unknown parameter 'n'"),
+    ("compose(steps=3)", "exactly one mechanism"),
+    ("compose(laplace(b=1), laplace(b=2), steps=3)", "exactly one mechanism"),
+    ("compose(laplace(b=1), steps=2, steps=3)", "twice"),
+    ("compose(subsample(gaussian(mu=1), w=0.5), steps=3)", "cannot compose"),
+])
+def test_compose_spec_errors_are_one_line(capsys, spec, word):
+    from dpcompare.io import cli
+
+    with pytest.raises(ValueError, match=word.replace("(", r"\(")):
+        dc.parse(spec)
+    code = cli.main(["describe", spec])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and word in err
