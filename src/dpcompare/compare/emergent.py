@@ -37,7 +37,6 @@ from .._validation import check_integer
 from ..mechanisms import FromPair, Gaussian, Mechanism, RandomizedResponse, SubsampledGaussian
 from ..mechanisms.composed import Composed as ComposedMechanism, composable
 from ..tradeoff import DiscretePair
-from ..tradeoff.compose import DiscretizationTooFine
 from .delta import DeltaResult, check_mechanisms, delta_divergence
 from .plrv import Moments, MomentsMethod, moments_with_method
 
@@ -171,9 +170,12 @@ def compose_n(m: Mechanism, n: int) -> tuple[Mechanism | None, str]:
             return None, f"rr composed {n} times needs {n + 1} atoms (limit {MAX_RR_STEPS})"
         return _rr_composed(m.eps, n), "exact binomial pair"
     why = composable(m)
-    if why is None:
+    if why is not None:
+        return None, why
+    try:
         return ComposedMechanism(m, n), "certified grid composition"
-    return None, why
+    except ValueError as exc:  # outside the range the grid composition supports
+        return None, str(exc)
 
 
 def _as_pairs(a: Mechanism, n: int, ca: Mechanism, why_a: str, cb: Mechanism, why_b: str):
@@ -217,10 +219,10 @@ def emergent(a: Mechanism, b: Mechanism, steps_a: int, steps_b: int, *, certifie
         ca, why_a = compose_n(a, n)
         cb, why_b = compose_n(b, m)
         if ca is not None and cb is not None:
-            ca, why_a, cb, why_b = _as_pairs(a, n, ca, why_a, cb, why_b)
             try:
+                ca, why_a, cb, why_b = _as_pairs(a, n, ca, why_a, cb, why_b)
                 comp = Composed(delta_divergence(ca, cb), delta_divergence(cb, ca), f"A: {why_a}; B: {why_b}")
-            except DiscretizationTooFine as exc:  # the composition does not fit in memory: say so, keep the rest
+            except ValueError as exc:  # e.g. DiscretizationTooFine (does not fit in memory): say so, keep the rest
                 comp = Composed(None, None, f"not composed: {exc}")
         else:
             comp = Composed(None, None, "; ".join(w for c, w in ((ca, why_a), (cb, why_b)) if c is None))

@@ -69,7 +69,12 @@ class Composed(PairMechanism):
             object.__setattr__(self, "steps", inner.steps * self.steps)
         why = composable(self.mechanism)
         if why is not None:
-            raise ValueError(f"cannot compose: {why} (supported: laplace and mechanisms with an exact discrete pair)")
+            raise ValueError(f"cannot compose: {why} (supported: laplace, gaussian and mechanisms with an exact discrete pair)")
+        from ..accounting.continuous import MAX_LAPLACE_M
+
+        if isinstance(self.mechanism, Laplace) and self.mechanism.m > MAX_LAPLACE_M:
+            raise ValueError(f"cannot compose laplace with sensitivity/b = {self.mechanism.m:g} > {MAX_LAPLACE_M:g}: one step is "
+                             "already blatantly non-private for every practical purpose (δ(ε) = 1 − e^{(ε−m)/2})")
 
     @cached_property
     def composition(self):
