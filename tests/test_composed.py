@@ -214,6 +214,10 @@ def test_composed_refuses_what_it_cannot_certify():
         Composed("laplace(b=1)", steps=2)
     with pytest.raises(ValueError, match="m = sensitivity/b"):
         compose_laplace(-1.0, 3)
+    with pytest.raises(ValueError, match="blatantly non-private"):
+        Composed(dc.Laplace(b=1e-3), steps=3)
+    e = emergent(dc.Laplace(b=1e-3), dc.Gaussian(mu=1.0), 3, 3)  # the rest of the report stands
+    assert e.composed.delta_ab is None and "blatantly non-private" in e.composed.note and e.winner == "A"
 
 
 def test_composed_bnp_is_bnp():
