@@ -216,6 +216,8 @@ def test_composed_refuses_what_it_cannot_certify():
         compose_laplace(-1.0, 3)
     with pytest.raises(ValueError, match="blatantly non-private"):
         Composed(dc.Laplace(b=1e-3), steps=3)
+    with pytest.raises(ValueError, match=r"closed form is exact: gaussian\(mu=2000\)"):
+        Composed(dc.Gaussian(mu=20.0), steps=10_000)
     e = emergent(dc.Laplace(b=1e-3), dc.Gaussian(mu=1.0), 3, 3)  # the rest of the report stands
     assert e.composed.delta_ab is None and "blatantly non-private" in e.composed.note and e.winner == "A"
 

@@ -72,6 +72,9 @@ class Composed(PairMechanism):
             raise ValueError(f"cannot compose: {why} (supported: laplace, gaussian and mechanisms with an exact discrete pair)")
         from ..accounting.continuous import MAX_LAPLACE_M
 
+        if isinstance(self.mechanism, Gaussian) and self.mechanism.mu * math.sqrt(self.steps) > 1e3:
+            raise ValueError(f"cannot compose gaussian as certified pairs with μ√N = {self.mechanism.mu * math.sqrt(self.steps):g} "
+                             f"> 1000; the closed form is exact: gaussian(mu={self.mechanism.mu * math.sqrt(self.steps):.17g})")
         if isinstance(self.mechanism, Laplace) and self.mechanism.m > MAX_LAPLACE_M:
             raise ValueError(f"cannot compose laplace with sensitivity/b = {self.mechanism.m:g} > {MAX_LAPLACE_M:g}: one step is "
                              "already blatantly non-private for every practical purpose (δ(ε) = 1 − e^{(ε−m)/2})")
