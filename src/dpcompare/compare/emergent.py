@@ -181,8 +181,9 @@ def compose_n(m: Mechanism, n: int) -> tuple[Mechanism | None, str]:
 def _as_pairs(a: Mechanism, n: int, ca: Mechanism, why_a: str, cb: Mechanism, why_b: str):
     """A closed-form composed Gaussian facing a pair-backed mechanism is replaced by its certified pairs
     (``Composed(G, N)``): Δ between pairs is an exact merge of breakpoints, the branch and bound against
-    a closed form is ≈ 40× slower for the same bracket. Falls back to the closed form if the grid
-    cannot hold it (huge μ√N)."""
+    a closed form is slower for the same bracket (8.5× with the pairs built:
+    benchmarks/bench_composed_laplace.py). Falls back to the closed form if the grid cannot hold it
+    (huge μ√N)."""
     def paired(c: Mechanism, why: str, other: Mechanism) -> tuple[Mechanism, str]:
         if isinstance(c, Gaussian) and other.pairs() is not None:
             try:
