@@ -178,7 +178,7 @@ def compose_n(m: Mechanism, n: int) -> tuple[Mechanism | None, str]:
         return None, str(exc)
 
 
-def _as_pairs(a: Mechanism, n: int, ca: Mechanism, why_a: str, cb: Mechanism, why_b: str):
+def _as_pairs(ca: Mechanism, why_a: str, cb: Mechanism, why_b: str) -> tuple[Mechanism, str, Mechanism, str]:
     """A closed-form composed Gaussian facing a pair-backed mechanism is replaced by its certified pairs
     (``Composed(G, N)``): Δ between pairs is an exact merge of breakpoints, the branch and bound against
     a closed form is slower for the same bracket (8.5× with the pairs built:
@@ -221,7 +221,7 @@ def emergent(a: Mechanism, b: Mechanism, steps_a: int, steps_b: int, *, certifie
         cb, why_b = compose_n(b, m)
         if ca is not None and cb is not None:
             try:
-                ca, why_a, cb, why_b = _as_pairs(a, n, ca, why_a, cb, why_b)
+                ca, why_a, cb, why_b = _as_pairs(ca, why_a, cb, why_b)
                 comp = Composed(delta_divergence(ca, cb), delta_divergence(cb, ca), f"A: {why_a}; B: {why_b}")
             except ValueError as exc:  # e.g. DiscretizationTooFine (does not fit in memory): say so, keep the rest
                 comp = Composed(None, None, f"not composed: {exc}")
