@@ -87,6 +87,7 @@ SPEC_EXAMPLES = {
     "mixture": "mixture(0.5*rr(eps=1), 0.5*gaussian(mu=1))",
     "subsample": "subsample(gaussian(mu=1), w=0.1)",
     "random_init": "random_init(loss=clipped_least_squares, a=0.5, clip=1, sigma=1)",
+    "compose": "compose(laplace(b=2), steps=5)",
 }
 
 _cache: dict[str, object] = {}

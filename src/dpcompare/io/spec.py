@@ -179,7 +179,7 @@ def parse(spec: str) -> "Mechanism":
     >>> parse("gauss(mu=1)")
     Traceback (most recent call last):
     ...
-    ValueError: unknown mechanism 'gauss'; known: approxdp, bnp, gaussian, laplace, mixture, pp, puredp, random_init, rr, sgm, shuffle, shuffle_pair, subsample; did you mean 'gaussian'? (in mechanism spec 'gauss(mu=1)')
+    ValueError: unknown mechanism 'gauss'; known: approxdp, bnp, compose, gaussian, laplace, mixture, pp, puredp, random_init, rr, sgm, shuffle, shuffle_pair, subsample; did you mean 'gaussian'? (in mechanism spec 'gauss(mu=1)')
     """
     if isinstance(spec, str) and spec.strip().lower().endswith(".json"):
         return _event_file(spec.strip())
@@ -206,3 +206,4 @@ def parse_hyperprior(text: str) -> "HyperPrior":
 
 from . import spec_mixtures  # noqa: E402,F401  (registers mixture, subsample, random_init)
 from . import spec_training  # noqa: E402,F401  (registers sgm with the training vocabulary)
+from . import spec_composed  # noqa: E402,F401  (registers compose)
