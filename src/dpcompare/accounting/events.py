@@ -16,6 +16,8 @@ GAUSSIAN                    only Gaussians: μ = √(Σ countᵢ/σᵢ²) exactl
 LAPLACE, DISCRETE_LAPLACE,  one such leaf with count 1: the exact closed form / exact discrete pair
 RANDOMIZED_RESPONSE
 SUBSAMPLED_GAUSSIAN         one Poisson-sampled Gaussian leaf, N times: the certified composition
+FIXED_BATCH_GAUSSIAN        one SampledWithoutReplacement(Gaussian) leaf, N times (replace-one): the certified
+                            bracket of accounting/wor.py (symmetrise each step, then compose)
 PLD                         every leaf has a dp-accounting PLD (pessimistic: connect-the-dots, a valid
                             dominating pair, Doroshenko et al. 2022; optimistic where dp-accounting has one)
 RDP_BOUND                   otherwise, if dp-accounting's RDP accountant supports every leaf: a certified
@@ -58,6 +60,7 @@ class Route(enum.Enum):
     DISCRETE_LAPLACE = "discrete_laplace"
     RANDOMIZED_RESPONSE = "randomized_response"
     SUBSAMPLED_GAUSSIAN = "subsampled_gaussian"
+    FIXED_BATCH_GAUSSIAN = "fixed_batch_gaussian"
     PLD = "pld"
     RDP_BOUND = "rdp_bound"
 
@@ -323,6 +326,10 @@ def plan(event: dict[str, Any]) -> EventPlan:
         if kind == "PoissonGaussianDpEvent":
             return EventPlan(Route.SUBSAMPLED_GAUSSIAN, adj, leaves, (
                 ("sigma", leaf["event"]["noise_multiplier"]), ("p", leaf["sampling_probability"]), ("steps", n)))
+        if kind == "SampledWithoutReplacementDpEvent":
+            return EventPlan(Route.FIXED_BATCH_GAUSSIAN, adj, leaves, (
+                ("sigma", leaf["event"]["noise_multiplier"]), ("dataset_size", leaf["source_dataset_size"]),
+                ("batch_size", leaf["sample_size"]), ("steps", n)))
     if names <= _PLD_KINDS:
         return EventPlan(Route.PLD, adj, leaves)
     no_rdp = sorted(names & _NO_RDP)
