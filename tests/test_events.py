@@ -151,7 +151,7 @@ def test_zcdp_bound_is_above_the_gaussian_it_contains():
     ("ev", "words"),
     [
         (e.UnsupportedDpEvent(), "UnsupportedDpEvent"),
-        (e.SampledWithReplacementDpEvent(100, 10, e.GaussianDpEvent(1.0)), "SampledWithReplacementDpEvent"),
+        (e.SampledWithReplacementDpEvent(100, 10, e.LaplaceDpEvent(1.0)), "SampledWithReplacementDpEvent of LaplaceDpEvent"),
         (e.PoissonSampledDpEvent(0.1, e.ZCDpEvent(1.0)), "PoissonSampledDpEvent of ZCDpEvent"),
         (e.ComposedDpEvent([e.GaussianDpEvent(1.0), e.RandomizedResponseDpEvent(0.5, 2)]), "neighbouring relations"),
         (e.SampledWithoutReplacementDpEvent(10, 20, e.GaussianDpEvent(1.0)), "sample_size"),

@@ -72,10 +72,47 @@ from .sgm import (
     sgm_partition,
 )
 
-__all__ = ["compose_without_replacement", "symmetric_step"]
+__all__ = ["K_TAIL", "compose_with_replacement", "compose_without_replacement", "multiplicity_weights", "symmetric_step",
+           "with_replacement_step"]
 
 #: sub-cells per grid interval of the one-step partition (as accounting/sgm.py)
 _SUB = 4
+
+
+def _mirror(loss: np.ndarray, log_p: np.ndarray, q_inf: float, err: float) -> tuple[DiscretePair, float] | None:
+    """The symmetric pair whose profile on ε ≥ 0 is that of the pessimistic pair (loss, log_p, q₊∞): its atoms
+    with ℓ > 0, each mirrored (ℓ ↦ −ℓ, masses swapped), the rest m₀ at ℓ = 0, masses at ±∞ both q₊∞. m₀ is
+    an exact sum (``math.fsum``) rounded *down*; the difference goes to ℓ = ±∞ (a split of the ℓ = 0 atom:
+    pessimistic, exact). None if m₀ < 0. Returns the pair and the ℓ₁ error of its masses (3·err + rounding)."""
+    pos = loss > 0.0
+    lp, lq = log_p[pos], log_p[pos] + loss[pos]
+    m0 = 1.0 - math.fsum(np.exp(lp).tolist()) - math.fsum(np.exp(lq).tolist()) - q_inf - 8.0 * U
+    if m0 < 0.0:
+        return None
+    atoms_loss = np.concatenate([-loss[pos][::-1], [0.0], loss[pos]])
+    with np.errstate(divide="ignore"):
+        atoms_lp = np.concatenate([lq[::-1], [math.log(m0) if m0 > 0 else -math.inf], lp])
+    keep = np.isfinite(atoms_lp)
+    return DiscretePair(atoms_loss[keep], atoms_lp[keep], None, None, Rounding.PESSIMISTIC), 3.0 * err + 16.0 * U
+
+
+def _symmetrise(loss: np.ndarray, log_p: np.ndarray, q_inf: float, err: float) -> tuple[DiscretePair, float]:
+    """:func:`_mirror`, or if it does not exist the general conv(min(f, f⁻¹)) (a switch atom is a slope drop: a
+    difference of two cumulative sums of ≤ n terms, ≤ 4·n·u each)."""
+    out = _mirror(loss, log_p, q_inf, err)
+    if out is not None:
+        return out
+    a = DiscretePair(loss, log_p, None, None, Rounding.PESSIMISTIC)
+    s = a.symmetrize()
+    new = np.setdiff1d(s.loss, np.union1d(a.loss, -a.loss[::-1])).size
+    return s, 2.0 * err + new * 8.0 * (a.size + 2) * U
+
+
+def _remove_pair_atoms(sigma: float, q: float, h: float, tail: float) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """(losses, log P-masses, q₊∞, ℓ₁ error) of the pessimistic grid pair of A = ((1 − q)P + qQ, P)."""
+    step = certified_grid.pessimistic_step(sgm_partition(sigma, q, h, sub=_SUB, tail=tail))
+    fin = np.isfinite(step.log_p)
+    return step.losses[fin], step.log_p[fin], float(step.q_pos_inf), float(step.err)
 
 
 def symmetric_step(sigma: float, q: float, h: float, *, tail: float = 1e-18) -> tuple[DiscretePair, float]:
@@ -85,35 +122,15 @@ def symmetric_step(sigma: float, q: float, h: float, *, tail: float = 1e-18) -> 
     Â = A's pessimistic grid pair (accounting/sgm.py: split = connect-the-dots, δ_Â ≥ δ_A at every ε). Its
     *mirror* S keeps Â's atoms with ℓ > 0, adds each mirrored (ℓ ↦ −ℓ, P- and Q-mass swapped) and puts the
     rest, m₀ = 1 − Σ_{ℓ>0}(p + q) − q₊∞, at ℓ = 0 (p = q = m₀). S is symmetric and its profile on ε ≥ 0 is
-    δ_Â ≥ δ_A, so T(S) ≤ f_S. The sums are exact to rounding (``math.fsum``); m₀ is rounded *down* and the
-    difference filled at ℓ = ±∞ (a split of the ℓ = 0 atom: pessimistic, exact). If m₀ < 0 (a grid too
-    coarse for the split near ℓ = 0 to leave room) the general symmetrisation conv(min(f_Â, f_Â⁻¹)) is used,
-    which is C_q(G_{1/σ}) of Dong, Roth & Su 2022, Thm 4.2, at the pessimistic grid.
+    δ_Â ≥ δ_A, so T(S) ≤ f_S. If m₀ < 0 (a grid too coarse for the split near ℓ = 0 to leave room) the
+    general symmetrisation conv(min(f_Â, f_Â⁻¹)) is used, which is C_q(G_{1/σ}) of Dong, Roth & Su 2022,
+    Thm 4.2, at the pessimistic grid.
 
     >>> pair, err = symmetric_step(1.0, 0.1, 0.01)
     >>> pair.is_symmetric, err < 1e-12
     (True, True)
     """
-    part = sgm_partition(sigma, q, h, sub=_SUB, tail=tail)
-    step = certified_grid.pessimistic_step(part)
-    fin = np.isfinite(step.log_p)
-    loss, log_p = step.losses[fin], step.log_p[fin]
-    pos = loss > 0.0
-    lp, lq = log_p[pos], log_p[pos] + loss[pos]
-    q_inf = float(step.q_pos_inf)
-    m0 = 1.0 - math.fsum(np.exp(lp).tolist()) - math.fsum(np.exp(lq).tolist()) - q_inf - 8.0 * U
-    err = 3.0 * step.err + 16.0 * U
-    if m0 >= 0.0:
-        atoms_loss = np.concatenate([-loss[pos][::-1], [0.0], loss[pos]])
-        with np.errstate(divide="ignore"):
-            atoms_lp = np.concatenate([lq[::-1], [math.log(m0) if m0 > 0 else -math.inf], lp])
-        keep = np.isfinite(atoms_lp)
-        return DiscretePair(atoms_loss[keep], atoms_lp[keep], None, None, Rounding.PESSIMISTIC), err
-    a = DiscretePair(loss, log_p, None, None, Rounding.PESSIMISTIC)
-    s = a.symmetrize()
-    # an atom at a branch switch is a slope drop: a difference of two cumulative sums of ≤ n terms (≤ 4·n·u each)
-    new = np.setdiff1d(s.loss, np.union1d(a.loss, -a.loss[::-1])).size
-    return s, 2.0 * step.err + new * 8.0 * (a.size + 2) * U
+    return _symmetrise(*_remove_pair_atoms(sigma, q, h, tail))
 
 
 def _partition(pair: DiscretePair, h: float, err: float) -> StepPartition:
@@ -132,6 +149,24 @@ def _output_factor(n_atoms: int, steps: int) -> int:
     return max(1, min(want, max(1, int(0.1 * math.sqrt(steps)))))
 
 
+def _compose_symmetric(one: DiscretePair, err1: float, h: float, steps: int) -> tuple[DiscretePair, float, CompositionReport]:
+    """N-fold composition of a symmetric pessimistic step pair (split onto the grid k·h, tradeoff/compose.py):
+    the pessimistic pair, its error bound η and the report."""
+    step = certified_grid.pessimistic_step(_partition(one, h, err1))
+    step = dataclasses.replace(step, err=step.err + err1)
+    inf_mass = float(steps) * (step.q_pos_inf + step.p_neg_inf)
+    if steps == 1:
+        log_p, i_lo = step.log_p, step.k_lo
+        eta = step.err + inf_mass
+        report = CompositionReport(1, h, 0, (float(step.losses[0]), float(step.losses[-1])), 0.0, 0.0, 0.0, eta, eta)
+    else:
+        log_p, i_lo, rep = certified_compose.compose(step, steps, tau=WINDOW_TAIL, workers=fft_workers())
+        report = dataclasses.replace(rep, numerical_error=rep.numerical_error + inf_mass)
+        eta = report.numerical_error
+    loss, clp = certified_grid.coarsen_pessimistic(log_p, i_lo, h, _output_factor(log_p.size, steps), 0.0)
+    return certified_grid.to_pair(loss, clp, Rounding.PESSIMISTIC), eta + 64 * U, report
+
+
 @functools.lru_cache(maxsize=16)
 def compose_without_replacement(sigma: float, q: float, steps: int, discretization: float | None = None) -> CertifiedComposition:
     """Pessimistic pair f_S^{⊗N} and optimistic (realised) pair of N fixed-batch steps (module docstring).
@@ -147,21 +182,106 @@ def compose_without_replacement(sigma: float, q: float, steps: int, discretizati
         return compose_subsampled_gaussian(sigma, 1.0, steps, discretization)
     h = default_discretization(sigma, q, steps) if discretization is None else float(discretization)
     tail = min(1e-18, 1e-16 / steps)
-    one, err1 = symmetric_step(sigma, q, h, tail=tail)
-    step = certified_grid.pessimistic_step(_partition(one, h, err1))
-    step = dataclasses.replace(step, err=step.err + err1)
-    inf_mass = float(steps) * (step.q_pos_inf + step.p_neg_inf)
-    if steps == 1:
-        log_p, i_lo = step.log_p, step.k_lo
-        eta = step.err + inf_mass
-        report = CompositionReport(1, h, 0, (float(step.losses[0]), float(step.losses[-1])), 0.0, 0.0, 0.0, eta, eta)
-    else:
-        log_p, i_lo, rep = certified_compose.compose(step, steps, tau=WINDOW_TAIL, workers=fft_workers())
-        report = dataclasses.replace(rep, numerical_error=rep.numerical_error + inf_mass)
-        eta = report.numerical_error
-    loss, clp = certified_grid.coarsen_pessimistic(log_p, i_lo, h, _output_factor(log_p.size, steps), 0.0)
-    pess = certified_grid.to_pair(loss, clp, Rounding.PESSIMISTIC)
+    pess, eta, report = _compose_symmetric(*symmetric_step(sigma, q, h, tail=tail), h, steps)
     poisson = compose_subsampled_gaussian(sigma, q, steps, discretization)
-    errs = (eta + 64 * U, poisson.optimistic_error)
+    errs = (eta, poisson.optimistic_error)
     return CertifiedComposition(pess, poisson.optimistic, max(errs), h, steps, (report, *poisson.reports[1:]),
                                 time.perf_counter() - t0, errs)
+
+
+# ---------------------------------------------------------------------------------------------- with replacement
+#: multiplicities K whose total probability P(K > k) is below this are treated as blatantly non-private (their
+#: mass goes to ℓ = +∞: pessimistic, and exact bookkeeping)
+K_TAIL = 1e-20
+
+
+def _merge_atoms(loss: np.ndarray, log_p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted atoms with equal losses merged (masses added: merging equal likelihood ratios loses nothing)."""
+    order = np.argsort(loss, kind="stable")
+    loss, log_p = loss[order], log_p[order]
+    uniq, start = np.unique(loss, return_index=True)
+    return uniq, np.logaddexp.reduceat(log_p, start)
+
+
+def multiplicity_weights(dataset_size: int, sample_size: int) -> tuple[float, np.ndarray, np.ndarray, float]:
+    """(η, k = 1…k_max, log P(K = k), P(K > k_max)) for the multiplicity K ~ Binomial(b, 1/n) of one record in b
+    independent uniform draws from n records; η = P(K ≥ 1) = 1 − (1 − 1/n)^b; k_max is the smallest k with
+    P(K > k) ≤ ``K_TAIL`` (or b)."""
+    from scipy.stats import binom
+
+    n, b = int(dataset_size), int(sample_size)
+    eta = 1.0 if n == 1 else -math.expm1(b * math.log1p(-1.0 / n))
+    ks = np.arange(1, b + 1)
+    sf = binom.sf(ks, b, 1.0 / n)
+    k_max = int(ks[np.argmax(sf <= K_TAIL)]) if np.any(sf <= K_TAIL) else b
+    ks = ks[:k_max]
+    return eta, ks, binom.logpmf(ks, b, 1.0 / n), float(sf[k_max - 1])
+
+
+def with_replacement_step(sigma: float, dataset_size: int, sample_size: int, h: float, *,
+                          tail: float = 1e-18) -> tuple[DiscretePair, float]:
+    """Pessimistic one-step pair of the Gaussian (replace-one sensitivity 1, noise σ) on b records drawn *with*
+    replacement from n, and the ℓ₁ error of its masses (module docstring of :func:`compose_with_replacement`).
+
+    >>> pair, err = with_replacement_step(1.0, 100, 10, 0.01)
+    >>> pair.is_symmetric, err < 1e-12
+    (True, True)
+    """
+    eta, ks, log_w, w_tail = multiplicity_weights(dataset_size, sample_size)
+    losses, log_ps = [], []
+    q_inf, err = w_tail, 0.0  # K > k_max: blatantly non-private, its Q-mass η·(w_tail/η) at ℓ = +∞
+    for k, lw in zip(ks.tolist(), log_w.tolist()):
+        weight = math.exp(lw) / eta
+        if weight == 0.0:
+            continue
+        # grid h·k for shift k (its losses spread ∝ k; any grid is pessimistic, the union is split again below)
+        loss, log_p, qi, e = _remove_pair_atoms(sigma / k, eta, h * k, tail)
+        losses.append(loss)
+        log_ps.append(log_p + (lw - math.log(eta)))
+        q_inf += weight * qi
+        err += weight * e
+    loss, log_p = _merge_atoms(np.concatenate(losses), np.concatenate(log_ps))
+    return _symmetrise(loss, log_p, min(q_inf, 1.0), err + 16.0 * U * len(losses))
+
+
+@functools.lru_cache(maxsize=16)
+def compose_with_replacement(sigma: float, dataset_size: int, sample_size: int, steps: int,
+                             discretization: float | None = None) -> CertifiedComposition:
+    """Certified upper bound of N steps of dp-accounting's ``SampledWithReplacement(n, b, Gaussian(σ))``.
+
+    Reading of the event: b independent uniform draws of indices from the n records (so a record can appear
+    K ~ Binomial(b, 1/n) times); the inner Gaussian adds N(0, σ²) to a sum of replace-one sensitivity 1 over
+    the b drawn records (each copy counts). The dataset size is part of the event, so the relation is
+    replace-one (as for sampling without replacement).
+
+    One step (the argument of Balle, Barthe & Gaboardi 2018, Thm 10, written out for this case). Let D, D'
+    differ in record i (x vs x'), η = P(K ≥ 1), w_k = P(K = k). Conditioning on K and on the other draws
+    (i.i.d. uniform on the other n − 1 records) writes M(D) = (1 − η)μ₀ + ην, M(D') = (1 − η)μ₀ + ην' with
+    ν = Σ_{k≥1}(w_k/η)μ_k. Coupling the same other draws, μ_k and μ'_k differ by k replaced copies, a mean
+    shift ≤ k: H_γ(μ_k‖μ'_k) ≤ δ_{G_{k/σ}}(ε); replacing the k copies of x by k fresh draws from the others
+    couples μ_k with μ₀ the same way. Advanced joint convexity (Balle et al. 2018, Thm 2) and joint convexity
+    of H_γ then give, for γ' = 1 + η(γ − 1) ≥ 1,
+
+        H_{γ'}(M(D)‖M(D')) ≤ η·H_γ(ν‖(1 − β)μ₀ + βν') ≤ Σ_{k≥1} w_k·δ_{G_{k/σ}}(ε)   (β = γ'/γ).
+
+    The right side is exactly H_{γ'} of the pair A = ((1 − η)P̃ + ηQ̃, P̃) with P̃ = Σ(w_k/η)[k]⊗N(0, σ²),
+    Q̃ = Σ(w_k/η)[k]⊗N(k, σ²) (K revealed when K ≥ 1): a mixture over k of Poisson remove pairs at rate η
+    with shift k. As for fixed batches (module docstring, 3.), replace-one is symmetric, so one step is
+    f_S-DP with f_S the symmetric trade-off function whose profile on ε ≥ 0 is δ_A, and N adaptive steps are
+    f_S^{⊗N}-DP (Dong, Roth & Su 2022, Thm 3.2). Computed: the union of the components' pessimistic grid
+    pairs (grid h·k for shift k; k up to P(K > k) ≤ ``K_TAIL``, larger k blatantly non-private), mirrored,
+    composed.
+
+    This is a certified *bound*: revealing K makes it more informative than the mechanism, which hides K
+    (b = 1 is the exception: then K ∈ {0, 1} and the bound is the fixed-batch one). The optimistic side is
+    the perfectly private pair (no realised instance is computed).
+    """
+    t0 = time.perf_counter()
+    _, ks, _, _ = multiplicity_weights(dataset_size, sample_size)
+    eta = multiplicity_weights(dataset_size, sample_size)[0]
+    h = default_discretization(sigma, min(eta, 1.0), steps) if discretization is None else float(discretization)
+    tail = min(1e-18, 1e-16 / steps)
+    pess, eta_err, report = _compose_symmetric(*with_replacement_step(sigma, dataset_size, sample_size, h, tail=tail),
+                                               h, steps)
+    opt = DiscretePair(np.array([0.0]), np.array([0.0]), 0.0, 0.0, Rounding.EXACT)
+    return CertifiedComposition(pess, opt, eta_err, h, steps, (report,), time.perf_counter() - t0, (eta_err, 0.0))

@@ -16,8 +16,10 @@ view to the mechanism it builds, stating how good the answer is in :attr:`FromDp
   compositions): dp-accounting's pessimistic (connect-the-dots) PLD is the pessimistic pair and its
   optimistic PLD the optimistic pair (perfect privacy where dp-accounting has none). Sound up to the
   floating-point error of dp-accounting's FFT composition, which is not bounded here.
-- ``BOUND``: sampling without replacement composed with other events, repeat-and-select, tree aggregation,
-  zCDP → dp-accounting's RDP
+- ``BOUND``: Gaussian sampled *with* replacement, N times →
+  :class:`~dpcompare.mechanisms.fixed_batch.WithReplacementGaussian` (accounting/wor.py: a certified upper
+  bound that reveals the record's multiplicity; optimistic side perfect privacy). Sampling without
+  replacement composed with other events, repeat-and-select, tree aggregation, zCDP → dp-accounting's RDP
   bound converted to a privacy-profile bound and then to a pair (accounting/envelope.py): a certified
   *upper bound* on what the attacker can do, not the mechanism's exact trade-off; the optimistic side is
   perfect privacy.
@@ -158,7 +160,7 @@ class FromDpEvent(Mechanism):
             return Guarantee.CERTIFIED
         if r is Route.PLD:
             return Guarantee.PLD
-        if r is Route.RDP_BOUND:
+        if r in (Route.RDP_BOUND, Route.WITH_REPLACEMENT_GAUSSIAN):
             return Guarantee.BOUND
         return Guarantee.EXACT
 
@@ -196,6 +198,12 @@ class FromDpEvent(Mechanism):
             return FixedBatchGaussian(p.param("sigma"), dataset_size=int(p.param("dataset_size")),
                                       batch_size=int(p.param("batch_size")), steps=int(p.param("steps")),
                                       discretization=self.discretization)
+        if r is Route.WITH_REPLACEMENT_GAUSSIAN:
+            from .fixed_batch import WithReplacementGaussian
+
+            return WithReplacementGaussian(p.param("sigma"), dataset_size=int(p.param("dataset_size")),
+                                           batch_size=int(p.param("batch_size")), steps=int(p.param("steps")),
+                                           discretization=self.discretization)
         perfectly_private = PerfectlyPrivate().pairs()[0]
         if r is Route.PLD:
             from ..accounting.dp_accounting import leaves_pld, pld_pair
