@@ -38,15 +38,16 @@ from .pair_backed import PairMechanism
 __all__ = ["FixedBatchGaussian", "WithReplacementGaussian"]
 
 
+@dataclass(frozen=True, repr=False)
 class _SymmetrisedSteps(PairMechanism):
     """Views of a mechanism given by a ``CertifiedComposition`` whose pessimistic pair is symmetric (N steps,
     noise σ, n records, batch b); subclasses give ``composition`` and say when the Gaussian G_{√N/σ} is exact."""
 
     sigma: float
-    dataset_size: int
-    batch_size: int
-    steps: int
-    discretization: float | None
+    dataset_size: int = field(kw_only=True)
+    batch_size: int = field(kw_only=True)
+    steps: int = field(kw_only=True)
+    discretization: float | None = field(default=None, kw_only=True)
 
     def _check(self, *, without_replacement: bool) -> None:
         s = object.__setattr__
@@ -158,12 +159,6 @@ class FixedBatchGaussian(_SymmetrisedSteps):
     discretization : privacy-loss grid spacing h (keyword only; default as for the Poisson mechanism).
     """
 
-    sigma: float
-    dataset_size: int = field(kw_only=True)
-    batch_size: int = field(kw_only=True)
-    steps: int = field(kw_only=True)
-    discretization: float | None = field(default=None, kw_only=True)
-
     def __post_init__(self) -> None:
         self._check(without_replacement=True)
 
@@ -206,12 +201,6 @@ class WithReplacementGaussian(_SymmetrisedSteps):
     >>> abs(m.epsilon(1e-5) - n.epsilon(1e-5)) < 1e-3
     True
     """
-
-    sigma: float
-    dataset_size: int = field(kw_only=True)
-    batch_size: int = field(kw_only=True)
-    steps: int = field(kw_only=True)
-    discretization: float | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         self._check(without_replacement=False)
