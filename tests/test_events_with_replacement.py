@@ -108,3 +108,23 @@ def test_zero_sample_is_perfectly_private() -> None:
 
     m = dc.FromDpEvent(e.SampledWithReplacementDpEvent(10, 0, e.GaussianDpEvent(1.0)))
     assert m.advantage == 0.0
+
+
+def test_cli_event_file_bad_field_one_line_exit_2(tmp_path, capsys) -> None:
+    import json
+
+    from dpcompare.io import cli
+
+    path = tmp_path / "wr.json"
+    ev = {"class_name": "SelfComposedDpEvent", "count": 10, "event": {
+        "class_name": "SampledWithReplacementDpEvent", "source_dataset_size": 100, "sample_size": -3,
+        "event": {"class_name": "GaussianDpEvent", "noise_multiplier": 1.0}}}
+    path.write_text(json.dumps(ev))
+    code = cli.main(["describe", str(path)])
+    err = capsys.readouterr().err
+    assert code == 2 and "event.event.sample_size must be an integer >= 0" in err and err.count("\n") == 1
+    ev["event"]["sample_size"] = 5
+    path.write_text(json.dumps(ev))
+    code = cli.main(["describe", str(path), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["guarantee"] == "certified bound" and out["adjacency"] == "replace_one"

@@ -180,10 +180,17 @@ def compose_without_replacement(sigma: float, q: float, steps: int, discretizati
         return negligible_composition(sigma, q, steps)
     if q >= 1.0:  # every step sees the whole dataset: the Gaussian mechanism (Poisson at rate 1 is the same)
         return compose_subsampled_gaussian(sigma, 1.0, steps, discretization)
+    # the realised (optimistic) side first: its grid checks refuse a run too large to compose before any work
+    try:
+        poisson = compose_subsampled_gaussian(sigma, q, steps, discretization)
+    except ValueError as exc:
+        msg = str(exc).replace(f"sgm(sigma={sigma:g}, p={q:g}, steps={steps})",
+                               f"fixed-batch DP-SGD (sigma={sigma:g} per replace-one sensitivity, q={q:g}, steps={steps})")
+        msg = msg.replace("sampling_rate=1 (a closed form at any number of steps)", "batch_size=dataset_size (a closed form)")
+        raise type(exc)(msg) from None
     h = default_discretization(sigma, q, steps) if discretization is None else float(discretization)
     tail = min(1e-18, 1e-16 / steps)
     pess, eta, report = _compose_symmetric(*symmetric_step(sigma, q, h, tail=tail), h, steps)
-    poisson = compose_subsampled_gaussian(sigma, q, steps, discretization)
     errs = (eta, poisson.optimistic_error)
     return CertifiedComposition(pess, poisson.optimistic, max(errs), h, steps, (report, *poisson.reports[1:]),
                                 time.perf_counter() - t0, errs)
