@@ -16,6 +16,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import norm
 
 import dpcompare as dc
@@ -156,3 +158,17 @@ def test_cli_fixed_sampling(capsys) -> None:
     code = cli.main(["describe", "sgm(noise_multiplier=2, batch_size=200, dataset_size=100, steps=20, sampling=fixed)"])
     err = capsys.readouterr().err
     assert code == 2 and "batch_size (200) must be <= dataset_size (100)" in err and err.count("\n") == 1
+
+
+@given(sigma=st.floats(0.5, 4.0), n=st.integers(2, 400), frac=st.floats(0.0, 1.0), steps=st.integers(1, 40))
+@settings(max_examples=10)
+def test_law_between_the_realised_poisson_pair_and_the_gaussian(sigma, n, frac, steps) -> None:
+    # realised instance ≤ truth ≤ ours ≤ G_{√N/σ} (C_q(f) ≥ f per step), at every ε, with both sides certified
+    b = max(1, min(n, round(frac * n)))
+    m = FixedBatchGaussian(sigma, dataset_size=n, batch_size=b, steps=steps)
+    lo, hi = m.delta_bounds(EPS)
+    assert np.all(lo <= hi)
+    poisson_lo = dc.SubsampledGaussian(sigma, b / n, steps).delta_bounds(EPS)[0]
+    assert np.all(poisson_lo <= hi + 1e-12)
+    assert np.all(hi <= dc.Gaussian(mu=math.sqrt(steps) / sigma).delta(EPS) + 1e-12)
+    assert m.epsilon(1e-5) >= dc.SubsampledGaussian(sigma, b / n, steps).pairs()[1].epsilon(1e-5) - 1e-9
