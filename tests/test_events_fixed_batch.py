@@ -172,3 +172,9 @@ def test_law_between_the_realised_poisson_pair_and_the_gaussian(sigma, n, frac, 
     assert np.all(poisson_lo <= hi + 1e-12)
     assert np.all(hi <= dc.Gaussian(mu=math.sqrt(steps) / sigma).delta(EPS) + 1e-12)
     assert m.epsilon(1e-5) >= dc.SubsampledGaussian(sigma, b / n, steps).pairs()[1].epsilon(1e-5) - 1e-9
+
+
+def test_describe_states_guarantee_and_adjacency() -> None:
+    d = FixedBatchGaussian(2.0, dataset_size=100, batch_size=10, steps=5).describe()
+    assert d["guarantee"] == "certified" and d["adjacency"] == "replace_one"
+    assert FixedBatchGaussian(2.0, dataset_size=10, batch_size=10, steps=5).describe()["guarantee"] == "exact"

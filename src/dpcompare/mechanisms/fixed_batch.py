@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -146,6 +147,17 @@ class _SymmetrisedSteps(PairMechanism):
     def _tradeoff_integral(self) -> float:
         return self._gaussian._tradeoff_integral() if self._closed_form else super()._tradeoff_integral()
 
+    #: how the answer relates to the truth (``Guarantee`` of mechanisms/events.py, by value)
+    _guarantee = "certified"
+
+    def describe(self, delta: float = 1e-5) -> dict[str, Any]:
+        """The scalar views plus ``guarantee`` (``certified``: a bracket around the truth; ``certified bound``: an
+        upper bound only) and ``adjacency`` (always ``replace_one``), as for a DpEvent."""
+        out = super().describe(delta)
+        out["guarantee"] = "exact" if self._closed_form else self._guarantee
+        out["adjacency"] = "replace_one"
+        return out
+
 
 @dataclass(frozen=True, repr=False)
 class FixedBatchGaussian(_SymmetrisedSteps):
@@ -201,6 +213,8 @@ class WithReplacementGaussian(_SymmetrisedSteps):
     >>> abs(m.epsilon(1e-5) - n.epsilon(1e-5)) < 1e-3
     True
     """
+
+    _guarantee = "certified bound"
 
     def __post_init__(self) -> None:
         self._check(without_replacement=False)
