@@ -97,7 +97,8 @@ def _mirror(loss: np.ndarray, log_p: np.ndarray, q_inf: float, err: float) -> tu
     """The symmetric pair whose profile on ε ≥ 0 is that of the pessimistic pair (loss, log_p, q₊∞): its atoms
     with ℓ > 0, each mirrored (ℓ ↦ −ℓ, masses swapped), the rest m₀ at ℓ = 0, masses at ±∞ both q₊∞. m₀ is
     an exact sum (``math.fsum``) rounded *down*; the difference goes to ℓ = ±∞ (a split of the ℓ = 0 atom:
-    pessimistic, exact). None if m₀ < 0. Returns the pair and the ℓ₁ error of its masses (3·err + rounding)."""
+    pessimistic, exact). None if m₀ < 0. Returns the pair and the ℓ₁ error of its masses (3·err + rounding:
+    the finite P- and Q-masses are the same numbers, swapped, so their totals agree to rounding)."""
     pos = loss > 0.0
     lp, lq = log_p[pos], log_p[pos] + loss[pos]
     m0 = 1.0 - math.fsum(np.exp(lp).tolist()) - math.fsum(np.exp(lq).tolist()) - q_inf - 8.0 * U
@@ -107,7 +108,10 @@ def _mirror(loss: np.ndarray, log_p: np.ndarray, q_inf: float, err: float) -> tu
     with np.errstate(divide="ignore"):
         atoms_lp = np.concatenate([lq[::-1], [math.log(m0) if m0 > 0 else -math.inf], lp])
     keep = np.isfinite(atoms_lp)
-    return DiscretePair(atoms_loss[keep], atoms_lp[keep], None, None, Rounding.PESSIMISTIC), 3.0 * err + 16.0 * U
+    # the same mass at ±∞ on both sides (exactly symmetric; the finite atoms' sums agree to rounding, which the
+    # error bound covers)
+    inf = min(q_inf + 8.0 * U, 1.0)
+    return DiscretePair(atoms_loss[keep], atoms_lp[keep], inf, inf, Rounding.PESSIMISTIC), 3.0 * err + 16.0 * U
 
 
 def _symmetrise(loss: np.ndarray, log_p: np.ndarray, q_inf: float, err: float) -> tuple[DiscretePair, float]:
