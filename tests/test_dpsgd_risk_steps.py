@@ -136,3 +136,10 @@ def test_cli_bad_input_one_line_exit_2(capsys, argv, match) -> None:
     assert code == 2
     assert out.out == ""
     assert match in out.err and out.err.count("\n") == 1 and "Traceback" not in out.err
+
+
+def test_at_limit_when_even_the_gaussian_bound_allows_every_count() -> None:
+    # σ = 1e6: G_{√(1e8)/1e6} = G_0.01 has advantage 2Φ(0.005) − 1 ≈ 0.004 < 0.5
+    r = steps_for_risk("advantage", 0.5, 1e6, 0.01)
+    assert r.at_limit and r.steps_above is None and r.steps == 10**8
+    assert r.value == pytest.approx(_adv(0.01), rel=1e-9) and r.value <= 0.5

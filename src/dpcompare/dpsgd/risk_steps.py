@@ -26,7 +26,8 @@ the returned N is a point where the certified metric was *evaluated* and found t
 
 ``steps_above`` is N + 1 or the nearest larger count that was evaluated and found *not* to meet the
 target (None when nothing above was shown to miss it; ``at_limit`` when even ``STEPS_LIMIT`` steps
-meet it). Counts whose composition the engine cannot build count as not certified (never as met).
+meet it — then ``value`` may be the Gaussian bound's). Counts whose composition the engine cannot build
+count as not certified (never as met).
 
 >>> r = steps_for_risk("advantage", 0.2, 2.0, 1.0)    # p = 1: advantage of G_{√N/2} is 2Φ(√N/4) − 1
 >>> r.steps, r.value <= 0.2, r.steps_above
@@ -202,6 +203,10 @@ def steps_for_risk(
         except Unreachable:
             raise out_of_reach() from None
         return result(int(r.feasible), None if r.infeasible is None else int(r.infeasible))
+    if n_gauss >= STEPS_LIMIT:  # the Gaussian bound alone certifies every count searched
+        v = float(risk_of(Gaussian(mu=math.sqrt(STEPS_LIMIT) / s)))
+        return RiskStepsCalibration(STEPS_LIMIT, -v if m is RiskMetric.BAYES_ERROR else v, m.value, t, s, p, evals[0],
+                                    None, True, shown)
     # 2. coarse solve (certified at any grid) from the CLT guess, above the Gaussian end
     start = _clt_guess(mu_star, s, p, lo)
     try:
@@ -220,7 +225,7 @@ def steps_for_risk(
             r = solve(g, 1, lo_n, side=Side.BELOW, integer=True, callback=progress) if g(1) <= 0 else None
             if r is None:
                 raise out_of_reach()
-            return result(int(r.feasible), int(r.infeasible))
+            return result(int(r.feasible), None if r.infeasible is None else int(r.infeasible))
         raise out_of_reach()
     hi_n = int(rc.infeasible) if rc is not None else min(STEPS_LIMIT, 2 * lo_n)
     r = solve(g, lo_n, hi_n, side=Side.BELOW, integer=True, callback=progress)
