@@ -13,7 +13,7 @@ reads both pairs, so a smaller pair is part of the gain):
   ``mixture(0.3*rr(eps=1), 0.7*gaussian(mu=2))``.
 
 Every job runs in a fresh process per tree (PYTHONPATH = the tree's src), after one warm-up run in
-that process; the time is the median of ``--repeat`` runs. Trees alternate, job by job. The ε each
+that process; the time is the median of ``--repeat`` runs (short jobs: as many runs as fill ~1 s, ≤ 50). Trees alternate, job by job. The ε each
 tree computes is printed next to the times (the ported code must agree to the printed digits).
 
 Usage:
@@ -71,7 +71,9 @@ def run():
     m.tradeoff_bounds(alphas); m.delta_bounds(eps)
     return float(m.epsilon(delta))
 
-run()  # warm-up (imports, first-call caches)
+t0 = time.perf_counter()
+run()  # warm-up (imports, first-call caches); short jobs are repeated for at least ~1 s in all
+repeat = max(repeat, min(50, int(1.0 / max(time.perf_counter() - t0, 1e-3))))
 times, value = [], None
 for _ in range(repeat):
     t0 = time.perf_counter()

@@ -650,8 +650,12 @@ def mix_partitions(weights: np.ndarray, parts: list[StepPartition]) -> StepParti
     p_neg = q_pos = 0.0
     for row, (lw, pt) in enumerate(keep):
         ck = np.asarray(pt.cell_k)
-        lp[row] = _segment_logsumexp(ck, np.asarray(pt.log_p, dtype=float), size) + lw
-        lq[row] = _segment_logsumexp(ck, np.asarray(pt.log_q, dtype=float), size) + lw
+        if ck.size < 2 or np.all(np.diff(ck) > 0):  # one cell per interval: no sums needed
+            lp[row, ck] = np.asarray(pt.log_p, dtype=float) + lw
+            lq[row, ck] = np.asarray(pt.log_q, dtype=float) + lw
+        else:
+            lp[row] = _segment_logsumexp(ck, np.asarray(pt.log_p, dtype=float), size) + lw
+            lq[row] = _segment_logsumexp(ck, np.asarray(pt.log_q, dtype=float), size) + lw
         r = np.broadcast_to(np.asarray(pt.rel_err, dtype=float), ck.shape)
         np.maximum.at(rel, ck, r)
         tails[row] = np.array([*pt.tail_lo, *pt.tail_hi]) + lw
