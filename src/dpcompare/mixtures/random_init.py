@@ -145,6 +145,9 @@ def _compose(pair: DiscretePair, steps: int, h: float, K: int, rounding: Roundin
     If the grid is too coarse to land the optimistic groups, the closed-form binomial fallback of
     :func:`~dpcompare.tradeoff.grid.optimistic_binary` is used (exact, looser)."""
     part = certified_grid.pair_partition(pair, h, 0.0, -K, K)
+    # the ±∞ atoms of the step: T steps put at most T·(q₊∞ + p₋∞) there; the composed pair represents
+    # them only as deficits 1 − Σ(finite masses), so they are added to the error bound explicitly
+    inf_mass = float(steps) * (part.q_pos_inf + part.p_neg_inf)
     if rounding is Rounding.PESSIMISTIC:
         step = certified_grid.pessimistic_step(part)
     else:
@@ -152,12 +155,10 @@ def _compose(pair: DiscretePair, steps: int, h: float, K: int, rounding: Roundin
             step = certified_grid.optimistic_step(part)
         except RuntimeError:
             loss, log_p, eta = certified_grid.optimistic_binary(part, steps)
-            return symmetrize_eq3(certified_grid.to_pair(loss, log_p, rounding)), eta
+            return symmetrize_eq3(certified_grid.to_pair(loss, log_p, rounding)), eta + inf_mass
+    inf_mass = float(steps) * (step.q_pos_inf + step.p_neg_inf)  # the split's tails add to them
     log_p, i_lo, report = certified_compose.compose(step, steps, tau=WINDOW_TAIL, workers=1)
     loss = (i_lo + np.arange(log_p.size)) * h
-    # the ±∞ atoms of the step: T steps put at most T·(q₊∞ + p₋∞) there; the composed pair represents
-    # them only as deficits 1 − Σ(finite masses), so they are added to the error bound explicitly
-    inf_mass = float(steps) * (step.q_pos_inf + step.p_neg_inf)
     return symmetrize_eq3(certified_grid.to_pair(loss, log_p, rounding)), report.numerical_error + inf_mass
 
 

@@ -499,8 +499,8 @@ def tails_partition(log_sf: LogTail, log_cdf: LogTail, h: float, offset: float, 
     ``log_sf(t, under)`` = log Pr(ℓ > t), ``log_cdf(t, under)`` = log Pr(ℓ ≤ t) under P or Q. Cell k
     carries (P(g_k < ℓ ≤ g_{k+1}), Q(g_k < ℓ ≤ g_{k+1})), a tail the masses of ℓ ≤ g_lo or ℓ > g_hi.
     A cell (or tail) with mass under one measure only (the other underflowed) goes to ℓ = −∞ (P only)
-    or ℓ = +∞ (Q only): the perfectly distinguishable outcome, a split of the cell, so pessimistic,
-    and what merging it gives, so optimistic too. ``rel_err`` assumes the tails are accurate to
+    or ℓ = +∞ (Q only): the perfectly distinguishable outcome, pessimistic; for the optimistic side it
+    misstates R by at most the underflowed mass (< 1e-308). ``rel_err`` assumes the tails are accurate to
     8u·(1 + |log S|) relative (the ``log_ndtr`` assumption of :mod:`.compose`).
 
     Example: G_μ with μ = 1 (ℓ ~ N(∓½, 1) under P, Q) split onto [−12, 12] brackets δ(1).
