@@ -92,3 +92,16 @@ def test_near_symmetric_pair_on_a_fine_grid_keeps_its_mass_balance():
     sym = symmetrize(pair)
     assert sym.is_symmetric
     assert sym.p.sum() + sym.p_neg_inf <= 1 + 1e-12 and sym.q.sum() + sym.q_pos_inf <= 1 + 1e-12
+
+
+def test_certified_tail_mass_at_infinity_is_kept():
+    """A pessimistic pair keeps Q-mass 1e-17 at ℓ = +∞ (a certified tail) and P-mass 1e-55 at −∞: both
+    ends of 1 − mass are 1.0 as doubles, and choosing the end by the active branch dropped the 1e-17
+    (δ at large ε would have fallen to 0). f_sym = conv(min(f, f⁻¹)) keeps the larger: Bayes error near
+    π = 0 and π = 1 is governed by the larger end mass (R_c(π) ≈ π·(1 − p₋∞,c) as π → 0)."""
+    pair = DiscretePair(np.log([2 / 3, 3 / 2]), np.log([0.6, 0.4]), 1e-55, 1e-17, Rounding.PESSIMISTIC)
+    sym = symmetrize(pair)
+    assert sym.q_pos_inf == sym.p_neg_inf == 1e-17
+    assert float(sym.delta(50.0)) >= 1e-17
+    env = lower_envelope([pair, DiscretePair.from_masses([1.0], [1.0])])
+    assert env.q_pos_inf == 1e-17 and env.p_neg_inf == 1e-55

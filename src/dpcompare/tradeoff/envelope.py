@@ -38,6 +38,7 @@ Example
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -63,8 +64,15 @@ class _Branch:
     log_q: np.ndarray
     log_a: np.ndarray  # log_a[k] = log Σ_{i ≥ k} pᵢ
     log_b: np.ndarray  # log_b[k] = log Σ_{i < k} qᵢ
-    p_neg_inf: float | None
+    p_neg_inf: float | None  # None: the deficit 1 − Σp (raw atoms)
     q_pos_inf: float | None
+
+    @property
+    def ends(self) -> tuple[float, float]:
+        """(P-mass at −∞, Q-mass at +∞): the stored values, or the deficits of raw atoms."""
+        p_inf = max(0.0, -math.expm1(self.log_a[0])) if self.p_neg_inf is None else self.p_neg_inf
+        q_inf = max(0.0, -math.expm1(self.log_b[-1])) if self.q_pos_inf is None else self.q_pos_inf
+        return p_inf, q_inf
 
     @classmethod
     def of(cls, c: Component | None) -> "_Branch":
@@ -150,9 +158,13 @@ def lower_envelope(
     kinks = _kinks(branches, np.unique(np.concatenate([points, *cross])))
     atom = np.isfinite(kinks.log_p) & np.isfinite(kinks.log_q)
     loss = np.where(kinks.same[atom], kinks.points[atom], kinks.log_q[atom] - kinks.log_p[atom])
+    # as π → 0 every R_c ≈ π·(1 − p₋∞,c), as π → 1 every R_c ≈ (1 − π)(1 − q₊∞,c): the envelope keeps the
+    # largest mass at each end (taken from the values, not from the active branch, whose choice among
+    # ends equal as doubles — 1 − 1e-55 and 1 − 1e-17 — would drop a certified tail mass)
+    ends = [b.ends for b in branches]
     return DiscretePair.from_atoms(
-        loss, kinks.log_p[atom], p_neg_inf=kinks.first.p_neg_inf, q_pos_inf=kinks.last.q_pos_inf, rounding=rounding,
-        log_q=kinks.log_q[atom],
+        loss, kinks.log_p[atom], p_neg_inf=max(e[0] for e in ends), q_pos_inf=max(e[1] for e in ends),
+        rounding=rounding, log_q=kinks.log_q[atom],
     )
 
 
@@ -167,8 +179,6 @@ class _Kinks:
     same: np.ndarray
     log_a: np.ndarray  # log A of the active component on each interval (interval k ends at points[k])
     log_b: np.ndarray  # log B likewise
-    first: _Branch  # active left of every point
-    last: _Branch  # active right of every point
 
 
 def _kinks(branches: list[_Branch], points: np.ndarray) -> _Kinks:
@@ -205,7 +215,7 @@ def _kinks(branches: list[_Branch], points: np.ndarray) -> _Kinks:
         hit = (k < b.loss.size) & (b.loss[kk] == points[sel])
         log_p[sel] = np.where(hit, b.log_p[kk], -np.inf)
         log_q[sel] = np.where(hit, b.log_q[kk], -np.inf)
-    return _Kinks(points, log_p, log_q, same, log_a, log_b, branches[int(active[0])], branches[int(active[-1])])
+    return _Kinks(points, log_p, log_q, same, log_a, log_b)
 
 
 def _sticky_argmin(log_r: np.ndarray) -> np.ndarray:
@@ -255,8 +265,8 @@ def symmetrize(pair: DiscretePair) -> DiscretePair:
     lp, lq = kinks.log_p[neg], kinks.log_q[neg]
     a0, b0 = kinks.log_a[z], kinks.log_b[z]
     l0 = np.array([float(logsubexp(a0, b0))]) if a0 > b0 else np.empty(0)
+    ends = max(pair.p_neg_inf, pair.q_pos_inf)  # f_sym keeps the larger mass at ±∞ (see lower_envelope)
     return DiscretePair.from_atoms(
         np.concatenate([loss, np.zeros(l0.size), -loss]), np.concatenate([lp, l0, lq]),
-        p_neg_inf=kinks.first.p_neg_inf, q_pos_inf=kinks.first.p_neg_inf, rounding=pair.rounding,
-        log_q=np.concatenate([lq, l0, lp]),
+        p_neg_inf=ends, q_pos_inf=ends, rounding=pair.rounding, log_q=np.concatenate([lq, l0, lp]),
     )
