@@ -72,10 +72,9 @@ def train_accuracy(data, batch_size: int, epochs: int, sigma: float, seed: int) 
     import warnings
 
     import torch
-    from opacus import PrivacyEngine
     from torch.utils.data import DataLoader, TensorDataset
 
-    import dpcompare.integrations.opacus  # noqa: F401  (registers accountant="dpcompare")
+    from dpcompare.integrations.opacus import train_private  # also registers accountant="dpcompare"
 
     xtr, ytr, xte, yte = data
     torch.manual_seed(seed)
@@ -84,17 +83,7 @@ def train_accuracy(data, batch_size: int, epochs: int, sigma: float, seed: int) 
     loader = DataLoader(TensorDataset(torch.from_numpy(xtr), torch.from_numpy(ytr).long()), batch_size=batch_size)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        engine = PrivacyEngine(accountant="dpcompare")
-        model, opt, loader = engine.make_private(module=model, optimizer=opt, data_loader=loader,
-                                                 noise_multiplier=sigma, max_grad_norm=1.0)
-        loss_fn = torch.nn.CrossEntropyLoss()
-        for _ in range(epochs):
-            for xb, yb in loader:
-                if len(xb) == 0:
-                    continue
-                opt.zero_grad()
-                loss_fn(model(xb), yb).backward()
-                opt.step()
+        _, model = train_private(model, opt, loader, noise_multiplier=sigma, epochs=epochs, max_grad_norm=1.0)
     with torch.no_grad():
         pred = model(torch.from_numpy(xte)).argmax(1).numpy()
     return float((pred == yte).mean())

@@ -106,6 +106,25 @@ def sgm1_delta(sigma, p, eps):
     return max(out, mp.mpf(0))
 
 
+def sgm1_bayes_error(sigma, p, pi):
+    """One step of the Poisson-subsampled Gaussian, symmetrised: min(R(π), R(1−π)) (seed 000 eq 2).
+
+    Remove direction P = N(0, σ²), Q = (1−p)N(0, σ²) + pN(1, σ²): the loss is increasing in x, so
+    R(π) = π·P(x ≥ x_λ) + (1−π)·Q(x < x_λ) with ℓ(x_λ) = λ = log(π/(1−π)); the add direction is the
+    swap, whose Bayes error is R(1−π)."""
+    s, p = mp.mpf(sigma), mp.mpf(p)
+
+    def remove(pi, om):  # om = 1 − π, passed separately so that π = 1e-300 keeps its mirror exact
+        lam_e = pi / om
+        if lam_e <= 1 - p:
+            return pi  # every outcome has ℓ ≥ λ
+        x = s**2 * mp.log((lam_e - (1 - p)) / p) + mp.mpf(1) / 2
+        return pi * _sf(x / s) + om * ((1 - p) * Phi(x / s) + p * Phi((x - 1) / s))
+
+    pi = mp.mpf(pi)
+    return min(remove(pi, 1 - pi), remove(1 - pi, pi))
+
+
 # ---------------------------------------------------------------------------------------------- derived views
 def epsilon_from(delta_fn, delta, hi=None):
     """Smallest ε ≥ 0 with δ(ε) ≤ delta, by bisection at 50 digits (δ non-increasing)."""

@@ -47,6 +47,17 @@ def gauss_delta_prime(eps, mu=1):
     return -mp.exp(eps) * mp.ncdf(-eps / mu - mu / 2)
 
 
+def gauss_epsilon(delta, mu=1) -> mp.mpf:
+    """ε(δ) of G_μ: the root of δ_G(ε) = δ, bracketed by 0 and μ²/2 + μ·√(2 ln(1/δ)) (the privacy
+    loss is N(μ²/2, μ²), so its Gaussian tail bound puts δ_G below δ there), at DPS digits.
+    ``delta`` is taken as given (a float 1e-5 is the double nearest 10⁻⁵, as the CLI receives it)."""
+    with mp.workdps(DPS):
+        d, mu = mp.mpf(delta), mp.mpf(mu)
+        # on log δ: the root finder's tolerance is absolute, so δ − target itself would stop at once for δ ≪ 1
+        return _refine_root(lambda e: mp.log(gauss_delta(e, mu)) - mp.log(d), mp.mpf(0),
+                            mu * mu / 2 + mu * mp.sqrt(2 * mp.log(1 / d)))
+
+
 def laplace_delta(eps, m=1):
     """δ_L(ε) = max(0, 1 − e^{(ε−m)/2}) of the Laplace mechanism with sensitivity/b = m."""
     eps, m = mp.mpf(eps), mp.mpf(m)

@@ -24,7 +24,6 @@ from hypothesis import given, settings, strategies as st
 from scipy.stats import norm
 
 from dpcompare.accounting import (
-    bayes_envelope,
     compose_subsampled_gaussian,
     pld_from_event,
     pld_pair,
@@ -36,7 +35,7 @@ from dpcompare.accounting import (
 from dpcompare.tradeoff import compose as certified_compose
 from dpcompare.tradeoff import grid as certified
 from dpcompare.accounting.sgm import sgm_partition
-from dpcompare.tradeoff import DiscretePair, Rounding
+from dpcompare.tradeoff import DiscretePair, Rounding, lower_envelope
 
 PI = np.concatenate([np.linspace(0.001, 0.999, 999), [1e-6, 1 - 1e-6]])
 
@@ -232,7 +231,7 @@ def test_add_direction_mass_excess_of_dp_accounting_is_removed_not_renormalised(
 def test_envelope_of_a_pair_and_its_swap_is_the_symmetrisation():
     rng = np.random.default_rng(3)
     a = DiscretePair.from_masses(rng.dirichlet(np.ones(25)), rng.dirichlet(np.ones(25)))
-    env = bayes_envelope([a, a.swap()])
+    env = lower_envelope([a, a.swap()])
     np.testing.assert_allclose(env.bayes_error(PI), a.symmetrize().bayes_error(PI), atol=1e-15)
 
 
@@ -240,13 +239,13 @@ def test_envelope_is_the_pointwise_minimum_and_clips_to_perfect_privacy():
     rng = np.random.default_rng(4)
     a = DiscretePair.from_masses(rng.dirichlet(np.ones(20)), rng.dirichlet(np.ones(20)))
     b = DiscretePair.from_masses(rng.dirichlet(np.ones(15)), rng.dirichlet(np.ones(15)))
-    env = bayes_envelope([a, b], include_perfectly_private=True)
+    env = lower_envelope([a, b], include_perfectly_private=True)
     ref = np.minimum.reduce([a.bayes_error(PI), b.bayes_error(PI), np.minimum(PI, 1 - PI)])
     np.testing.assert_allclose(env.bayes_error(PI), ref, atol=1e-15)
     # a pseudo-pair with P-mass > 1 (an optimistic pmf) becomes a valid pair
     loss = np.array([-0.5, 0.0, 0.7])
     log_p = np.log([0.6, 0.5, 0.3])  # Σp = 1.4
-    pseudo = bayes_envelope([(loss, log_p)], include_perfectly_private=True)
+    pseudo = lower_envelope([(loss, log_p)], include_perfectly_private=True)
     tp, tq = totals(pseudo)
     assert tp <= 1 + 1e-12 and tq <= 1 + 1e-12
 

@@ -131,6 +131,8 @@ def _regret_quad(prior_pdf, mu, m, sign):
         d = sign * (float(r_gauss(mu, p)) - r_laplace(m, p))
         return prior_pdf(p) * max(d, 0.0)
 
+    # the crossings of R_G and R_L for μ = m = 1 (mpmath, tests/reference_values.py) and the Laplace kinks;
+    # quadrature break points only: a wrong value costs accuracy of quad, it cannot make the test pass
     pts = [1 / (1 + math.e), 0.41853937663701, 0.5, 0.58146062336299, 1 / (1 + math.exp(-1))]
     val, _ = integrate.quad(integrand, 0, 1, points=pts, limit=500, epsabs=1e-13, epsrel=1e-11)
     return val
@@ -178,3 +180,18 @@ def test_cli_hyperprior_verdict_is_unweighted(capsys, prior):
     assert code == 0
     assert "incomparable" in out and "Blackwell-dominates" not in out and "same protection" not in out
     assert "not a probability" in out and "Expected regret" in out
+
+
+def test_callable_hyperprior_against_quadrature():
+    """A plain density callable (an uncertified ``DensityPrior``: extremes from end points and midpoints,
+    its reflection, its tail bound from a grid) against scipy quad, as the named priors above."""
+    pdf = lambda p: 6.0 * p * (1.0 - p)  # noqa: E731  (Beta(2, 2), passed as a bare function)
+    c = dc.compare(G1, L1, hyperprior=pdf)
+    assert not c.weighted.regret_ab.certified and not c.weighted.delta_ab.certified
+    named = dc.compare(G1, L1, hyperprior=dc.BetaPrior(2.0, 2.0))
+    for r, rn, sign in ((c.weighted.regret_ab, named.weighted.regret_ab, 1), (c.weighted.regret_ba, named.weighted.regret_ba, -1)):
+        ref = _regret_quad(pdf, 1.0, 1.0, sign)
+        assert r.lower - 1e-12 <= ref <= r.upper + 1e-12
+        assert r.value == pytest.approx(rn.value, rel=1e-6)
+    with pytest.raises(ValueError, match="finite and non-negative"):
+        dc.delta_divergence(G1, L1, hyperprior=lambda p: p - 0.5)

@@ -358,7 +358,16 @@ def test_sgm_one_step_bracket_contains_the_exact_profile(sigma: float, p: float,
     assert hi >= t * (1 - REL), f"δ_hi = {hi!r} understates {t!r}"
     assert lo <= t * (1 + REL) + 1e-300, f"δ_lo = {lo!r} above the truth {t!r}"
     assert 0.0 <= lo and hi <= 1.0
+    # the symmetrised pairs (the one lower envelope) bracket the exact symmetrised Bayes error
+    rb = m.bayes_error_bounds(PRIORS)
+    for pi, r_lo, r_hi in zip(PRIORS, rb.pessimistic, rb.optimistic):
+        t = float(ref.sgm1_bayes_error(sigma, p, pi))
+        assert r_lo <= t * (1 + REL) + 1e-300, f"R_lo({pi}) = {r_lo!r} above the truth {t!r}"
+        assert r_hi >= t * (1 - REL), f"R_hi({pi}) = {r_hi!r} below the truth {t!r}"
 
+
+ALPHAS = np.array([0.0, 1e-300, 1e-12, 1e-6, 0.01, 0.3, 0.5, 0.9, 1 - 1e-12, 1.0])
+PRIORS = np.array([1e-300, 1e-12, 0.01, 0.3, 0.5, 0.7, 0.99, 1 - 1e-12])
 
 sgm_params = {
     "sigma": _mixed(st.floats(0.3, 50.0), [1e-3, 0.02, 1e3, 1e300], st.floats(-5.0, 0.0)),
@@ -397,6 +406,9 @@ def test_sgm_whole_domain_answers_or_refuses_clearly(data: st.DataObject) -> Non
         with time_limit(120):
             m = dc.SubsampledGaussian(**params)
             d, e, adv = float(m.delta(1.0)), float(m.epsilon(1e-5)), float(m.advantage)
+            f, r = m.tradeoff(ALPHAS), m.bayes_error(PRIORS)
+            fb, rb = m.tradeoff_bounds(ALPHAS), m.bayes_error_bounds(PRIORS)
+            fixed, auc = float(m.fixed_point), float(m.auc)
     except (ValueError, TypeError) as exc:
         msg = str(exc)
         assert any(n in msg for n in ("sigma", "sampling_rate", "steps", "p ", "limit", "memory")), msg
@@ -404,6 +416,11 @@ def test_sgm_whole_domain_answers_or_refuses_clearly(data: st.DataObject) -> Non
         return
     assert valid, f"accepted invalid parameters {params}"
     assert 0.0 <= d <= 1.0 and 0.0 <= adv <= 1.0 and e >= 0 and not math.isnan(e)
+    # the views built from the symmetrised pairs: in range, monotone/concave, brackets ordered
+    assert np.all((f >= 0) & (f <= 1 - ALPHAS)) and np.all(np.diff(f) <= 1e-12)
+    assert np.all((r >= 0) & (r <= np.minimum(PRIORS, 1 - PRIORS) + 1e-15))
+    assert np.all(fb.pessimistic <= fb.optimistic) and np.all(rb.pessimistic <= rb.optimistic)
+    assert 0.0 <= fixed <= 0.5 and 0.5 <= auc <= 1.0
 
 
 # ---------------------------------------------------------------------------------------------- CLI

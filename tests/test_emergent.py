@@ -19,7 +19,7 @@ import pytest
 from scipy import integrate
 
 import dpcompare as dc
-from dpcompare.compare.emergent import compose_n, emergent
+from dpcompare.compare.emergent import MAX_RR_STEPS, compose_n, emergent
 from dpcompare.compare.plrv import MomentsMethod, laplace_moments, moments_with_method, thm3
 from dpcompare.io import cli
 
@@ -96,9 +96,20 @@ def test_composed_rr_is_exact():
 
 
 def test_uncomposable_kinds_say_so():
+    mix = dc.parse("mixture(0.5*rr(eps=1), 0.5*gaussian(mu=2))")
+    comp, why = compose_n(mix, 5)
+    assert comp is None and "numeric (pessimistic/optimistic) pair" in why
+    with pytest.raises(ValueError, match="moments"):  # no certified moments either
+        emergent(mix, dc.Gaussian(mu=1.0), 50, 50)
+    e = emergent(dc.RandomizedResponse(eps=0.1), dc.Gaussian(mu=1.0), MAX_RR_STEPS + 1, 5)
+    assert e.composed.delta_ab is None and "atoms" in e.composed.note
+
+
+def test_laplace_is_composed_and_certified():
     e = emergent(dc.Laplace(b=1.0), dc.Gaussian(mu=1.0), 50, 50)
-    assert e.composed.delta_ab is None and "cannot be composed" in e.composed.note
     assert e.winner == "B"  # η_L = 0.4537 < η_G = 0.5 at N = Ñ
+    d = e.composed.delta_ab
+    assert d is not None and 0.0 <= d.lower <= d.value <= d.upper and d.upper - d.lower < 1e-6
 
 
 def test_sgm_must_be_one_step():
@@ -128,7 +139,10 @@ def test_cli_emergent(capsys):
     assert d["certified"]["delta_ab"] is not None
     code = cli.main(["emergent", "laplace(b=1)", "gaussian(mu=1)", "--steps", "50"])
     out, _ = capsys.readouterr()
-    assert code == 0 and "the theorem does not apply" in out and "cannot be composed" in out
+    assert code == 0 and "the theorem does not apply" in out and "Certified Δ of the composed" in out
+    code = cli.main(["emergent", "mixture(0.5*rr(eps=1), 0.5*gaussian(mu=2))", "gaussian(mu=1)", "--steps", "5"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and "moments" in err and len(err.strip().splitlines()) == 1
     code = cli.main(["emergent", "laplace(b=1)", "gaussian(mu=1)", "--steps", "0"])
     out, err = capsys.readouterr()
     assert code == 2 and out == "" and err.startswith("error:") and "steps" in err

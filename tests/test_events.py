@@ -126,7 +126,8 @@ def test_pld_route_matches_dp_accountings_accountant(ev, h):
         (e.ZCDpEvent(0.5), NR.ADD_OR_REMOVE_ONE),
         (e.RepeatAndSelectDpEvent(e.GaussianDpEvent(2.0), 5, 1), NR.ADD_OR_REMOVE_ONE),
         (e.SingleEpochTreeAggregationDpEvent(2.0, 8), NR.REPLACE_SPECIAL),
-        (e.SelfComposedDpEvent(e.SampledWithoutReplacementDpEvent(1000, 10, e.GaussianDpEvent(1.0)), 100),
+        (e.ComposedDpEvent([e.SelfComposedDpEvent(e.SampledWithoutReplacementDpEvent(1000, 10, e.GaussianDpEvent(1.0)),
+                                                  100), e.RandomizedResponseDpEvent(0.9, 2)]),
          NR.REPLACE_ONE),
     ],
 )
@@ -150,7 +151,7 @@ def test_zcdp_bound_is_above_the_gaussian_it_contains():
     ("ev", "words"),
     [
         (e.UnsupportedDpEvent(), "UnsupportedDpEvent"),
-        (e.SampledWithReplacementDpEvent(100, 10, e.GaussianDpEvent(1.0)), "SampledWithReplacementDpEvent"),
+        (e.SampledWithReplacementDpEvent(100, 10, e.LaplaceDpEvent(1.0)), "SampledWithReplacementDpEvent of LaplaceDpEvent"),
         (e.PoissonSampledDpEvent(0.1, e.ZCDpEvent(1.0)), "PoissonSampledDpEvent of ZCDpEvent"),
         (e.ComposedDpEvent([e.GaussianDpEvent(1.0), e.RandomizedResponseDpEvent(0.5, 2)]), "neighbouring relations"),
         (e.SampledWithoutReplacementDpEvent(10, 20, e.GaussianDpEvent(1.0)), "sample_size"),
@@ -238,13 +239,15 @@ def test_shuffle_is_the_gaussian_bound_per_epoch():
     assert c.adjacency.value == "replace_one" and c.event_dict()["count"] == 4
 
 
-def test_fixed_batches_are_the_replace_one_rdp_bound():
+def test_fixed_batches_are_certified_and_tighter_than_the_replace_one_rdp_bound():
+    # tests/test_events_fixed_batch.py checks the bracket itself (brute force, adaptive attack, dp-accounting)
     c = dc.TrainingConfig(2.0, batch_size=10, dataset_size=1000, steps=50, sampling="fixed")
     ev = c.event()
     assert ev == e.SelfComposedDpEvent(e.SampledWithoutReplacementDpEvent(1000, 10, e.GaussianDpEvent(1.0)), 50)
-    m = c.mechanism
-    assert m.guarantee is Guarantee.BOUND and m.adjacency.value == "replace_one"
-    assert m.epsilon(1e-5) >= rdp_eps(ev, 1e-5, NR.REPLACE_ONE) - 1e-9
+    m = dc.FromDpEvent(ev)
+    assert m.guarantee is Guarantee.CERTIFIED and m.adjacency.value == "replace_one"
+    assert m.epsilon(1e-5) == c.mechanism.epsilon(1e-5)
+    assert m.epsilon(1e-5) <= rdp_eps(ev, 1e-5, NR.REPLACE_ONE)
 
 
 @pytest.mark.parametrize(

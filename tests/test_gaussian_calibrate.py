@@ -29,7 +29,7 @@ def test_classical_formula_and_flag():
     assert r.epsilon == pytest.approx(0.1 * math.sqrt(2 * math.log(1.25 / 1e-5)), rel=1e-15)
     assert r.valid is True
     eps, valid = dg.classical_epsilon(1.0, 1e-5)
-    assert eps == pytest.approx(4.844805262605390, rel=1e-14) and valid is False
+    assert eps == pytest.approx(math.sqrt(2 * math.log(1.25e5)), rel=1e-14) and valid is False  # eq 3.5, σ = 1
     vec = dg.classical_epsilon(np.array([0.1, 1.0]), 1e-5)
     assert list(vec.valid) == [True, False]
 
@@ -50,6 +50,8 @@ def test_classical_bound_fails_outside_its_range():
     assert mp_delta(2.0, r.epsilon) > 1e-5
     assert dg.epsilon(2.0, 1e-5) > r.epsilon
     r10 = dg.classical_epsilon(10.0, 1e-5)
+    # eq 3.5 at ψ = 10: ε = 10·√(2 ln 1.25e5) = 48.45, where the exact δ (mpmath, mp_delta) is 0.522, not 1e-5
+    assert r10.epsilon == pytest.approx(10 * math.sqrt(2 * math.log(1.25e5)), rel=1e-14)
     assert float(mp_delta(10.0, r10.epsilon)) == pytest.approx(0.522, abs=1e-3)
 
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import math
 
+import mpmath
 import pytest
 
 import dpcompare.gaussian as dg
+import reference_values as rv
 from dpcompare.io import cli
 
 GAUSSIAN_KEYS = {
@@ -41,14 +43,16 @@ def test_json_contract_and_values(capsys):
     d = run_json(capsys, "--psi", "1")
     assert GAUSSIAN_KEYS <= set(d)
     assert d["psi"] == 1.0 and d["sigma"] == 1.0 and d["mu"] == 1.0 and d["delta"] == 1e-5
-    assert d["epsilon"] == pytest.approx(4.377178095681, abs=1e-9)
+    assert d["epsilon"] == pytest.approx(float(rv.gauss_epsilon(1e-5, mu=1)), abs=1e-9)  # mpmath, eq 6.7 profile
     for key, conv in (("epsilon_rdp", "standard"), ("epsilon_rdp_asoodeh", "asoodeh"), ("epsilon_rdp_balle", "balle")):
         r = dg.rdp_epsilon(1.0, 1e-5, conv)
         assert d[key] == r.epsilon and d[key + "_order"] == r.alpha
         assert d[key] >= d["epsilon"]
-    assert d["auc"] == pytest.approx(0.7602499389065233, rel=1e-14)
-    assert d["advantage"] == pytest.approx(0.3829249225480262, rel=1e-12)
-    assert d["fixed_point"] == d["minimax_bayes_error"] == pytest.approx(0.3085375387259869, rel=1e-12)
+    # closed forms of G_ψ at ψ = 1 (Dong, Roth & Su, "Gaussian differential privacy"), by mpmath:
+    # AUC = Φ(ψ/√2), advantage = 2Φ(ψ/2) − 1, fixed point = minimax Bayes error = Φ(−ψ/2)
+    assert d["auc"] == pytest.approx(float(mpmath.ncdf(1 / mpmath.sqrt(2))), rel=1e-14)
+    assert d["advantage"] == pytest.approx(float(2 * mpmath.ncdf(mpmath.mpf(1) / 2) - 1), rel=1e-12)
+    assert d["fixed_point"] == d["minimax_bayes_error"] == pytest.approx(float(mpmath.ncdf(-mpmath.mpf(1) / 2)), rel=1e-12)
     assert [r["alpha"] for r in d["rdp"]] == [1.5, 2, 4, 8, 16, 32, 64]
     assert all(r["rho"] == r["alpha"] / 2 for r in d["rdp"])
     assert d["epsilon_classical_valid"] is False and d["source"] == "psi"
@@ -89,8 +93,9 @@ def test_human_table(capsys):
     assert code == 0 and err == ""
     for needle in ("ψ = 2", "privacy profile (eq 6.7)", "RDP improved A (Cor 12)", "RDP improved B (Cor 13)",
                    "RDP standard (Cor 11)", "classical (eq 3.5)", "FAILS here", "AUC", "advantage",
-                   "fixed point α*", "minimax Bayes error R*", "ρ(α) = αψ²/2", "9.9972561"):
+                   "fixed point α*", "minimax Bayes error R*", "ρ(α) = αψ²/2"):
         assert needle in out, needle
+    assert f"{float(rv.gauss_epsilon(1e-5, mu=2)):.8g}" in out  # 9.9972561: the eq 6.7 ε at δ = 1e-5 (mpmath)
 
 
 @pytest.mark.parametrize(

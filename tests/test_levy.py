@@ -76,3 +76,22 @@ def test_lemma_1_eq_7(a, b):
     d = dc.compare(a, b, crossings=False).symmetric_bounds[1]
     assert chain(d)
     assert not chain(0.99 * d)
+
+
+def test_gaussian_against_approxdp_bracket_contains_the_truth():
+    """Found by the property test above: compare's sweep extended neighbouring secants of exact node
+    values, so one ulp of the closed form, multiplied by the ratio of neighbouring interval widths, put
+    its upper bound 5e-11 below the true Δ. Truth from seed 000 eq 2 with mpmath at 40 digits: for G_μ,
+    R(π) = π·Φ(−t) + (1−π)·Φ(t − μ), t = λ/μ + μ/2, and for ApproxDP(0, ½) R(π) = ½·min(π, 1−π); Δ is
+    attained where dR_G/dπ = ½."""
+    import mpmath as mp
+
+    with mp.workdps(40):
+        mu = mp.mpf("0.25")
+        t = lambda pi: mp.log(pi / (1 - pi)) / mu + mu / 2  # noqa: E731
+        pi = mp.findroot(lambda pi: mp.ncdf(-t(pi)) - mp.ncdf(t(pi) - mu) - mp.mpf("0.5"), 0.4576)
+        truth = float(pi * mp.ncdf(-t(pi)) + (1 - pi) * mp.ncdf(t(pi) - mu) - pi / 2)
+    c = dc.compare(dc.Gaussian(mu=0.25), dc.ApproxDP(eps=0.0, delta=0.5), crossings=False)
+    assert c.delta_ab.lower <= truth <= c.delta_ab.upper
+    lev = dc.levy_distance(dc.Gaussian(mu=0.25), dc.ApproxDP(eps=0.0, delta=0.5))
+    assert lev.lower <= truth <= lev.upper

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import dpcompare as dc
 from dpcompare.mixtures import algebra as alg
 from dpcompare.tradeoff import DiscretePair, Rounding
 from strategies import discrete_pairs, mass_pairs
@@ -202,3 +203,37 @@ def test_as_pairs_rejects_invalid_callables_and_objects():
         alg.as_pairs(lambda a: 0.9 * (1 - np.asarray(a)), require_f0_one=True)
     with pytest.raises(ValueError, match="DiscretePair, a mechanism or a callable"):
         alg.as_pairs("gaussian")
+
+
+@pytest.mark.parametrize("mech", [dc.Gaussian(mu=0.3), dc.Gaussian(mu=1.0), dc.Gaussian(mu=6.0), dc.Laplace(b=1.0), dc.Laplace(b=0.1)],
+                         ids=lambda m: m.spec)
+def test_as_pairs_of_a_closed_form_mechanism_brackets_its_closed_forms(mech):
+    # the certified discretisation (tradeoff/grid.py via mixtures/_tails.py) against the mechanism's
+    # closed-form δ(ε) and f(α) (Gaussian: Dong, Roth & Su Cor 2.13; Laplace: its two-sided tails)
+    pess, opt = alg.as_pairs(mech)
+    assert pess.rounding is Rounding.PESSIMISTIC and opt.rounding is Rounding.OPTIMISTIC
+    eps = np.linspace(0.0, 12.0, 61)
+    d = mech.delta(eps)
+    assert np.all(opt.delta(eps) <= d * (1 + 1e-9) + 1e-15) and np.all(d <= pess.delta(eps) * (1 + 1e-9) + 1e-15)
+    a = np.linspace(0.0, 1.0, 401)
+    f = mech.tradeoff(a)
+    assert np.all(pess.tradeoff(a) <= f + 1e-12) and np.all(f <= opt.tradeoff(a) + 1e-12)
+    assert np.max(opt.tradeoff(a) - pess.tradeoff(a)) < 1e-4
+
+
+def test_as_pairs_of_laplace_has_no_spurious_infinite_loss():
+    # ε(δ) of Laplace is m = Δ/b for every δ > 0 (the loss is bounded by m); the pessimistic pair keeps
+    # it down to tiny δ: no rounding excess is charged at ℓ = +∞
+    m = dc.Laplace(b=0.1)
+    pess, _ = alg.as_pairs(m)
+    assert pess.q_pos_inf == 0.0
+    assert m.m - 1e-9 <= pess.epsilon(1e-30) <= m.m + 1e-9
+
+
+@pytest.mark.parametrize("delta", [1e-5, 1e-12, 1e-30])
+def test_as_pairs_of_a_gaussian_brackets_epsilon_down_to_tiny_delta(delta):
+    # closed form ε(δ) of G_μ (Balle & Wang 2018, analytic Gaussian) inside the bracket; the old
+    # discretisation put a rounding excess (~1e-17) at ℓ = +∞ and answered ∞ below it
+    g = dc.Gaussian(mu=1.0)
+    pess, opt = alg.as_pairs(g)
+    assert opt.epsilon(delta) <= g.epsilon(delta) <= pess.epsilon(delta) < g.epsilon(delta) + 1e-3

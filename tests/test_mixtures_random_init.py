@@ -96,3 +96,51 @@ def test_bad_mechanism_parameters():
         RandomInit(PROFILES[1], steps=0)
     with pytest.raises(ValueError, match="sensitivity must be a Sensitivity"):
         RandomInit("least_squares")
+
+
+def test_t_step_composition_of_randomized_response_brackets_the_binomial_closed_form():
+    # RR with e^ε₀ = 3 composed T times is exact in closed form: k of T outcomes at +log 3 give loss
+    # (2k − T)·log 3 with P-mass C(T,k)·¼ᵏ·¾^{T−k} (Dong, Roth & Su, "Gaussian differential privacy", §3).
+    # _compose moves the pair onto the grid (tradeoff/grid.py) and composes it by FFT (tradeoff/compose.py).
+    from dpcompare.mixtures.random_init import _compose
+
+    rr = dc.DiscretePair.from_masses([0.75, 0.25], [0.25, 0.75])
+    T = 6
+    k = np.arange(T + 1)
+    p = np.array([math.comb(T, i) * 0.25**i * 0.75 ** (T - i) for i in k])
+    q = np.array([math.comb(T, i) * 0.75**i * 0.25 ** (T - i) for i in k])
+    eps = np.array([0.0, 0.7, 1.5, 3.0, 5.0])
+    exact = np.maximum(q[None, :] - np.exp(eps)[:, None] * p[None, :], 0.0).sum(axis=1)
+    h, K = math.log(3.0) * T / 256, 256
+    pess, eta_p = _compose(rr, T, h, K, Rounding.PESSIMISTIC)
+    opt, eta_o = _compose(rr, T, h, K, Rounding.OPTIMISTIC)
+    assert 0.0 < eta_p < 1e-9 and 0.0 < eta_o < 1e-9
+    assert np.all(pess.delta(eps) >= exact - eta_p) and np.all(opt.delta(eps) <= exact + eta_o)
+    assert np.max(pess.delta(eps) - opt.delta(eps)) < 0.02
+    assert pess.is_symmetric and opt.is_symmetric
+
+
+def test_numerical_error_is_zero_for_one_step_and_the_fft_bound_for_t_steps():
+    sens = PROFILES[1]
+    assert RandomInit(sens, bins=50, grid=256).numerical_error == 0.0
+    m = RandomInit(sens, steps=3, bins=50, grid=256, heuristic=True)
+    assert 0.0 < m.numerical_error < 1e-9
+    assert m.describe()["numerical_error"] == m.numerical_error
+
+
+def test_one_step_pairs_are_the_lemma_31_mixture_of_gaussian_components():
+    # independent path: each bin's G_μ (sup μ / inf μ) bracketed alone by the mechanism's own closed
+    # form, mixed as the revealed-index pair (seed 002 Lemma 3.1); its δ must lie inside the bracket
+    sens = Sensitivity(Loss.CLIPPED_LEAST_SQUARES, a=0.0, clip=1.0)
+    m = RandomInit(sens, bins=8, grid=1024, tail=1e-6)
+    pess, opt = m.pairs()
+    U = float(-dc._numerics.ndtri(1e-6))
+    edges = np.concatenate([[-np.inf], np.linspace(-U, U, 9), [np.inf]])
+    w = np.diff(dc._numerics.ndtr(edges))
+    eps = np.linspace(0.0, 3.0, 13)
+    hi = sum(wi * dc.Gaussian(mu=sens.range(a, b)[1]).delta(eps) for wi, a, b in zip(w, edges[:-1], edges[1:]))
+    lo = sum(wi * (dc.Gaussian(mu=mu).delta(eps) if mu > 0 else 0.0 * eps)
+             for wi, mu in ((wi, sens.range(a, b)[0]) for wi, a, b in zip(w, edges[:-1], edges[1:])))
+    assert np.all(pess.delta(eps) >= hi - 1e-12)
+    assert np.all(opt.delta(eps) <= lo + 1e-12)
+    assert np.max(pess.delta(eps) - hi) < 1e-4 and np.max(lo - opt.delta(eps)) < 1e-4  # the grid's part is small

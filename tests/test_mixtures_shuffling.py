@@ -114,17 +114,63 @@ def test_theorem42_is_a_valid_lower_bound_of_the_exact_tradeoff(n, eps0):
     assert np.all(thm.delta(EPS) >= exact.delta(EPS) - 1e-12)
 
 
+def _np_tradeoff_vertices(p: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Vertices (α, β) of T(P, Q) by Neyman–Pearson from the masses: reject atoms in decreasing q/p."""
+    order = np.argsort(-np.where(p > 0, q / np.where(p > 0, p, 1.0), np.inf), kind="stable")
+    alpha = np.concatenate([[0.0], np.cumsum(p[order])])
+    beta = 1.0 - np.concatenate([[0.0], np.cumsum(q[order])])
+    return np.minimum(alpha, 1.0), np.maximum(beta, 0.0)
+
+
+def _interp_convex(x: np.ndarray, xp: np.ndarray, yp: np.ndarray) -> np.ndarray:
+    """A non-increasing piecewise-linear curve through (xp, yp), xp non-decreasing; at a repeated xp
+    the curve takes the last (lowest) y, as a trade-off function does at a vertical step."""
+    keep = np.r_[xp[1:] != xp[:-1], True]
+    return np.interp(x, xp[keep], yp[keep])
+
+
+def _thm42_by_hand(n: int, eps0: float, x: np.ndarray) -> np.ndarray:
+    """Seed 002 Thm 4.2's bound C(2w·Id + (1−2w)·T(P₀, Q₀)) on x, with C of eq 3 written out:
+    g on [0, x̄], x̄ + g(x̄) − x on [x̄, g(x̄)], g⁻¹ on [g(x̄), 1], x̄ the vertex where g's slope passes −1
+    (no dpcompare code: brute-force masses, Neyman–Pearson vertices, np.interp)."""
+    w, p0, q0, _, _ = brute_force(n, eps0)
+    a, b = _np_tradeoff_vertices(p0, q0)
+    g = (1 - 2 * w) * b + 2 * w * (1 - a)  # vertices of the mixture with Id (α unchanged, Prop E.1)
+    # g's slope on an atom's segment is −(1−2w)·q/p − 2w, steeper than −1 iff q > p: x̄ is the P-mass
+    # of those atoms (from the masses, not from differences of rounded vertices)
+    steep = q0 > p0
+    xb = float(p0[steep].sum())
+    gx = (1 - 2 * w) * (1 - float(q0[steep].sum())) + 2 * w * (1 - xb)
+    assert xb <= gx
+    f = _interp_convex(x, a, g)
+    inv = _interp_convex(x, g[::-1], a[::-1])  # g⁻¹: the vertices mirrored
+    return np.where(x <= xb, f, np.where(x <= gx, xb + gx - x, inv))
+
+
+@pytest.mark.parametrize(("n", "eps0"), CASES)
+def test_theorem42_bound_is_eq3_of_the_mixture_by_hand(n, eps0):
+    raw = symmetrize_eq3(mix_with_identity(prop41_pairs(eps0, n)[0], 2 * shuffle_weight(eps0)))
+    assert np.max(np.abs(raw.tradeoff(X) - _thm42_by_hand(n, eps0, X))) <= 1e-12
+
+
 def test_theorem42_is_not_the_exact_tradeoff():
     # The issue expected equality with the brute-force T(P, Q); it fails (the seed's proof drops the
-    # factor (1 + η)/2 of Balle et al.'s advanced joint convexity). Measured gap at n = 5, ε₀ = 1.
+    # factor (1 + η)/2 of Balle et al.'s advanced joint convexity). The gap at n = 5, ε₀ = 1 (0.132),
+    # against Thm 4.2 recomputed by hand from the brute-force masses.
     _, _, _, p, q = brute_force(5, 1.0)
+    exact = DiscretePair.from_masses(p, q).tradeoff(X)
     raw = symmetrize_eq3(mix_with_identity(prop41_pairs(1.0, 5)[0], 2 * shuffle_weight(1.0)))
-    gap = np.max(DiscretePair.from_masses(p, q).tradeoff(X) - raw.tradeoff(X))
-    assert gap == pytest.approx(0.13199601015, abs=1e-9)
-    # the ε₀-DP floor closes part of that gap (measured), and never crosses the exact curve
+    by_hand = _thm42_by_hand(5, 1.0, X)
+    assert np.max(np.abs(raw.tradeoff(X) - by_hand)) <= 1e-12
+    assert np.max(exact - raw.tradeoff(X)) == pytest.approx(np.max(exact - by_hand), abs=1e-12)
+    assert np.max(exact - by_hand) > 0.1
+    # the ε₀-DP floor max(C(g), f_{ε₀,0}) (Dong, Roth & Su eq 6) closes part of that gap (0.049), and
+    # never crosses the exact curve
     floored = Shuffled(1.0, 5).tradeoff(X)
-    assert np.max(DiscretePair.from_masses(p, q).tradeoff(X) - floored) == pytest.approx(0.0490701054, abs=1e-9)
-    assert np.all(floored <= DiscretePair.from_masses(p, q).tradeoff(X) + 1e-12)
+    f_eps0 = np.maximum.reduce([np.zeros_like(X), 1 - math.e * X, (1 - X) / math.e])
+    assert np.max(np.abs(floored - np.maximum(by_hand, f_eps0))) <= 1e-12
+    assert 0.01 < np.max(exact - floored) < np.max(exact - by_hand)
+    assert np.all(floored <= exact + 1e-12)
 
 
 @pytest.mark.parametrize(("n", "eps0"), [(5, 1.0), (30, 2.0), (60, 0.5)])

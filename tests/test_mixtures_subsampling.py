@@ -35,6 +35,9 @@ def test_prop_e1_needs_p0_to_be_a_neighbour():
     p0, p1, q1, w = np.array([0, 0, 0, 1.0]), np.array([0, 0, 0.2, 0.8]), np.full(4, 0.25), 0.5
     bound, _ = sub.subsampled_pairs(DiscretePair.from_masses(p1, q1), w)
     exact = DiscretePair.from_masses((1 - w) * p0 + w * p1, (1 - w) * p0 + w * q1)
+    # by hand (Neyman–Pearson): P = (0, 0, .1, .9), Q = (.125, .125, .125, .625): reject atoms 1, 2 free and
+    # all of atom 3 at α = 0.1: β = 1 − .25 − .125 = 0.625. The bound: f = T(p1, q1) at 0.1 rejects atoms
+    # 1, 2 and half of atom 3: f = 1 − .5 − .125 = .375; (1 − w)(1 − α) + w·f = .45 + .1875 = 0.6375
     assert float(exact.tradeoff(0.1)) == pytest.approx(0.625) and float(bound.tradeoff(0.1)) == pytest.approx(0.6375)
 
 

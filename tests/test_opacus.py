@@ -17,7 +17,6 @@ DELTA = 1e-5
 
 
 def _train(accountant: str, steps_noise=1.0):
-    from opacus import PrivacyEngine
     from torch.utils.data import DataLoader, TensorDataset
 
     torch.manual_seed(0)
@@ -26,17 +25,8 @@ def _train(accountant: str, steps_noise=1.0):
     model = torch.nn.Sequential(torch.nn.Linear(8, 2))
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
     loader = DataLoader(TensorDataset(x, y), batch_size=32)
-    engine = PrivacyEngine(accountant=accountant)
-    model, opt, loader = engine.make_private(module=model, optimizer=opt, data_loader=loader,
-                                             noise_multiplier=steps_noise, max_grad_norm=1.0)
-    loss_fn = torch.nn.CrossEntropyLoss()
-    for _ in range(2):  # two epochs
-        for xb, yb in loader:
-            if len(xb) == 0:
-                continue
-            opt.zero_grad()
-            loss_fn(model(xb), yb).backward()
-            opt.step()
+    engine, _ = integration.train_private(model, opt, loader, noise_multiplier=steps_noise, epochs=2,
+                                          accountant=accountant)
     return engine
 
 
@@ -77,3 +67,18 @@ def test_schedules_compose_and_empty_history_is_private():
     eps = acc.get_epsilon(DELTA)
     single = dc.SubsampledGaussian(1.0, 0.1, 1).epsilon(DELTA)
     assert single < eps < dc.SubsampledGaussian(1.0, 0.1, 2).epsilon(DELTA)
+    assert acc.get_privacy_spent(delta=DELTA) == (eps, DELTA)  # Opacus' IAccountant interface
+
+
+def test_train_private_counts_every_step_and_rejects_bad_input():
+    engine = _train("rdp")  # Opacus' own accountant sees the same steps
+    assert engine.accountant.history == [(1.0, 32 / 256, 2 * 256 // 32)]  # 2 epochs of 8 Poisson batches
+    from torch.utils.data import DataLoader, TensorDataset
+
+    loader = DataLoader(TensorDataset(torch.zeros(4, 2), torch.zeros(4).long()), batch_size=2)
+    model = torch.nn.Linear(2, 2)
+    for kw, match in (({"noise_multiplier": 0.0, "epochs": 1}, "noise_multiplier"),
+                      ({"noise_multiplier": 1.0, "epochs": 0}, "epochs"),
+                      ({"noise_multiplier": 1.0, "epochs": 1, "max_grad_norm": -1.0}, "max_grad_norm")):
+        with pytest.raises(ValueError, match=match):
+            integration.train_private(model, torch.optim.SGD(model.parameters(), lr=0.1), loader, **kw)

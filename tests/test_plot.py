@@ -32,6 +32,7 @@ import dpcompare as dc
 from dpcompare.io import cli
 from dpcompare.io import plot as P
 from dpcompare.io.spec import MECHANISMS
+from reference_values import gauss_laplace_reference
 
 matplotlib = pytest.importorskip("matplotlib")
 from matplotlib.figure import Figure  # noqa: E402
@@ -86,6 +87,7 @@ SPEC_EXAMPLES = {
     "mixture": "mixture(0.5*rr(eps=1), 0.5*gaussian(mu=1))",
     "subsample": "subsample(gaussian(mu=1), w=0.1)",
     "random_init": "random_init(loss=clipped_least_squares, a=0.5, clip=1, sigma=1)",
+    "compose": "compose(laplace(b=2), steps=5)",
 }
 
 _cache: dict[str, object] = {}
@@ -185,8 +187,9 @@ def test_bayes_error_rulers_are_the_deltas_at_their_priors():
     fig = P.bayes_error([GAUSS, LAP], labels=["Gauss", "Lap"])
     ax = fig.axes[0]
     (x1, lo1, hi1), (x2, lo2, hi2) = _rulers(ax)
-    assert x1 == pytest.approx(1 / (1 + math.e), abs=1e-9) and hi1 - lo1 == pytest.approx(0.0341385, abs=1e-6)
-    assert x2 == pytest.approx(0.5, abs=1e-9) and hi2 - lo2 == pytest.approx(0.0052722, abs=1e-6)
+    ref = gauss_laplace_reference()  # mpmath, tests/reference_values.py: 0.0341385 and 0.0052722
+    assert x1 == pytest.approx(1 / (1 + math.e), abs=1e-9) and hi1 - lo1 == pytest.approx(ref.delta_lg, abs=1e-6)
+    assert x2 == pytest.approx(0.5, abs=1e-9) and hi2 - lo2 == pytest.approx(ref.delta_gl, abs=1e-6)
     # each ruler spans exactly from the lower curve to the upper one
     assert hi1 == pytest.approx(float(LAP.bayes_error(x1))) and lo1 == pytest.approx(float(GAUSS.bayes_error(x1)))
     assert hi2 == pytest.approx(float(GAUSS.bayes_error(x2))) and lo2 == pytest.approx(float(LAP.bayes_error(x2)))
@@ -210,7 +213,8 @@ def test_tradeoff_shift_restores_dominance():
     ax = fig.axes[0]
     shifted = [ln for ln in ax.get_lines() if "shifted" in ln.get_label()]
     assert len(shifted) == 2
-    for ln, other, want in zip(shifted, (LAP, GAUSS), (0.0052722, 0.0341385)):
+    ref = gauss_laplace_reference()  # mpmath, tests/reference_values.py
+    for ln, other, want in zip(shifted, (LAP, GAUSS), (ref.delta_gl, ref.delta_lg)):
         assert f"= {P._fmt(want)}" in ln.get_label()
         x, y = np.asarray(ln.get_xdata()), np.asarray(ln.get_ydata())
         keep = (x >= 0) & (x <= 1)
@@ -271,9 +275,10 @@ def test_difference_plot_levels_are_the_deltas():
     fig = P.bayes_error_difference([GAUSS, LAP])
     ax = fig.axes[0]
     levels = sorted(ln.get_ydata()[0] for ln in ax.get_lines() if ln.get_linestyle() == "--")
-    assert levels == pytest.approx([-0.0341385, 0.0052722], abs=1e-6)
+    ref = gauss_laplace_reference()  # mpmath, tests/reference_values.py: Δs 0.0341385, 0.0052722
+    assert levels == pytest.approx([-ref.delta_lg, ref.delta_gl], abs=1e-6)
     crossings = sorted(ln.get_xdata()[0] for ln in ax.get_lines() if ln.get_linestyle() == ":")
-    assert crossings == pytest.approx([0.4185, 0.5815], abs=1e-4)
+    assert crossings == pytest.approx(list(ref.crossings), abs=1e-4)
     with pytest.raises(ValueError, match="at least two"):
         P.bayes_error_difference([GAUSS])
 

@@ -92,7 +92,14 @@ def test_bracket_contains_truth_tiny_delta(eps):
 def test_far_tail_not_dropped():
     """(1, 0.01, 1).delta(5) was 0; the exact value is 4.4465e-23."""
     truth = float(one_step_delta(1.0, 0.01, 5.0))
-    assert truth == pytest.approx(4.4465086e-23, rel=1e-6)
+    # the closed form against the definition δ(ε) = ∫ ((1−p)φ(z) + pφ(z−μ) − e^ε φ(z))₊ dz by mpmath
+    # quadrature, split where the integrand's sign changes: (1−p) + p·e^{z−½} = e^ε (μ = 1)
+    with mp.workdps(30):
+        p, e5 = mp.mpf(0.01), mp.e ** 5
+        hockey = lambda z: max(mp.mpf(0), (1 - p) * mp.npdf(z) + p * mp.npdf(z - 1) - e5 * mp.npdf(z))  # noqa: E731
+        kink = mp.mpf(0.5) + mp.log((e5 - 1 + p) / p)
+        by_quad = mp.quad(hockey, [-40, 0, kink, kink + 1, kink + 2, kink + 4, kink + 10, 40])
+    assert truth == pytest.approx(float(by_quad), rel=1e-6)  # 4.4465e-23
     d = float(SubsampledGaussian(1.0, 0.01, 1).delta(5.0))
     assert truth <= d <= 1e3 * truth
 
@@ -132,6 +139,46 @@ def test_tiny_sampling_rate_is_served():
     """SubsampledGaussian(2, 1e-12, 1e6).delta(1) raised 'P-mass … > 1'."""
     d = float(SubsampledGaussian(2.0, 1e-12, 10**6).delta(1.0))
     assert 0.0 < d <= 1e-10
+
+
+def test_small_sigma_every_view_is_served():
+    """sgm(σ = 0.01, p = 0.01, N = 100): f, AUC and describe raised 'Q-mass 1.1699 > 1' (the linear-space
+    symmetrisation double-counted slope drops where R underflows, |λ| > 745).
+
+    Reference: with μ = 100 a sampled step reveals the record (up to e^{−1000}), so the remove pair is
+    P-mass 1 at ℓ = N·log(1 − p) with Q-mass c = (1 − p)^N there and Q-mass 1 − c at ℓ ≈ +∞: f(α) =
+    c(1 − α). Its symmetrisation conv(min(f, f⁻¹)) is the chord f_sym(α) = max(c − α, 0), hence
+    R(π) = c·min(π, 1 − π), fixed point c/2, AUC = 1 − c²/2."""
+    c = 0.99**100
+    m = SubsampledGaussian(0.01, 0.01, 100)
+    alpha = np.array([1e-300, 1e-6, 0.1, 0.3, c - 1e-3, 0.5, 0.9])
+    f = m.tradeoff_bounds(alpha)
+    truth = np.maximum(c - alpha, 0.0)  # for α ≥ e^{−4000}; f(0) = 1 (no mass at ℓ = +∞)
+    assert 1.0 - 1e-12 <= float(m.tradeoff(0.0)) <= 1.0  # the pessimistic pair moves tail mass to +∞
+    assert np.all(f.pessimistic <= truth + 1e-12) and np.all(f.optimistic >= truth - 1e-12)
+    assert np.max(truth - f.pessimistic) < 1e-6
+    pi = np.array([1e-12, 0.2, 0.5, 0.8, 1 - 1e-12])
+    r = m.bayes_error_bounds(pi)
+    r_true = c * np.minimum(pi, 1 - pi)
+    assert np.all(r.pessimistic <= r_true * (1 + 1e-12)) and np.all(r.optimistic >= r_true * (1 - 1e-12))
+    assert abs(m.fixed_point - c / 2) < 1e-6 and m.fixed_point <= c / 2 + 1e-12
+    assert abs(m.auc - (1 - c * c / 2)) < 1e-6
+    assert m.describe()["advantage"] == pytest.approx(1 - c, abs=1e-6)
+
+
+def test_tiny_sampling_rate_every_view_is_served():
+    """SubsampledGaussian(2, 1e-12, 1e6): f, the fixed point, AUC and describe raised 'P-mass
+    1.00000000118 > 1'. Reference (a union bound): unless the record is sampled in some step (probability
+    1 − (1 − p)^N ≤ N·p = 1e-6) the outputs have the same law, so TV ≤ 1e-6, R(½) ≥ (1 − 1e-6)/2 and
+    f(α) ≥ 1 − α − 1e-6; and f ≤ 1 − α always."""
+    m = SubsampledGaussian(2.0, 1e-12, 10**6)
+    alpha = np.array([0.0, 1e-9, 0.01, 0.5, 0.99, 1.0])
+    f = m.tradeoff_bounds(alpha)
+    assert np.all(f.pessimistic <= f.optimistic)
+    assert np.all(f.optimistic <= 1 - alpha + 1e-15) and np.all(f.pessimistic >= 1 - alpha - 1e-6)
+    assert 0.5 - 0.5e-6 <= m.fixed_point <= 0.5
+    assert 0.5 <= m.auc <= 0.5 + 1e-6
+    assert 0.0 <= m.describe()["advantage"] <= 1e-6
 
 
 def test_huge_sigma_is_served():

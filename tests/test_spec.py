@@ -142,7 +142,7 @@ def test_sgm_with_the_real_mechanism():
     ("text", "must_contain"),
     [
         # unknown names and keys: the message lists what is allowed
-        ("gauss(mu=1)", ["unknown mechanism 'gauss'", "known: approxdp, bnp, gaussian", "did you mean 'gaussian'"]),
+        ("gauss(mu=1)", ["unknown mechanism 'gauss'", "known: approxdp, bnp, compose, gaussian", "did you mean 'gaussian'"]),
         ("shuffles(eps0=1, n=10)", ["unknown mechanism 'shuffles'", "known:"]),
         ("gaussian(sd=1)", ["unknown parameter 'sd'", "allowed: mu, sensitivity, sigma"]),
         ("laplace(b=1, eps=2)", ["unknown parameter 'eps'", "allowed: b, sensitivity"]),

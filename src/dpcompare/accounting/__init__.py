@@ -7,8 +7,8 @@
   dp-accounting PLDs and their conversion to :class:`~dpcompare.tradeoff.DiscretePair`.
 - :func:`event_to_dict`, :func:`event_from_dict`, :func:`event_to_json`, :func:`plan` — DpEvents in their
   plain (JSON) form and the route each takes to a certified pair.
-- :func:`bayes_envelope` — the pair whose Bayes error is the minimum of several (f = conv(min f_i));
-  :func:`profile_bound_pair` — the pair of a privacy-profile bound.
+- :func:`profile_bound_pair` — the pair of a privacy-profile bound (the lower envelope of several pairs
+  is :func:`dpcompare.tradeoff.lower_envelope`).
 - :func:`delta_bracket` — certified Δ(A‖B) of two pair-backed mechanisms, numerical error included.
 """
 
@@ -27,7 +27,7 @@ from .dp_accounting import (
     subsampled_gaussian_composed,
     subsampled_gaussian_pld,
 )
-from .envelope import bayes_envelope, profile_bound_pair
+from .envelope import profile_bound_pair
 from .events import Adjacency, EventPlan, Route, check_event_dict, event_summary, load_event_text, plan
 from .sgm import CertifiedComposition, DeltaBracket, auto_discretization, compose_subsampled_gaussian, delta_bracket
 
@@ -39,7 +39,6 @@ __all__ = [
     "PairConversion",
     "Route",
     "auto_discretization",
-    "bayes_envelope",
     "check_event_dict",
     "compose_subsampled_gaussian",
     "delta_bracket",

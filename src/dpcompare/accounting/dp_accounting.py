@@ -24,7 +24,7 @@ reported in :class:`PairConversion`.
 Optimistic pmfs (``pessimistic_estimate=False``) round every loss down keeping μ_upper: then
 Σ qᵢe^{−ℓᵢ} can exceed 1, so they are not pairs. Their Bayes error R' = Σ min(π·pᵢ, (1−π)·qᵢ) is still
 ≥ the true one (pᵢ only grew), so the valid pair with Bayes error min(R', min(π, 1−π)) — concave,
-0 at both ends, below the perfectly private one — is a certified optimistic pair (:func:`bayes_envelope`).
+0 at both ends, below the perfectly private one — is a certified optimistic pair (:func:`~dpcompare.tradeoff.lower_envelope`).
 Over 10⁶ compositions its rounding bias is tens of nats (DESIGN.md §1): certified but loose; the
 subsampled Gaussian has its own tight lower version in :mod:`.sgm`.
 """
@@ -44,8 +44,8 @@ from dp_accounting.pld import privacy_loss_distribution as pld_lib
 from dp_accounting.rdp import rdp_privacy_accountant as rdp_lib
 from scipy.special import logsumexp
 
-from ..tradeoff import DiscretePair, Rounding
-from .envelope import bayes_envelope, profile_bound_pair
+from ..tradeoff import DiscretePair, Rounding, lower_envelope
+from .envelope import profile_bound_pair
 from .events import Adjacency, Route, check_event_dict, plan
 
 PrivacyLossDistribution = pld_lib.PrivacyLossDistribution
@@ -310,7 +310,7 @@ def pmf_to_pair(pmf: pld_pmf.PLDPmf) -> PairConversion:
     """A dp-accounting pmf as a DiscretePair (Q = μ_upper), masses corrected explicitly (module docstring).
 
     Pessimistic pmfs give a pessimistic pair; optimistic pmfs (not pairs) give the certified optimistic
-    pair of :func:`bayes_envelope` with the perfectly private mechanism.
+    pair of :func:`~dpcompare.tradeoff.lower_envelope` with the perfectly private mechanism.
     """
     loss, q, inf_mass, pessimistic = _pmf_arrays(pmf)
     negative = float(-q[q < 0].sum())
@@ -319,7 +319,7 @@ def pmf_to_pair(pmf: pld_pmf.PLDPmf) -> PairConversion:
         keep = q > 0
         with np.errstate(divide="ignore"):
             log_p = np.log(q[keep]) - loss[keep]
-        pair = bayes_envelope([(loss[keep], log_p)], include_perfectly_private=True, rounding=Rounding.OPTIMISTIC)
+        pair = lower_envelope([(loss[keep], log_p)], include_perfectly_private=True, rounding=Rounding.OPTIMISTIC)
         return PairConversion(pair, negative, 0.0, 0.0)
     inf_mass = min(max(inf_mass, 0.0), 1.0)
     removed_q = _remove_from_low_end(q, excess=float(q.sum()) + inf_mass - 1.0)
@@ -363,6 +363,6 @@ def pld_pair(pld: PrivacyLossDistribution) -> DiscretePair:
     rem, add = pld_to_pairs(pld)
     if add is None:
         return rem.pair
-    return bayes_envelope([rem.pair, add.pair], rounding=rem.pair.rounding)
+    return lower_envelope([rem.pair, add.pair], rounding=rem.pair.rounding)
 
 

@@ -16,6 +16,10 @@ GAUSSIAN                    only Gaussians: μ = √(Σ countᵢ/σᵢ²) exactl
 LAPLACE, DISCRETE_LAPLACE,  one such leaf with count 1: the exact closed form / exact discrete pair
 RANDOMIZED_RESPONSE
 SUBSAMPLED_GAUSSIAN         one Poisson-sampled Gaussian leaf, N times: the certified composition
+FIXED_BATCH_GAUSSIAN        one SampledWithoutReplacement(Gaussian) leaf, N times (replace-one): the certified
+                            bracket of accounting/wor.py (symmetrise each step, then compose)
+WITH_REPLACEMENT_GAUSSIAN   one SampledWithReplacement(Gaussian) leaf, N times (replace-one): the certified
+                            upper bound of accounting/wor.py (multiplicity K revealed, then as above)
 PLD                         every leaf has a dp-accounting PLD (pessimistic: connect-the-dots, a valid
                             dominating pair, Doroshenko et al. 2022; optimistic where dp-accounting has one)
 RDP_BOUND                   otherwise, if dp-accounting's RDP accountant supports every leaf: a certified
@@ -23,10 +27,10 @@ RDP_BOUND                   otherwise, if dp-accounting's RDP accountant support
 ==========================  ===============================================================================
 
 Each leaf has a neighbouring relation (dp-accounting's ``NeighboringRelation``): randomized response and
-sampling without replacement are defined for replace-one, tree aggregation for replace-special, zCDP for
+sampling with or without replacement are defined for replace-one, tree aggregation for replace-special, zCDP for
 any, everything else for add-or-remove-one; a composition mixing relations is refused, naming the leaves.
-Events no accountant can serve (``UnsupportedDpEvent``, ``SampledWithReplacementDpEvent``, sampled
-events of other mechanisms) raise ``ValueError`` naming the type and why.
+Events no accountant can serve (``UnsupportedDpEvent``, sampled events of other mechanisms,
+``SampledWithReplacementDpEvent`` composed with other events) raise ``ValueError`` naming the type and why.
 """
 
 from __future__ import annotations
@@ -58,6 +62,8 @@ class Route(enum.Enum):
     DISCRETE_LAPLACE = "discrete_laplace"
     RANDOMIZED_RESPONSE = "randomized_response"
     SUBSAMPLED_GAUSSIAN = "subsampled_gaussian"
+    FIXED_BATCH_GAUSSIAN = "fixed_batch_gaussian"
+    WITH_REPLACEMENT_GAUSSIAN = "with_replacement_gaussian"
     PLD = "pld"
     RDP_BOUND = "rdp_bound"
 
@@ -159,6 +165,9 @@ def check_event_dict(node: Any, where: str = "event") -> dict[str, Any]:
 def _check_sizes(node: dict[str, Any], where: str) -> None:
     cls = node["class_name"]
     if cls in ("SampledWithReplacementDpEvent", "SampledWithoutReplacementDpEvent"):
+        if node["sample_size"] > 0 and node["source_dataset_size"] < 1:
+            raise ValueError(f"{where}.source_dataset_size must be >= 1 when sample_size > 0, got "
+                             f"{node['source_dataset_size']}")
         if node["sample_size"] > node["source_dataset_size"] and cls == "SampledWithoutReplacementDpEvent":
             raise ValueError(f"{where}.sample_size ({node['sample_size']}) must be <= source_dataset_size "
                              f"({node['source_dataset_size']}) for sampling without replacement")
@@ -218,9 +227,14 @@ def _leaf_kind(leaf: dict[str, Any]) -> str:
         raise ValueError("UnsupportedDpEvent: the event describes an operation with no known DP guarantee; no certified "
                          "answer exists (use NonPrivateDpEvent if it is not private)")
     if cls == "SampledWithReplacementDpEvent":
-        raise ValueError("SampledWithReplacementDpEvent is not supported: neither dp-accounting's PLD nor its RDP "
-                         "accountant analyses it and dpcompare has no certified analysis of it yet (use "
-                         "SampledWithoutReplacementDpEvent or PoissonSampledDpEvent)")
+        inner = g("event")["class_name"]
+        if g("sample_size") == 0:
+            return "none"
+        if inner != "GaussianDpEvent":
+            raise ValueError(f"SampledWithReplacementDpEvent of {inner} is not supported (Gaussian only: a record drawn "
+                             "k times needs the inner mechanism's k-fold group privacy, which dpcompare has in closed "
+                             "form only for the Gaussian, a mean shift of k)")
+        return "nonprivate" if g("event")["noise_multiplier"] == 0 else cls
     if cls in ("GaussianDpEvent", "LaplaceDpEvent"):
         return "nonprivate" if g("noise_multiplier") == 0 else cls
     if cls == "DiscreteLaplaceDpEvent":
@@ -267,6 +281,7 @@ def _leaf_kind(leaf: dict[str, Any]) -> str:
 _ADJ = {
     "RandomizedResponseDpEvent": Adjacency.REPLACE_ONE,
     "SampledWithoutReplacementDpEvent": Adjacency.REPLACE_ONE,
+    "SampledWithReplacementDpEvent": Adjacency.REPLACE_ONE,
     "SingleEpochTreeAggregationDpEvent": Adjacency.REPLACE_SPECIAL,
     "ZCDpEvent": None,  # a bound under whatever relation the rest uses
 }
@@ -323,6 +338,18 @@ def plan(event: dict[str, Any]) -> EventPlan:
         if kind == "PoissonGaussianDpEvent":
             return EventPlan(Route.SUBSAMPLED_GAUSSIAN, adj, leaves, (
                 ("sigma", leaf["event"]["noise_multiplier"]), ("p", leaf["sampling_probability"]), ("steps", n)))
+        if kind == "SampledWithoutReplacementDpEvent":
+            return EventPlan(Route.FIXED_BATCH_GAUSSIAN, adj, leaves, (
+                ("sigma", leaf["event"]["noise_multiplier"]), ("dataset_size", leaf["source_dataset_size"]),
+                ("batch_size", leaf["sample_size"]), ("steps", n)))
+        if kind == "SampledWithReplacementDpEvent":
+            return EventPlan(Route.WITH_REPLACEMENT_GAUSSIAN, adj, leaves, (
+                ("sigma", leaf["event"]["noise_multiplier"]), ("dataset_size", leaf["source_dataset_size"]),
+                ("batch_size", leaf["sample_size"]), ("steps", n)))
+    if "SampledWithReplacementDpEvent" in names:
+        others = ", ".join(sorted(names - {"SampledWithReplacementDpEvent"})) or "another SampledWithReplacementDpEvent"
+        raise ValueError(f"SampledWithReplacementDpEvent is supported on its own (SelfComposed N times), not composed "
+                         f"with {others}: neither dp-accounting's accountants nor dpcompare's bound cover the mix")
     if names <= _PLD_KINDS:
         return EventPlan(Route.PLD, adj, leaves)
     no_rdp = sorted(names & _NO_RDP)

@@ -14,9 +14,12 @@ always *noise standard deviation / per-example clipping norm C* (Opacus' and TF-
   meaningful): one replaced example moves the clipped sum by up to 2C, so the event is
   ``SelfComposed(SampledWithoutReplacement(n, b, Gaussian(σ/2)), steps)`` — dp-accounting takes a replace-one
   event's noise multiplier relative to the replace-one sensitivity 2C (its RDP accountant uses the base
-  RDP α/(2σ'²)). It is analysed by dp-accounting's RDP bound for sampling without replacement (Wang, Balle
-  & Kasiviswanathan, "Subsampled Rényi differential privacy and analytical moments accountant", 2019),
-  converted to a certified profile bound: an upper bound, not an exact trade-off.
+  RDP α/(2σ'²)). Certified (:class:`~dpcompare.mechanisms.fixed_batch.FixedBatchGaussian`, accounting/wor.py):
+  each step is C_q(G_{2/σ})-DP, q = b/n (Balle, Barthe & Gaboardi 2018, Thm 10; Dong, Roth & Su 2022,
+  Thm 4.2), the steps compose adaptively (Dong, Roth & Su 2022, Thm 3.2) — the pessimistic side; a fixed
+  worst-case dataset realises the Poisson pair at rate q with sensitivity 2C at every step — the optimistic
+  side. The bracket contains the truth; it is wider than Poisson's because symmetrising each step before
+  composing is all that is proved for replace-one (the realised side may be the truth, or not).
 - **sampling = shuffle**: each epoch is a random permutation cut into batches, so every example is in
   exactly one step per epoch; epochs must be whole. Replace-one adjacency. Certified: per epoch, the one
   step that uses the replaced example moves the clipped sum by at most 2C and every other step has the
@@ -193,15 +196,17 @@ class TrainingConfig:
     @cached_property
     def mechanism(self):
         """The mechanism we analyse: the certified SubsampledGaussian (poisson), the exact Gaussian bound
-        G_{2√E/σ} (shuffle) or the certified RDP bound of the fixed-batch event (fixed)."""
-        from ..mechanisms import FromDpEvent, Gaussian, SubsampledGaussian
+        G_{2√E/σ} (shuffle) or the certified fixed-batch bracket (fixed)."""
+        from ..mechanisms import Gaussian, SubsampledGaussian
+        from ..mechanisms.fixed_batch import FixedBatchGaussian
 
         if self.sampling is Sampling.POISSON:
             return SubsampledGaussian(self.noise_multiplier, self.sampling_rate, self.steps,
                                       discretization=self.discretization)
         if self.sampling is Sampling.SHUFFLE:
             return Gaussian(mu=2.0 * math.sqrt(self.steps // self.batches_per_epoch) / self.noise_multiplier)
-        return FromDpEvent(self.event_dict(), name=self.spec)
+        return FixedBatchGaussian(self.noise_multiplier / 2.0, dataset_size=self.dataset_size,
+                                  batch_size=self.batch_size, steps=self.steps, discretization=self.discretization)
 
     @property
     def spec(self) -> str:

@@ -69,14 +69,9 @@ def classical_epsilon(psi: Any, delta: Any) -> ClassicalEpsilon:
     return ClassicalEpsilon(scalar_or_array(eps), bool(valid) if np.ndim(valid) == 0 else valid)
 
 
-def _ok(psi: float, eps: float, delta: float, lt: float) -> bool:
-    """δ(ε; ψ) ≤ δ, checked in log space and as the double the user sees."""
-    ld = float(_log_delta(psi, eps))
-    return ld <= lt and math.exp(ld) <= delta
-
-
 def _g(psi: float, eps: float, delta: float, lt: float) -> float:
-    """The solver's predicate: ≤ 0 exactly where :func:`_ok` holds (log δ − log δ_target otherwise)."""
+    """The solver's predicate: ≤ 0 exactly where δ(ε; ψ) ≤ δ holds both in log space and as the double
+    the user sees (log δ − log δ_target otherwise)."""
     ld = float(_log_delta(psi, eps))
     if ld <= lt and math.exp(ld) > delta:
         return 1e-300

@@ -12,6 +12,11 @@ name ``"dpcompare"`` (Opacus 1.6: ``opacus.accountants.registry``)::
     engine.get_epsilon(1e-5)                 # certified: never below the true ε of the run
     engine.accountant.tpr_at_fpr(0.01)       # the best membership attack's power at 1% false positives
 
+:func:`train_private` is that set-up and the DP-SGD loop in one call (used by ``examples/opacus_pareto.py``
+and the tests)::
+
+    engine, model = train_private(model, optimizer, loader, noise_multiplier=1.1, epochs=5)
+
 The accountant keeps Opacus' history format — a list of (noise_multiplier, sample_rate, steps), one entry
 per run of identical steps — and evaluates it as Poisson-subsampled Gaussian steps, add-or-remove-one
 adjacency, as Opacus' RDP and PRV accountants do. One entry is the certified
@@ -26,10 +31,11 @@ from typing import Any
 
 from opacus.accountants import IAccountant, register_accountant
 
+from .._validation import check_integer, check_positive
 from ..compare import delta_divergence
 from ..mechanisms import FromDpEvent, Mechanism, PerfectlyPrivate, SubsampledGaussian
 
-__all__ = ["DpcompareAccountant", "NAME", "history_mechanism", "register"]
+__all__ = ["DpcompareAccountant", "NAME", "history_mechanism", "register", "train_private"]
 
 #: the accountant's name in Opacus (``PrivacyEngine(accountant=NAME)``)
 NAME = "dpcompare"
@@ -113,6 +119,46 @@ class DpcompareAccountant(IAccountant):
 
             reference = parse(reference)
         return delta_divergence(reference, self.privacy_mechanism)
+
+
+def train_private(
+    model: Any,
+    optimizer: Any,
+    loader: Any,
+    *,
+    noise_multiplier: float,
+    epochs: int,
+    max_grad_norm: float = 1.0,
+    loss_fn: Any = None,
+    accountant: str = NAME,
+) -> tuple[Any, Any]:
+    """Train ``model`` with Opacus' DP-SGD for ``epochs`` passes; returns ``(engine, private_model)``.
+
+    ``PrivacyEngine(accountant=accountant).make_private(…)`` (Poisson sampling at rate batch size /
+    dataset size, per-example clipping to ``max_grad_norm``, Gaussian noise of standard deviation
+    ``noise_multiplier · max_grad_norm``), then for each epoch one pass over the private loader with
+    ``loss_fn`` (cross-entropy by default). Poisson sampling can draw an empty batch: it is skipped,
+    and still counted as a step by the accountant (Opacus' own behaviour), so the accounting stays
+    that of the sampled mechanism. ``engine.get_epsilon(δ)`` then reads the accountant.
+    """
+    import torch
+    from opacus import PrivacyEngine
+
+    noise_multiplier = check_positive("noise_multiplier", noise_multiplier)
+    epochs = check_integer("epochs", epochs, minimum=1)
+    max_grad_norm = check_positive("max_grad_norm", max_grad_norm)
+    engine = PrivacyEngine(accountant=accountant)
+    model, optimizer, loader = engine.make_private(module=model, optimizer=optimizer, data_loader=loader,
+                                                   noise_multiplier=noise_multiplier, max_grad_norm=max_grad_norm)
+    loss_fn = torch.nn.CrossEntropyLoss() if loss_fn is None else loss_fn
+    for _ in range(epochs):
+        for xb, yb in loader:
+            if len(xb) == 0:
+                continue
+            optimizer.zero_grad()
+            loss_fn(model(xb), yb).backward()
+            optimizer.step()
+    return engine, model
 
 
 def register() -> None:

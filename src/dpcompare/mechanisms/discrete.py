@@ -194,17 +194,7 @@ class TradeoffCurve(PairMechanism):
         object.__setattr__(self, "beta", tuple(b.tolist()))
 
     def _build_pairs(self):
-        a = np.asarray(self.alpha)
-        b = np.asarray(self.beta)
-        dp, dq = np.diff(a), -np.diff(b)
-        seg = (dp > 0) & (dq > 0)
-        with np.errstate(divide="ignore"):
-            loss = np.log(dq[seg]) - np.log(dp[seg])
-            log_p = np.log(dp[seg])
-            log_q = np.log(dq[seg])
-        q_pos_inf = 1.0 - b[0]
-        p_neg_inf = float(dp[(dq == 0)].sum()) + (1.0 - a[-1])
-        pair = DiscretePair.from_atoms(loss, log_p, p_neg_inf=p_neg_inf, q_pos_inf=q_pos_inf, log_q=log_q)
+        pair = DiscretePair.from_vertices(np.asarray(self.alpha), np.asarray(self.beta))
         return pair, pair
 
     @property

@@ -7,13 +7,19 @@ view to the mechanism it builds, stating how good the answer is in :attr:`FromDp
   Gaussians (any composition) → ``Gaussian(mu=√Σ count/σ²)``; Laplace → ``Laplace(b)``; discrete Laplace
   and k-ary randomized response → their exact discrete pairs (:func:`discrete_laplace_pair`,
   :func:`randomized_response_pair`).
-- ``CERTIFIED``: Poisson-sampled Gaussian, N times → :class:`SubsampledGaussian` (certified bracket).
+- ``CERTIFIED``: Poisson-sampled Gaussian, N times → :class:`SubsampledGaussian` (certified bracket);
+  Gaussian sampled without replacement (fixed-size batches, replace-one), N times →
+  :class:`~dpcompare.mechanisms.fixed_batch.FixedBatchGaussian` (certified bracket around the truth:
+  accounting/wor.py).
 - ``PLD``: other compositions of events with a dp-accounting PLD (Laplace, discrete Laplace, randomized
   response, mixtures of Gaussians, Poisson-sampled Laplace, truncated subsampled Gaussian, heterogeneous
   compositions): dp-accounting's pessimistic (connect-the-dots) PLD is the pessimistic pair and its
   optimistic PLD the optimistic pair (perfect privacy where dp-accounting has none). Sound up to the
   floating-point error of dp-accounting's FFT composition, which is not bounded here.
-- ``BOUND``: sampling without replacement, repeat-and-select, tree aggregation, zCDP → dp-accounting's RDP
+- ``BOUND``: Gaussian sampled *with* replacement, N times →
+  :class:`~dpcompare.mechanisms.fixed_batch.WithReplacementGaussian` (accounting/wor.py: a certified upper
+  bound that reveals the record's multiplicity; optimistic side perfect privacy). Sampling without
+  replacement composed with other events, repeat-and-select, tree aggregation, zCDP → dp-accounting's RDP
   bound converted to a privacy-profile bound and then to a pair (accounting/envelope.py): a certified
   *upper bound* on what the attacker can do, not the mechanism's exact trade-off; the optimistic side is
   perfect privacy.
@@ -150,11 +156,11 @@ class FromDpEvent(Mechanism):
         from ..accounting.events import Route
 
         r = self.plan.route
-        if r is Route.SUBSAMPLED_GAUSSIAN:
+        if r in (Route.SUBSAMPLED_GAUSSIAN, Route.FIXED_BATCH_GAUSSIAN):
             return Guarantee.CERTIFIED
         if r is Route.PLD:
             return Guarantee.PLD
-        if r is Route.RDP_BOUND:
+        if r in (Route.RDP_BOUND, Route.WITH_REPLACEMENT_GAUSSIAN):
             return Guarantee.BOUND
         return Guarantee.EXACT
 
@@ -186,6 +192,18 @@ class FromDpEvent(Mechanism):
         if r is Route.SUBSAMPLED_GAUSSIAN:
             return SubsampledGaussian(p.param("sigma"), p.param("p"), int(p.param("steps")),
                                       discretization=self.discretization)
+        if r is Route.FIXED_BATCH_GAUSSIAN:
+            from .fixed_batch import FixedBatchGaussian
+
+            return FixedBatchGaussian(p.param("sigma"), dataset_size=int(p.param("dataset_size")),
+                                      batch_size=int(p.param("batch_size")), steps=int(p.param("steps")),
+                                      discretization=self.discretization)
+        if r is Route.WITH_REPLACEMENT_GAUSSIAN:
+            from .fixed_batch import WithReplacementGaussian
+
+            return WithReplacementGaussian(p.param("sigma"), dataset_size=int(p.param("dataset_size")),
+                                           batch_size=int(p.param("batch_size")), steps=int(p.param("steps")),
+                                           discretization=self.discretization)
         perfectly_private = PerfectlyPrivate().pairs()[0]
         if r is Route.PLD:
             from ..accounting.dp_accounting import leaves_pld, pld_pair

@@ -27,7 +27,7 @@ values βₖ = f(αₖ), secant slopes sₖ = (βₖ₊₁ − βₖ)/(αₖ₊�
 3. **The bracket.** C − conv(L) ≤ maxₖ gₖ in sup norm, and since R(π) = min_α πα + (1−π)f(α)
    (seed 000 eq 2) the Bayes errors, hence each Δ (seed 000 Cor 1), differ by at most as much.
    The symmetrisation f ↦ conv(min(f, f⁻¹)) is monotone in f, so the bracket survives it; it is
-   done here (``_symmetric_pair``) so that both pairs are symmetric to the last bit. Its R bracket
+   the one envelope every mechanism uses (:func:`dpcompare.tradeoff.envelope.symmetrize`). Its R bracket
    is still at most maxₖ gₖ wide (R_sym(π) = min(R(π), R(1−π))); its f bracket can be wider (a
    horizontal gap of f is a vertical gap of f⁻¹), and ``max_gap`` reports that sup-norm width.
 4. **Sampling.** The grid starts log-spaced towards both ends (where trade-off functions bend
@@ -218,50 +218,6 @@ def _pessimistic_vertices(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.
     return _lower_hull(x[order], y[order])
 
 
-def _symmetric_pair(a: np.ndarray, b: np.ndarray, rounding: Rounding) -> DiscretePair:
-    """The symmetric discrete pair of f_sym = conv(min(f, f⁻¹)), f the convex curve through (a, b).
-
-    1. f⁻¹ is f mirrored in the diagonal, so conv(min(f, f⁻¹)) is the lower convex hull of the
-       vertices of f together with their mirror images (y, x) (plus (1, 0) and its image (0, 1)).
-    2. Only the half up to the fixed point α* = f_sym(α*) is read off the hull: segment k gives an
-       atom pₖ = Δαₖ, qₖ = −Δβₖ, ℓₖ = log(qₖ/pₖ) ≥ 0 (DESIGN.md §1); the drop 1 − f(0) at α = 0 is
-       Q-mass at ℓ = +∞.
-    3. The other half is the exact mirror image (ℓ ↦ −ℓ, p ↔ q, P-mass at −∞ = Q-mass at +∞), so the
-       pair is symmetric to the last bit and :class:`PairMechanism` need not symmetrise it again.
-    """
-    # 1. lower hull of f's vertices and their mirror images
-    x = np.concatenate([a, b, [1.0, 0.0]])
-    y = np.concatenate([b, a, [0.0, 1.0]])
-    order = np.argsort(x, kind="stable")
-    hx, hy = _lower_hull(x[order], y[order])
-    # 2. the half above the diagonal, ending at the fixed point (α*, α*)
-    d = hy - hx  # strictly decreasing
-    j = int(np.argmax(d <= 0.0)) if np.any(d <= 0.0) else hx.size - 1
-    if j == 0:
-        left_x, left_y = np.array([0.0]), np.array([0.0])
-    else:
-        t = d[j - 1] / (d[j - 1] - d[j])
-        fixed = hx[j - 1] + t * (hx[j] - hx[j - 1])
-        left_x = np.append(hx[:j], fixed)
-        left_y = np.append(hy[:j], fixed)
-    dp, dq = np.diff(left_x), -np.diff(left_y)
-    seg = (dp > 0) & (dq > 0)
-    loss = np.log(dq[seg]) - np.log(dp[seg])
-    log_p = np.log(dp[seg])
-    drop = float(min(max(1.0 - left_y[0], 0.0), 1.0))
-    # 3. mirror image: (ℓ, p, q) ↦ (−ℓ, q, p)
-    all_loss = np.concatenate([loss, -loss])
-    all_log_p = np.concatenate([log_p, log_p + loss])
-    order = np.argsort(all_loss, kind="stable")
-    all_loss, all_log_p = all_loss[order], all_log_p[order]
-    # merge atoms of equal loss (collinear segments) in one vectorised pass
-    start = np.flatnonzero(np.concatenate([[True], np.diff(all_loss) > 0])) if all_loss.size else np.array([], int)
-    if start.size < all_loss.size:
-        all_log_p = np.logaddexp.reduceat(all_log_p, start)
-        all_loss = all_loss[start]
-    return DiscretePair(all_loss, all_log_p, drop, drop, rounding)
-
-
 def _initial_grid(n: int) -> np.ndarray:
     """0, 1, log-spaced towards both ends and uniform in between (about n points)."""
     quarter = max(n // 4, 2)
@@ -394,8 +350,8 @@ class TradeoffOracle(PairMechanism):
     def _build_pairs(self) -> tuple[DiscretePair, DiscretePair]:
         (pa, pb), (oa, ob) = self._curves()
         return (
-            _symmetric_pair(pa, pb, Rounding.PESSIMISTIC),
-            _symmetric_pair(oa, ob, Rounding.OPTIMISTIC),
+            DiscretePair.from_vertices(pa, pb, rounding=Rounding.PESSIMISTIC),
+            DiscretePair.from_vertices(oa, ob, rounding=Rounding.OPTIMISTIC),
         )
 
     # -- introspection

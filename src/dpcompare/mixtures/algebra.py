@@ -433,7 +433,7 @@ def as_pairs(obj: Any, *, name: str = "component", require_f0_one: bool = False)
     - a mechanism with discrete pairs (randomized response, curves, shuffling, …) — its symmetrised
       pairs;
     - a closed-form mechanism with a continuous privacy loss (Gaussian, Laplace) — a certified
-      discretisation on a loss grid (:mod:`dpcompare.mixtures._discretize`);
+      discretisation on a loss grid (:mod:`dpcompare.tradeoff.grid`, via :mod:`._tails`);
     - a callable α ↦ f(α) — read through :class:`~dpcompare.mechanisms.TradeoffOracle`, which
       raises ValueError if it is not a trade-off function (not convex, not decreasing, out of range).
 
@@ -459,7 +459,7 @@ def _as_pairs(obj: Any, name: str) -> tuple[DiscretePair, DiscretePair]:
         if pairs is not None:
             return pairs
         if isinstance(obj, PrivacyLossMechanism):
-            from ._discretize import privacy_loss_pairs
+            from ._tails import privacy_loss_pairs
 
             return privacy_loss_pairs(obj)
         raise ValueError(f"{name}: mechanism {obj.spec} has neither discrete pairs nor a closed-form privacy loss")

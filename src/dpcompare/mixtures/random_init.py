@@ -21,12 +21,16 @@ Certified numerical integration (``RandomInit``): the I-axis is cut into bins of
 [−U, U] plus two tails (mass ≤ ``tail`` each). On a bin, G_μ is Blackwell-monotone in |μ|, so
 replacing each bin by its largest |μ| (smallest |μ|) gives a mixture that dominates (is dominated by)
 the truth; an unbounded tail (Example D.1) becomes the perfectly distinguishable pair. Each
-Gaussian component is discretised on a common symmetric loss grid (pessimistic: split; optimistic:
-merged and moved towards ℓ = 0, :mod:`._grid`), and the components are mixed exactly (Lemma 3.1 for
-discrete pairs). The bracket width is the error bound of the integration.
+Gaussian component is cut into the cells of a common symmetric loss grid and the components are mixed
+cell by cell (:func:`~dpcompare.tradeoff.grid.mix_partitions`); the pessimistic pair splits every
+mixed cell onto its grid points (exactly the Lemma 3.1 mixture of the split components), the
+optimistic one merges every mixed cell into one atom (a post-processing). The bracket width is the
+error bound of the integration.
 
 **T steps: heuristic, not a guarantee.** ``steps = T > 1`` composes the one-step trade-off T times
-(f^{⊗T}, by exact convolution on a coarser grid, certified *as a computation of f^{⊗T}*). Seed 002
+(f^{⊗T}: the one-step pairs split/merged onto a coarser grid by :mod:`dpcompare.tradeoff.grid` and
+composed by the FFT of :mod:`dpcompare.tradeoff.compose`, certified *as a computation of f^{⊗T}* up to
+its error bound ``numerical_error``). Seed 002
 proves only the one-step bound (Thm 5.1). f^{⊗T} would be a guarantee if every step were f-DP
 conditionally on the released past (adaptive composition, Dong, Roth & Su Thm 3.2), but it is not:
 the initialisation I is drawn once, and from step 2 on the adversary has seen θ₁, so the gradient
@@ -43,6 +47,7 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -50,12 +55,12 @@ from scipy import integrate
 
 from .._numerics import ndtr, ndtri
 from .._validation import check_in_interval, check_integer, check_positive, check_real, format_number
+from ..mechanisms import Gaussian
 from ..mechanisms.pair_backed import PairMechanism
 from ..tradeoff import DiscretePair, Rounding
-from . import _grid
-from ._discretize import gaussian_tails, loss_grid_pairs
+from ..tradeoff import compose as certified_compose
+from ..tradeoff import grid as certified_grid
 from .algebra import identity_pair, symmetrize_eq3
-from .joint_concavity import mixture_pair
 
 
 class Loss(enum.Enum):
@@ -119,15 +124,42 @@ class Sensitivity:
         return inf, sup
 
 
-def _gaussian_component(mu: float, grid: np.ndarray) -> tuple[DiscretePair, DiscretePair]:
-    """(pessimistic, optimistic) pairs of G_μ on the symmetric grid (Id for μ = 0, BNP for μ = ∞)."""
+#: tail mass of the Chernoff window of the T-step FFT composition (tradeoff/compose.py step 5)
+WINDOW_TAIL = 1e-18
+
+
+def _gaussian_component(mu: float, h: float, K: int) -> certified_grid.StepPartition:
+    """G_μ's privacy loss on the symmetric grid k·h, |k| ≤ K (Id for μ = 0, BNP for μ = ∞)."""
     if mu == 0.0:
-        ident = identity_pair()
-        return ident, ident
+        return certified_grid.pair_partition(identity_pair(), h, 0.0, -K, K)
     if math.isinf(mu):
-        bnp = DiscretePair(np.array([]), np.array([]), 1.0, 1.0)
-        return bnp, bnp
-    return loss_grid_pairs(*gaussian_tails(mu), grid)
+        return certified_grid.pair_partition(DiscretePair(np.array([]), np.array([]), 1.0, 1.0), h, 0.0, -K, K)
+    g = Gaussian(mu=mu)
+    return certified_grid.tails_partition(g._log_sf, g._log_cdf, h, 0.0, -K, K)
+
+
+def _compose(pair: DiscretePair, steps: int, h: float, K: int, rounding: Rounding) -> tuple[DiscretePair, float]:
+    """pair^{⊗T} on the grid k·h, |k| ≤ K, certified in the direction ``rounding``: the pair is split
+    (pessimistic) or merged (optimistic) onto the grid (tradeoff/grid.py steps 1–3) and composed by FFT
+    (tradeoff/compose.py steps 4–7); returns the symmetrised (eq 3) result and its error bound η.
+    If the grid is too coarse to land the optimistic groups, the closed-form binomial fallback of
+    :func:`~dpcompare.tradeoff.grid.optimistic_binary` is used (exact, looser)."""
+    part = certified_grid.pair_partition(pair, h, 0.0, -K, K)
+    # the ±∞ atoms of the step: T steps put at most T·(q₊∞ + p₋∞) there; the composed pair represents
+    # them only as deficits 1 − Σ(finite masses), so they are added to the error bound explicitly
+    inf_mass = float(steps) * (part.q_pos_inf + part.p_neg_inf)
+    if rounding is Rounding.PESSIMISTIC:
+        step = certified_grid.pessimistic_step(part)
+    else:
+        try:
+            step = certified_grid.optimistic_step(part)
+        except RuntimeError:
+            loss, log_p, eta = certified_grid.optimistic_binary(part, steps)
+            return symmetrize_eq3(certified_grid.to_pair(loss, log_p, rounding)), eta + inf_mass
+    inf_mass = float(steps) * (step.q_pos_inf + step.p_neg_inf)  # the split's tails add to them
+    log_p, i_lo, report = certified_compose.compose(step, steps, tau=WINDOW_TAIL, workers=1)
+    loss = (i_lo + np.arange(log_p.size)) * h
+    return symmetrize_eq3(certified_grid.to_pair(loss, log_p, rounding)), report.numerical_error + inf_mass
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -182,22 +214,37 @@ class RandomInit(PairMechanism):
         mu_max = max((s for _, s in ranges if math.isfinite(s)), default=1.0)
         mu_max = max(mu_max, 1e-3)
         L = mu_max * mu_max / 2 + 9.0 * mu_max  # Gaussian tails beyond: Φ(−9) ≈ 1e-19, accounted
-        grid = np.linspace(-L, L, 2 * self.grid + 1)
-        cache: dict[float, tuple[DiscretePair, DiscretePair]] = {}
+        K = self.grid
+        h = L / K
+        cache: dict[float, certified_grid.StepPartition] = {}
 
-        def comp(mu: float) -> tuple[DiscretePair, DiscretePair]:
+        def comp(mu: float) -> certified_grid.StepPartition:
             if mu not in cache:
-                cache[mu] = _gaussian_component(mu, grid)
+                cache[mu] = _gaussian_component(mu, h, K)
             return cache[mu]
 
-        pess = mixture_pair(weights, [comp(s)[0] for _, s in ranges])
-        opt = mixture_pair(weights, [comp(i)[1] for i, _ in ranges])
-        return symmetrize_eq3(pess), symmetrize_eq3(opt)
+        # Lemma 3.1 mixtures on the common grid: the split of the mixture is the mixture of the splits
+        # (exact); merging the mixed cells is a post-processing of the optimistic mixture (tradeoff/grid.py)
+        pess_part = certified_grid.mix_partitions(weights, [comp(s) for _, s in ranges])
+        opt_part = certified_grid.mix_partitions(weights, [comp(i) for i, _ in ranges])
+        pess = certified_grid.step_pair(certified_grid.pessimistic_step(pess_part))
+        return symmetrize_eq3(pess), symmetrize_eq3(certified_grid.merge_cells(opt_part))
 
     def _build_pairs(self) -> tuple[DiscretePair, DiscretePair]:
+        pess, opt, _ = self._pairs_and_error
+        return pess, opt
+
+    @property
+    def numerical_error(self) -> float:
+        """0 for one step (exact pairs); for T > 1 the error bound η of the FFT composition
+        (tradeoff/compose.py step 7) plus T times the one-step masses at ℓ = ±∞."""
+        return self._pairs_and_error[2]
+
+    @cached_property
+    def _pairs_and_error(self) -> tuple[DiscretePair, DiscretePair, float]:
         pess, opt = self._one_step()
         if self.steps == 1:
-            return pess, opt
+            return pess, opt, 0.0
         # T-step range from the one-step moments of ℓ under P (CLT), capped by T·(largest loss)
         finite = pess.loss
         mean = float(np.sum(pess.p * finite))
@@ -205,17 +252,13 @@ class RandomInit(PairMechanism):
         top = float(np.max(np.abs(finite))) if finite.size else 1.0
         T = self.steps
         sd = math.sqrt(max(var, 0.0))
-        # ±(T|mean| + 10·√T·sd): the composed loss under Q has mean T|mean| and sd √T·sd, so for
-        # Gaussian-like losses the truncated tails are ~1e-23; either way they are charged as ±∞
-        # in the pessimistic pair and merged onto ±L_T in the optimistic one (see _grid)
+        # grid spacing h = L_T/K with L_T = T|mean| + 10·√T·sd (the composed loss under Q has mean T|mean|
+        # and sd √T·sd); the composition's Chernoff window then cuts the result (tradeoff/compose.py step 5)
         L_T = min(T * top, T * abs(mean) + 10.0 * math.sqrt(T) * sd + 2.0 * sd)
-        K = self.grid
-        h = L_T / K
-        dense_p = _grid.split_to_grid(pess, h, K)
-        dense_o = _grid.merge_to_grid(opt, h, K)
-        p1 = _grid.grid_pair(dense_p, h, K, Rounding.PESSIMISTIC)
-        o1 = _grid.grid_pair(dense_o, h, K, Rounding.OPTIMISTIC)
-        return symmetrize_eq3(_grid.compose(p1, T, h, K)), symmetrize_eq3(_grid.compose(o1, T, h, K))
+        h = L_T / self.grid
+        p_T, eta_p = _compose(pess, T, h, self.grid, Rounding.PESSIMISTIC)
+        o_T, eta_o = _compose(opt, T, h, self.grid, Rounding.OPTIMISTIC)
+        return p_T, o_T, max(eta_p, eta_o)
 
     @property
     def guarantee(self) -> str:

@@ -33,12 +33,6 @@ from scipy.special import logsumexp
 
 from .._numerics import expit, log1mexp, logit, logsubexp
 
-#: Bayes error differences below this fraction of R, and below _TIE_ABS, are ties (floating-point
-#: noise), not crossings: relative where R is tiny (R may be 1e-300 in the tails, where an absolute
-#: tolerance alone called every difference a tie), absolute 1e-15 where R is of order one.
-_TIE = 1e-13
-_TIE_ABS = 1e-15
-
 #: Totals of P or Q masses may exceed 1 by this much (floating point) before a pair is rejected.
 MASS_TOLERANCE = 1e-9
 
@@ -201,6 +195,28 @@ class DiscretePair:
                 lq = np.logaddexp.reduceat(lq, start)
                 loss = uniq
         return cls(loss, log_p, p_neg_inf, q_pos_inf, rounding, exact_log_q=None if log_q is None else lq)
+
+    @classmethod
+    def from_vertices(cls, alpha: np.ndarray, beta: np.ndarray, *, rounding: Rounding = Rounding.EXACT) -> "DiscretePair":
+        """Pair of the convex piecewise-linear trade-off curve through the vertices (α ascending from 0).
+
+        Segment k is an atom with pₖ = Δαₖ, qₖ = −Δβₖ, ℓₖ = log(qₖ/pₖ) (DESIGN.md §1); a drop
+        1 − f(0) is Q-mass at ℓ = +∞; flat pieces (and α short of 1) are P-mass at ℓ = −∞. The caller
+        validates the curve (convex, non-increasing, in [0, 1 − α]).
+
+        >>> DiscretePair.from_vertices([0, 0.25, 1], [1, 0.25, 0]).loss.round(4).tolist()   # RR, ε = log 3
+        [-1.0986, 1.0986]
+        """
+        a = np.asarray(alpha, dtype=float).ravel()
+        b = np.asarray(beta, dtype=float).ravel()
+        dp, dq = np.diff(a), -np.diff(b)
+        seg = (dp > 0) & (dq > 0)
+        with np.errstate(divide="ignore"):
+            log_p, log_q = np.log(dp[seg]), np.log(dq[seg])
+        q_pos_inf = float(min(max(1.0 - b[0], 0.0), 1.0))
+        p_neg_inf = float(math.fsum(dp[(dp > 0) & ~seg].tolist()) + max(1.0 - a[-1], 0.0))
+        return cls.from_atoms(log_q - log_p, log_p, p_neg_inf=p_neg_inf, q_pos_inf=q_pos_inf, rounding=rounding,
+                              log_q=log_q)
 
     # ------------------------------------------------------------------ masses and partial sums
     @property
@@ -390,110 +406,40 @@ class DiscretePair:
         )
 
     @cached_property
+    def _log_tails(self) -> tuple[np.ndarray, np.ndarray]:
+        """(log Σ_{i ≥ k} pᵢ, log Σ_{i < k} qᵢ) for k = 0 … n: the tail and head sums in log space."""
+        log_a = np.concatenate([np.logaddexp.accumulate(self.log_p[::-1])[::-1], [-np.inf]])
+        log_b = np.concatenate([[-np.inf], np.logaddexp.accumulate(self.log_q)])
+        return log_a, log_b
+
+    def log_bayes_error_logit(self, lam: np.ndarray) -> np.ndarray:
+        """log R at π = 1/(1+e^{−λ}), in log space: exact where R or 1 − π underflows (|λ| > 745)."""
+        lam = np.asarray(lam, dtype=float)
+        k = np.searchsorted(self.loss, lam, side="left")
+        log_a, log_b = self._log_tails
+        return np.logaddexp(-np.logaddexp(0.0, -lam) + log_a[k], -np.logaddexp(0.0, lam) + log_b[k])
+
+    @cached_property
     def is_symmetric(self) -> bool:
-        """f = f⁻¹, checked as R(π) = R(1−π) at every breakpoint of both (to 1e-14)."""
-        lam = _merge_close(np.union1d(self.loss, -self.loss))
+        """f = f⁻¹, checked as R(π) = R(1−π) at every breakpoint of both, to 1e-13 relative (in log
+        space, so tails where R underflows are compared too) and p₋∞ = q₊∞."""
+        if not math.isclose(self.p_neg_inf, self.q_pos_inf, rel_tol=1e-13, abs_tol=1e-300):
+            return False
+        lam = np.union1d(self.loss, -self.loss)
         if lam.size == 0:
-            return abs(self.p_neg_inf - self.q_pos_inf) <= 1e-14
-        diff = self.bayes_error_logit(lam) - self.bayes_error_logit(-lam)
-        return bool(np.max(np.abs(diff)) <= 1e-14 and abs(self.p_neg_inf - self.q_pos_inf) <= 1e-14)
+            return True
+        a, b = self.log_bayes_error_logit(lam), self.log_bayes_error_logit(-lam)
+        both_zero = np.isneginf(a) & np.isneginf(b)
+        with np.errstate(invalid="ignore"):
+            close = np.abs(a - b) <= 1e-13 * np.maximum(1.0, np.abs(a))
+        return bool(np.all(both_zero | close))
 
     def symmetrize(self) -> "DiscretePair":
-        """The pair of f_sym = conv(min(f, f⁻¹)) (DESIGN.md §1; Dong et al. 2022, Prop F.2).
+        """The pair of f_sym = conv(min(f, f⁻¹)) (DESIGN.md §1; Dong et al. 2022, Prop F.2): R_sym(π) =
+        min(R(π), R(1−π)). The one lower envelope, :func:`dpcompare.tradeoff.envelope.symmetrize`."""
+        from .envelope import symmetrize
 
-        Its Bayes error is R_sym(π) = min(R(π), R(1−π)). Atoms of the active branch keep their exact
-        masses; where the active branch switches, the kink becomes an atom with slope drop s,
-        p = s(1−π), q = sπ.
-        """
-        if self.is_symmetric:
-            return self
-        a, b = self, self.swap()
-        lam = _merge_close(np.union1d(a.loss, b.loss))
-        # value difference at the breakpoints, and the active branch on each interval; ties are
-        # relative to the size of R there (R may be 1e-300 in the tails, where an absolute
-        # tolerance would call every difference a tie)
-        ra, rb = a.bayes_error_logit(lam), b.bayes_error_logit(lam)
-        d = ra - rb
-        tie = np.minimum(_TIE_ABS, _TIE * np.maximum(ra, rb))
-        # slopes at 0+: branch with the smaller slope is the smaller one near π = 0
-        slope0_a, slope0_b = a._p_tail[0], b._p_tail[0]
-        first_a = slope0_a <= slope0_b
-        # points where the branch may switch: crossings inside intervals, located in π and in
-        # 1 − π separately (each accurate in its own tail) so that logit(π_c) keeps its digits
-        pis, ones_minus = expit(lam), expit(-lam)
-        cross_lam = []
-        d_ext = np.concatenate([[-1.0 if first_a else 1.0], d])
-        tie_ext = np.concatenate([[0.0], tie])
-        pi_ext = np.concatenate([[0.0], pis])
-        om_ext = np.concatenate([[1.0], ones_minus])
-        for k in range(d.size):
-            d0, d1 = d_ext[k], d_ext[k + 1]
-            t0, t1 = tie_ext[k], tie_ext[k + 1]
-            if (d0 < -t0 and d1 > t1) or (d1 < -t1 and d0 > t0):
-                if k == 0:
-                    continue  # sign fixed by slopes at 0; no crossing before the first breakpoint
-                t = d0 / (d0 - d1)
-                pc = pi_ext[k] + t * (pi_ext[k + 1] - pi_ext[k])
-                qc = om_ext[k] + t * (om_ext[k + 1] - om_ext[k])
-                if pc > 0 and qc > 0:
-                    lc = math.log(pc) - math.log(qc)
-                    if lam[k - 1] < lc < lam[k]:
-                        cross_lam.append(lc)
-        # tail interval after the last breakpoint: both linear, R→0 at π=1; sign given by d[-1]
-        points = _merge_close(np.union1d(lam, np.asarray(cross_lam, dtype=float)))
-        # active branch on each open interval (points[k], points[k+1]) and the two ends
-        mids_lam = _interval_midpoints_logit(points)
-        ma, mb = a.bayes_error_logit(mids_lam), b.bayes_error_logit(mids_lam)
-        use_a = (ma - mb) <= np.minimum(_TIE_ABS, _TIE * np.maximum(ma, mb))  # ties go to the pair as given
-        # slope of the active branch on each interval (taken at the interval's midpoint, so atoms
-        # merged into a point within 1e-12 all fall on the correct side)
-        slope = np.where(use_a, a.bayes_error_slope(mids_lam), b.bayes_error_slope(mids_lam))
-        left_active_a = use_a[:-1]
-        right_active_a = use_a[1:]
-        same = left_active_a == right_active_a
-        drop = slope[:-1] - slope[1:]
-        # exact masses where the branch does not switch: every atom of a branch is carried to the
-        # kept point it was merged into (the largest point ≤ its loss), its mass added there
-        agg_a = _aggregate(a, points)
-        agg_b = _aggregate(b, points)
-        log_p = np.where(left_active_a, agg_a, agg_b)
-        log_p = np.where(same, log_p, -np.inf)
-        switched = ~same
-        if np.any(switched):
-            s = np.maximum(drop[switched], 0.0)  # concavity: drops are ≥ 0 up to rounding
-            with np.errstate(divide="ignore"):
-                log_p[switched] = np.log(s) + np.log(expit(-points[switched]))
-        p_neg_inf = a.p_neg_inf if use_a[0] else b.p_neg_inf
-        q_pos_inf = a.q_pos_inf if use_a[-1] else b.q_pos_inf
-        keep = np.isfinite(log_p)
-        return DiscretePair(points[keep], log_p[keep], p_neg_inf, q_pos_inf, self.rounding)
-
-
-def _merge_close(points: np.ndarray, rtol: float = 1e-12) -> np.ndarray:
-    """Drop sorted points within rtol·max(1, |x|) of their predecessor (ℓ and −ℓ of one atom
-    computed in floating point differ by an ulp and must not become two breakpoints)."""
-    if points.size < 2:
-        return points
-    keep = np.concatenate([[True], np.diff(points) > rtol * np.maximum(1.0, np.abs(points[1:]))])
-    return points[keep]
-
-
-def _aggregate(pair: DiscretePair, points: np.ndarray) -> np.ndarray:
-    """log of the P-mass of ``pair``'s atoms carried onto each point (point k collects the atoms
-    in [points[k], points[k+1]), which after _merge_close lie within 1e-12 of points[k])."""
-    out = np.full(points.size, -np.inf)
-    if pair.size:
-        idx = np.clip(np.searchsorted(points, pair.loss, side="right") - 1, 0, points.size - 1)
-        np.logaddexp.at(out, idx, pair.log_p)
-    return out
-
-
-def _interval_midpoints_logit(points: np.ndarray) -> np.ndarray:
-    """Log-odds inside each of the len(points)+1 open intervals cut by the sorted points."""
-    if points.size == 0:
-        return np.array([0.0])
-    inner = 0.5 * (points[:-1] + points[1:])
-    return np.concatenate([[points[0] - 1.0], inner, [points[-1] + 1.0]])
+        return symmetrize(self)
 
 
 def delta_between_pairs(a: DiscretePair, b: DiscretePair) -> tuple[float, float]:

@@ -83,14 +83,14 @@ def calibrate_cmd(
     bayes_error: Annotated[Optional[str], typer.Option("--bayes-error", metavar="R,PRIOR", help="Target: the adversary's Bayes error at prior PRIOR ≥ R, e.g. 0.45,0.5.", show_default=False)] = None,
     delta_from: Annotated[Optional[str], typer.Option("--delta-from", metavar="SPEC,D", help="Target: Δ(SPEC‖SGM) ≤ D, the excess vulnerability over a baseline mechanism, e.g. 'gaussian(mu=1),0.01'.", show_default=False)] = None,
     steps: Annotated[Optional[float], typer.Option("--steps", metavar="N", help="Number of DP-SGD steps (1.4e6 accepted): find σ.", show_default=False)] = None,
-    sigma: Annotated[Optional[float], typer.Option("--sigma", metavar="S", help="Noise multiplier: find the most steps instead (with --epsilon only).", show_default=False)] = None,
+    sigma: Annotated[Optional[float], typer.Option("--sigma", metavar="S", help="Noise multiplier: find the most steps instead (any target).", show_default=False)] = None,
     tol: Annotated[float, typer.Option("--tol", metavar="T", help="--epsilon with --steps: target − T ≤ ε ≤ target; risk targets: relative tolerance on σ.")] = 1e-3,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout and nothing else.")] = False,
 ) -> None:
     """Noise multiplier σ of DP-SGD (Poisson-subsampled Gaussian, N steps) for ONE target — (ε, δ), advantage,
     TPR at an FPR, Bayes error at a prior, or Δ from a baseline — certified: the reported value is the
-    pessimistic one and meets the target. With --epsilon and --sigma instead of --steps: the largest number of
-    steps whose certified ε is at most the target."""
+    pessimistic one and meets the target. With --sigma instead of --steps: the largest number of steps whose
+    certified ε (or risk) meets the target."""
     from ...dpsgd.calibrate import sigma_for_epsilon, sigma_for_risk, steps_for_sigma
 
     targets = {"--epsilon": epsilon, "--advantage": advantage, "--tpr-at-fpr": tpr_at_fpr, "--bayes-error": bayes_error,
@@ -101,8 +101,6 @@ def calibrate_cmd(
                          f"or --delta-from (got {', '.join(given) if given else 'none'})")
     if (steps is None) == (sigma is None):
         raise ValueError("give exactly one of --steps (to find sigma) or --sigma (to find the number of steps)")
-    if given[0] != "--epsilon" and sigma is not None:
-        raise ValueError(f"{given[0]} calibrates sigma: give --steps, not --sigma (--sigma finds steps for --epsilon only)")
     if given[0] == "--epsilon" and delta is None:
         raise ValueError("--epsilon needs --delta")
     if given[0] != "--epsilon" and delta is not None:
@@ -143,15 +141,24 @@ def calibrate_cmd(
 
                 metric, (spec, target) = "delta", _pair("--delta-from", delta_from, ("SPEC", "D"))
                 kw["baseline"] = parse(spec)
-            r = sigma_for_risk(metric, target, sampling_rate, n_steps, rtol=tol, progress=progress, **kw)
-            d = r.to_dict()
             label = {"advantage": "advantage (≤ target)", "tpr": f"TPR at FPR {kw.get('fpr', 0):g} (≤ target)",
                      "bayes_error": f"Bayes error at prior {kw.get('prior', 0):g} (≥ target)",
                      "delta": "Δ(baseline‖SGM) (≤ target)"}[metric]
-            rows = (("sigma", "noise multiplier σ"), ("value", label), ("target", "target"),
-                    ("sigma_below", "σ just below (misses the target)"), ("sampling_rate", "sampling rate p"),
-                    ("steps", "steps N"), ("evaluations", "accountant calls"))
-            title = f"DP-SGD calibration to a risk target ({metric}, certified side)"
+            if sigma is not None:  # the most steps that meet the risk target (dpsgd/risk_steps.py)
+                from ...dpsgd.risk_steps import steps_for_risk
+
+                r = steps_for_risk(metric, target, sigma, sampling_rate, progress=progress, **kw)
+                rows = (("steps", "steps N (largest)"), ("value", label), ("target", "target"),
+                        ("steps_above", "steps that miss the target"), ("sampling_rate", "sampling rate p"),
+                        ("sigma", "noise multiplier σ"), ("evaluations", "accountant calls"))
+                title = f"DP-SGD steps for a risk target ({metric}, certified side)"
+            else:
+                r = sigma_for_risk(metric, target, sampling_rate, n_steps, rtol=tol, progress=progress, **kw)
+                rows = (("sigma", "noise multiplier σ"), ("value", label), ("target", "target"),
+                        ("sigma_below", "σ just below (misses the target)"), ("sampling_rate", "sampling rate p"),
+                        ("steps", "steps N"), ("evaluations", "accountant calls"))
+                title = f"DP-SGD calibration to a risk target ({metric}, certified side)"
+            d = r.to_dict()
     finally:
         progress.close()
     d["spec"] = r.spec

@@ -1,0 +1,244 @@
+"""How many DP-SGD steps a risk target allows: the largest N whose *certified* risk meets it.
+
+:func:`steps_for_risk` is the steps-direction of :func:`~dpcompare.dpsgd.sigma_for_risk`: σ and p are
+fixed, and the answer is the largest number of steps N of the Poisson-subsampled Gaussian SGM(σ, p, N)
+whose risk — read off the certified pessimistic side (:mod:`.risk`) — meets the target:
+
+- ``"advantage"``: advantage (max TPR − FPR) ≤ target ∈ (0, 1);
+- ``"tpr"``: TPR of the best membership test at FPR ``fpr`` ≤ target (fpr < target < 1);
+- ``"bayes_error"``: Bayes error at prior ``prior`` ≥ target (0 ≤ target < min(prior, 1 − prior));
+- ``"delta"``: Δ(baseline‖SGM) ≤ target (seed 000 Def 1), ``baseline`` a mechanism.
+
+Monotonicity: N + 1 steps are N steps composed with one more, and composition can only lower the
+trade-off function (f^{⊗(N+1)} ≤ f^{⊗N}: the first N outputs are a post-processing of all N + 1;
+Dong, Roth & Su, "Gaussian differential privacy", 2022, §3), so every metric above gets worse with N.
+The search is one integer call of the certified solver :func:`dpcompare._search.solve` (``Side.BELOW``):
+the returned N is a point where the certified metric was *evaluated* and found to meet the target.
+
+1. **Lower end, certified for free.** SGM(σ, p, N) is Blackwell-dominated by the Gaussian G_μ with
+   μ = √N/σ (subsampling only raises a symmetric f: seed 002 Prop E.1; composition of Gaussians:
+   Dong, Roth & Su 2022, Cor 3.3). With μ* the largest μ at which G_μ meets the target (a solve on
+   the closed form), every N ≤ ⌊(σ·μ*)²⌋ meets it. At p = 1 this *is* the answer (SGM = G_μ exactly).
+2. **Coarse solve** at 16× the automatic grid (every pessimistic side is certified at any grid, only
+   looser), from the CLT guess N ≈ (μ*/p)²/(e^{1/σ²} − 1) (Dong, Roth & Su 2022, Cor 5.4), to 1 %.
+3. **Fine solve** at the automatic grid between the coarse feasible N and the coarse infeasible one
+   (and above it, if the fine grid still meets the target there).
+
+``steps_above`` is N + 1 or the nearest larger count that was evaluated and found *not* to meet the
+target (None when nothing above was shown to miss it; ``at_limit`` when even ``STEPS_LIMIT`` steps
+meet it — then ``value`` may be the Gaussian bound's). Counts whose composition the engine cannot build
+count as not certified (never as met).
+
+>>> r = steps_for_risk("advantage", 0.2, 2.0, 1.0)    # p = 1: advantage of G_{√N/2} is 2Φ(√N/4) − 1
+>>> r.steps, r.value <= 0.2, r.steps_above
+(1, True, 2)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .._search import Side, Unreachable, solve
+from .._validation import check_in_interval, check_positive, check_real, format_number
+from .calibrate import RiskMetric
+
+__all__ = ["STEPS_LIMIT", "RiskStepsCalibration", "steps_for_risk"]
+
+#: largest number of steps searched (the certified composition's own range); beyond, the answer is "more"
+STEPS_LIMIT = 10**8
+#: grid factor of the coarse phase (both sides of the pair are composed; every side stays certified)
+COARSE_FACTOR = 16.0
+#: what an engine failure at one count looks like (numerically out of range): "not certified"
+_ENGINE_ERRORS = (ValueError, RuntimeError, OverflowError, FloatingPointError, ZeroDivisionError, MemoryError)
+
+Progress = Callable[[float | None, float | None], None]
+
+
+@dataclass(frozen=True)
+class RiskStepsCalibration:
+    """Result of :func:`steps_for_risk`: ``value`` is the certified metric of ``steps`` steps and meets
+    ``target``; ``steps_above`` a larger count that was evaluated and misses it (None: none shown)."""
+
+    steps: int
+    value: float
+    metric: str
+    target: float
+    sigma: float
+    sampling_rate: float
+    evaluations: int
+    steps_above: int | None = None
+    at_limit: bool = False
+    parameters: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @property
+    def spec(self) -> str:
+        return f"sgm(sigma={format_number(self.sigma)}, p={format_number(self.sampling_rate)}, steps={self.steps})"
+
+
+def _check_metric(metric: Any, target: Any, fpr: Any, prior: Any, baseline: Any) -> tuple[RiskMetric, float, dict[str, Any]]:
+    """Validated (metric, target, parameters); errors name the field and the allowed range."""
+    try:
+        m = RiskMetric(metric)
+    except ValueError:
+        raise ValueError(f"metric must be one of {[x.value for x in RiskMetric]}, got {metric!r}") from None
+    t = check_real("target", target)
+    params: dict[str, Any] = {}
+    if m is RiskMetric.ADVANTAGE:
+        t = check_in_interval("target (advantage)", t, 0.0, 1.0, low_open=True, high_open=True)
+    elif m is RiskMetric.TPR:
+        if fpr is None:
+            raise ValueError("metric 'tpr' needs fpr (the false-positive rate at which TPR is bounded)")
+        params["fpr"] = check_in_interval("fpr", fpr, 0.0, 1.0, high_open=True)
+        t = check_in_interval("target (TPR)", t, 0.0, 1.0, high_open=True)
+        if t <= params["fpr"]:
+            raise ValueError(f"target TPR must be > fpr={params['fpr']:g} (a test that ignores the data already has "
+                             f"TPR = FPR), got {t:g}")
+    elif m is RiskMetric.BAYES_ERROR:
+        if prior is None:
+            raise ValueError("metric 'bayes_error' needs prior (the adversary's prior on membership, in (0, 1))")
+        params["prior"] = check_in_interval("prior", prior, 0.0, 1.0, low_open=True, high_open=True)
+        ceiling = min(params["prior"], 1.0 - params["prior"])
+        t = check_in_interval("target (Bayes error)", t, 0.0, 1.0)
+        if t >= ceiling:
+            raise ValueError(f"target Bayes error must be < min(prior, 1 - prior) = {ceiling:g} (the error of guessing "
+                             f"from the prior alone), got {t:g}")
+    else:
+        if baseline is None or not hasattr(baseline, "bayes_error"):
+            raise ValueError("metric 'delta' needs baseline, a mechanism (e.g. dpcompare.Gaussian(mu=1))")
+        t = check_in_interval("target (Delta)", t, 0.0, 1.0, low_open=True)
+    return m, t, params
+
+
+def _risk(metric: RiskMetric, params: dict[str, Any], baseline: Any) -> Callable[[Any], float]:
+    """The certified (pessimistic) metric of a mechanism, oriented so that larger = more risk."""
+    from . import risk
+
+    if metric is RiskMetric.ADVANTAGE:
+        return risk.advantage
+    if metric is RiskMetric.TPR:
+        return lambda m: float(risk.tpr_at_fpr(m, params["fpr"]))
+    if metric is RiskMetric.BAYES_ERROR:
+        return lambda m: -float(risk.bayes_error(m, params["prior"]))
+    return lambda m: risk.excess_vulnerability(baseline, m)
+
+
+def steps_for_risk(
+    metric: RiskMetric | str, target: float, sigma: float, sampling_rate: float, *, fpr: float | None = None,
+    prior: float | None = None, baseline: Any = None, progress: Progress | None = None,
+) -> RiskStepsCalibration:
+    """The largest N ≤ ``STEPS_LIMIT`` whose certified risk metric of SGM(σ, p, N) meets ``target`` (module
+    docstring). Raises ValueError naming the field for bad input, and saying what would work when even one
+    step misses the target."""
+    from ..accounting.sgm import default_discretization
+    from ..mechanisms import Gaussian
+    from ..mechanisms.sgm import SubsampledGaussian
+
+    m, t, params = _check_metric(metric, target, fpr, prior, baseline)
+    s = check_positive("sigma", sigma)
+    if not math.isfinite(s):
+        raise ValueError(f"sigma must be finite, got {sigma!r}")
+    p = check_in_interval("sampling_rate", sampling_rate, 0.0, 1.0, low_open=True)
+    risk_of = _risk(m, params, baseline)
+    limit = -t if m is RiskMetric.BAYES_ERROR else t
+    shown = dict(params)
+    if m is RiskMetric.DELTA:
+        shown["baseline"] = str(getattr(baseline, "spec", baseline))
+    where = f"with sigma={s:g}, sampling_rate={p:g}"
+    evals = [0]
+    seen: dict[tuple[int, float], float] = {}
+
+    def value(n: int, factor: float) -> float:
+        """Certified metric (larger = more risk) of N = n steps; +inf where the engine cannot answer."""
+        if (n, factor) not in seen:
+            evals[0] += 1
+            try:
+                if p >= 1.0:  # SGM(σ, 1, N) = G_{√N/σ} exactly (Dong, Roth & Su 2022, Cor 3.3)
+                    v = float(risk_of(Gaussian(mu=math.sqrt(n) / s)))
+                else:
+                    h = None if factor == 1.0 else factor * default_discretization(s, p, n)
+                    v = float(risk_of(SubsampledGaussian(s, p, n, discretization=h)))
+            except _ENGINE_ERRORS:
+                v = math.inf
+            seen[(n, factor)] = v if v == v else math.inf
+        return seen[(n, factor)]
+
+    def make_g(factor: float) -> Callable[[int], float]:
+        return lambda n: value(int(n), factor) - limit
+
+    def result(n: int, above: int | None) -> RiskStepsCalibration:
+        v = value(n, 1.0)
+        if above is not None and not math.isfinite(value(above, 1.0)):
+            above = None  # the engine could not build it: not shown to miss the target
+        return RiskStepsCalibration(n, -v if m is RiskMetric.BAYES_ERROR else v, m.value, t, s, p, evals[0], above,
+                                    above is None and n == STEPS_LIMIT, shown)
+
+    def out_of_reach() -> ValueError:
+        v = value(1, 1.0)
+        v = -v if m is RiskMetric.BAYES_ERROR else v
+        return ValueError(f"{m.value} target {t:g} is out of reach {where}: even one step is certified only to "
+                          f"{v:.6g}; a larger sigma, a smaller sampling_rate or a larger target would work")
+
+    # 1. the Gaussian lower end: μ* = the largest μ at which G_μ meets the target; N ≤ ⌊(σμ*)²⌋ all meet it
+    def g_mu(mu: float) -> float:
+        try:
+            return float(risk_of(Gaussian(mu=mu))) - limit
+        except _ENGINE_ERRORS:
+            return math.inf
+
+    try:
+        mu_star = float(solve(g_mu, 1e-12, 1e4, side=Side.BELOW, rtol=1e-9).feasible)
+    except Unreachable:
+        mu_star = 0.0
+    n_gauss = int(min(math.floor((s * mu_star) ** 2), STEPS_LIMIT))
+    lo = max(1, n_gauss)
+    if p >= 1.0:  # the closed form: one exact integer solve
+        try:
+            r = solve(make_g(1.0), 1, STEPS_LIMIT, side=Side.BELOW, integer=True, start=lo, callback=progress)
+        except Unreachable:
+            raise out_of_reach() from None
+        return result(int(r.feasible), None if r.infeasible is None else int(r.infeasible))
+    if n_gauss >= STEPS_LIMIT:  # the Gaussian bound alone certifies every count searched
+        v = float(risk_of(Gaussian(mu=math.sqrt(STEPS_LIMIT) / s)))
+        return RiskStepsCalibration(STEPS_LIMIT, -v if m is RiskMetric.BAYES_ERROR else v, m.value, t, s, p, evals[0],
+                                    None, True, shown)
+    # 2. coarse solve (certified at any grid) from the CLT guess, above the Gaussian end
+    start = _clt_guess(mu_star, s, p, lo)
+    try:
+        rc = solve(make_g(COARSE_FACTOR), lo, STEPS_LIMIT, side=Side.BELOW, integer=True, start=start, rtol=1e-2,
+                   callback=progress)
+    except Unreachable:
+        rc = None
+    if rc is not None and rc.infeasible is None:
+        return result(STEPS_LIMIT, None)
+    # 3. fine solve at the automatic grid: from the certified coarse answer (or the Gaussian end, or 1) up to the
+    # coarse infeasible count, and above it when the fine grid still meets the target there
+    g = make_g(1.0)
+    lo_n = int(rc.feasible) if rc is not None else lo
+    if g(lo_n) > 0:
+        if rc is not None or lo_n > 1:  # not expected (a finer grid is less pessimistic): search below
+            r = solve(g, 1, lo_n, side=Side.BELOW, integer=True, callback=progress) if g(1) <= 0 else None
+            if r is None:
+                raise out_of_reach()
+            return result(int(r.feasible), None if r.infeasible is None else int(r.infeasible))
+        raise out_of_reach()
+    hi_n = int(rc.infeasible) if rc is not None else min(STEPS_LIMIT, 2 * lo_n)
+    r = solve(g, lo_n, hi_n, side=Side.BELOW, integer=True, callback=progress)
+    if r.infeasible is None and hi_n < STEPS_LIMIT:  # the fine grid meets the target at hi_n: search above it
+        r = solve(g, hi_n, STEPS_LIMIT, side=Side.BELOW, integer=True, start=min(2 * hi_n, STEPS_LIMIT),
+                  callback=progress)
+    return result(int(r.feasible), None if r.infeasible is None else int(r.infeasible))
+
+
+def _clt_guess(mu_star: float, sigma: float, p: float, lo: int) -> float:
+    """Starting point only: N whose CLT μ = p√(N(e^{1/σ²} − 1)) (Dong, Roth & Su 2022, Cor 5.4) equals μ*."""
+    try:
+        guess = (mu_star / p) ** 2 / math.expm1(1.0 / (sigma * sigma))
+    except (ArithmeticError, ZeroDivisionError):
+        return float(lo)
+    return min(max(float(lo), guess), float(STEPS_LIMIT)) if math.isfinite(guess) else float(lo)
