@@ -17,6 +17,7 @@ from ..tradeoff import DiscretePair, Rounding
 from ..tradeoff import compose as certified_compose
 from ..tradeoff import grid as certified_grid
 from ..tradeoff.compose import CompositionReport, DiscretizationTooFine
+from ..tradeoff.compose_coarse import compose_coarsened
 from ..tradeoff.grid import U
 from .sgm_grid import KAPPA_H, MAX_ABS_LOSS, NEGLIGIBLE_MU, OUTPUT_ATOMS, WINDOW_TAIL, _check_grid
 from .sgm_step import grid_range, loss_std, sgm_partition
@@ -183,16 +184,17 @@ def _build_sides(sigma: float, p: float, steps: int, h: float, sub: int, tail: f
             log_p, i_lo = step.log_p.copy(), step.k_lo
             eta = step.err + inf_mass
             reports.append(CompositionReport(1, h, 0, (float(step.losses[0]), float(step.losses[-1])), 0.0, 0.0, 0.0, eta, eta))
-        else:
-            log_p, i_lo, rep = certified_compose.compose(step, steps, tau=WINDOW_TAIL, workers=workers)
+            factor = _coarsening_factor(log_p.size, steps)
+            coarsen = certified_grid.coarsen_pessimistic if rounding is Rounding.PESSIMISTIC else certified_grid.coarsen_optimistic
+            loss, clp = coarsen(log_p, i_lo, h, factor, steps * part.offset)
+        else:  # steps 4–8 in the Fourier domain (tradeoff/compose_coarse.py): no fine composed grid is formed
+            loss, clp, rep = compose_coarsened(
+                step, steps, lambda width: _coarsening_factor(width, steps), tau=WINDOW_TAIL, workers=workers
+            )
             reports.append(dataclasses.replace(rep, numerical_error=rep.numerical_error + inf_mass))
-        factor = _coarsening_factor(log_p.size, steps)
-        coarsen = certified_grid.coarsen_pessimistic if rounding is Rounding.PESSIMISTIC else certified_grid.coarsen_optimistic
-        loss, clp = coarsen(log_p, i_lo, h, factor, steps * part.offset)
         if float(np.max(np.abs(loss[np.isfinite(clp)]), initial=0.0)) > MAX_ABS_LOSS:
             raise ValueError(f"composed losses reach {float(np.max(np.abs(loss))):.3g} nats")
         sides.append(certified_grid.to_pair(loss, clp, rounding))
-        del log_p
     return sides, reports
 
 
