@@ -190,7 +190,8 @@ class PowerSpectrum:
 
 
 def power_spectrum(x: np.ndarray, n: int, steps: int, workers: int) -> PowerSpectrum:
-    """Half spectrum of the cyclic N-fold self-convolution of x (length n) with its error bounds (step 6).
+    """Half spectrum of the cyclic N-fold self-convolution of x with its error bounds (step 6); x has at most
+    n entries (zero-padded to n).
 
     Entry c is dead when (|ĉ| + e_f)ᴺ ≤ e^{−DEAD_LOG} (e_f = forward-transform bound): then |cᴺ| ≤ DEAD_MASS
     for the true c too, and it is returned as 0 with that bound."""
@@ -199,10 +200,11 @@ def power_spectrum(x: np.ndarray, n: int, steps: int, workers: int) -> PowerSpec
     c = sfft.rfft(x, n, workers=workers)
     e_f = KAPPA * log2n * U * m + KAPPA * U * m  # forward transform (+ folding of the input)
     absc = np.abs(c)
-    thr = math.exp(-DEAD_LOG / steps) * (1.0 - 8 * U)
-    live = np.flatnonzero((absc + e_f) * (1.0 + 8 * U) >= thr)
-    cl, al = c[live], absc[live]
+    # live ⟺ (|ĉ| + e_f)(1 + 8u) ≥ e^{−DEAD_LOG/N}(1 − 8u), compared in place (no n-sized temporaries)
+    thr = math.exp(-DEAD_LOG / steps) * (1.0 - 8 * U) / (1.0 + 8 * U) - e_f
     size = c.size
+    live = np.flatnonzero(np.greater_equal(absc, thr * (1.0 - 4 * U), out=np.empty(size, dtype=bool)))
+    cl, al = c[live], absc[live]
     del c, absc
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
         lc = np.log(cl)  # log ĉ

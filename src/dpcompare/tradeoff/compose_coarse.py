@@ -151,17 +151,17 @@ def compose_coarsened(
     base = steps * step.offset
     # which passes: Q for coarse atoms with loss ≥ 0, P below (steps 4 and 7)
     l_min, l_max = base + (i_lo - 2 * f) * h, base + (i_hi + 2 * f) * h
-    spectra: dict[str, PowerSpectrum] = {}
-    for which in ("Q", "P"):
-        if (which == "Q" and l_max < 0) or (which == "P" and l_min >= 0):
-            continue
+    passes = [w for w in ("Q", "P") if not ((w == "Q" and l_max < 0) or (w == "P" and l_min >= 0))]
+
+    def spectrum(which: str) -> PowerSpectrum:
         lp = step.log_p[fin]
         with np.errstate(over="ignore"):
             w = np.exp(lp + g) if which == "Q" else np.exp(lp)
-        w = np.where(np.isfinite(w), w, 0.0)
-        x = np.bincount(pos, weights=w, minlength=n)
-        spectra[which] = power_spectrum(x, n, steps, workers)
-        del x
+        # single-step index k at position k mod n (at most n entries; rfft pads them to n)
+        x = np.bincount(pos, weights=np.where(np.isfinite(w), w, 0.0))
+        return power_spectrum(x, n, steps, workers)
+
+    spectra = {w: spectrum(w) for w in passes}  # one after the other: half the peak memory of two threads
     k_max = max((int(ps.k.max()) for ps in spectra.values() if ps.k.size), default=0)
     if f > 1 and 2 * k_max >= m:  # the live band does not fit M: a smaller factor (a divisor of F keeps n)
         f = max(dd for dd in range(1, f + 1) if f % dd == 0 and (dd == 1 or 2 * k_max < n // dd))
