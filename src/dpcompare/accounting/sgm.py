@@ -120,13 +120,15 @@ def profile_bracket(comp: CertifiedComposition, eps: np.ndarray) -> Bracket:
     return Bracket(np.clip(hi, 0.0, 1.0), np.clip(lo, 0.0, 1.0), Sense.UPPER)
 
 
-def pair_epsilon(pess: DiscretePair, eta: float, delta: float) -> float:
-    """Smallest ε with max(δ_rem, δ_add)(ε) + η ≤ δ on the pessimistic asymmetric pair (∞ if δ ≤ η)."""
+def pair_epsilon(pess: DiscretePair, eta: float, delta: float, swapped: DiscretePair | None = None) -> float:
+    """Smallest ε with max(δ_rem, δ_add)(ε) + η ≤ δ on the pessimistic asymmetric pair (∞ if δ ≤ η).
+    ``swapped``: ``pess.swap()`` when the caller already has it (it is built otherwise)."""
     d = delta - eta
     if d <= 0.0:
         return math.inf
-    eps = max(pess.epsilon(d), pess.swap().epsilon(d))
-    if math.isfinite(eps) and max(float(pess.delta(eps)), float(pess.swap().delta(eps))) > d:
+    sw = pess.swap() if swapped is None else swapped
+    eps = max(pess.epsilon(d), sw.epsilon(d))
+    if math.isfinite(eps) and max(float(pess.delta(eps)), float(sw.delta(eps))) > d:
         return math.inf  # not certified at the reported point: let the other bounds answer
     return eps
 
@@ -153,7 +155,7 @@ def certified_delta(
     """
     eps = np.asarray(eps, dtype=float)
     side = pessimistic_side(sigma, p, steps, _spacing(sigma, p, steps, discretization, tolerance))
-    hi = np.minimum(np.maximum(side.pair.delta(eps), side.pair.swap().delta(eps)) + side.numerical_error, 1.0)
+    hi = np.minimum(np.maximum(side.pair.delta(eps), side.swapped.delta(eps)) + side.numerical_error, 1.0)
     if np.any(hi <= TAIL_FACTOR * side.numerical_error):
         hi = np.minimum(hi, tail_bound(sigma, p, steps).delta(eps).reshape(hi.shape))
     return hi
@@ -174,7 +176,7 @@ def certified_epsilon(
     True
     """
     side = pessimistic_side(sigma, p, steps, _spacing(sigma, p, steps, discretization, tolerance))
-    eps = pair_epsilon(side.pair, side.numerical_error, delta)
+    eps = pair_epsilon(side.pair, side.numerical_error, delta, side.swapped)
     if delta <= TAIL_FACTOR * side.numerical_error or not math.isfinite(eps):
         eps = min(eps, tail_bound(sigma, p, steps).epsilon(delta))
     return eps
