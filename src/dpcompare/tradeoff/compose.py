@@ -246,7 +246,8 @@ def power_spectrum(x: np.ndarray, n: int, steps: int, workers: int) -> PowerSpec
     with np.errstate(divide="ignore", over="ignore", under="ignore"):
         weight = (steps - 1) * np.log(np.minimum(al + e_f, m)) if steps > 1 else np.zeros(live.size)
     top = live[np.argsort(-weight, kind="stable")[:REFINE]] if live.size else live
-    exact = _extended_dft(x, n, top) if top.size and steps > 1 else None
+    # (only where that bound matters: N·e_f ≥ 1e-10; below, the refinement would cost more than it saves)
+    exact = _extended_dft(x, n, top) if top.size and steps * e_f >= 1e-10 else None
     if exact is not None:
         where = np.searchsorted(live, top)
         cl[where] = exact
