@@ -62,6 +62,10 @@ Argument, in numbered steps (the code follows the numbering)
    then removed from the highest (Q) or lowest (P) losses and sent to ℓ = ±∞: no renormalisation.
    The single-step masses carry a relative error from their closed forms (caller-supplied bound);
    by the subadditivity of total variation under products it contributes ≤ N·‖Δx‖₁.
+   Two refinements (:func:`power_spectrum`): an entry whose bound (|ĉ| + e_f)ᴺ is ≤ e^{−700} is *dead*
+   (set to 0, its truth bounded by e^{−700}), so the power is taken on the few hundred live entries
+   only; and the ~10 live entries with the largest perturbation term N·e_f·|ĉ|^{N−1} are recomputed
+   by a direct DFT summed in 80-bit extended precision, whose error is 3u·‖x‖₁ instead of e_f.
 7. **Certificate.** For one atom, min(π·p, (1−π)·q) changes by at most max(|Δp|, |Δq|) and, since
    p = q·e^{−L}, by at most |Δq| if L ≥ 0 and |Δp| if L < 0. Hence every R of the returned pair is
    within ``numerical_error`` η of the exact composed grid pair of step 2 or 3, uniformly in π, with
@@ -71,6 +75,9 @@ Argument, in numbered steps (the code follows the numbering)
    handed to :class:`~dpcompare.tradeoff.DiscretePair`: the pessimistic one by a split onto a coarser
    grid (step 2 again, exact), the optimistic one by merging runs of atoms (step 3's post-processing,
    exact). Both add one extra step's worth of second-order error, negligible against N steps.
+   Both coarsenings are linear and shift-invariant followed by decimation, so
+   :mod:`dpcompare.tradeoff.compose_coarse` applies them to the live spectrum and inverts a transform
+   of length n/F: steps 4–8 without the fine composed grid (what the SGM accountant uses).
 
 What is *not* certified: the constant κ of the FFT bound (a conservative assumption about pocketfft,
 not a proved constant) and the relative accuracy of scipy's ``log_ndtr`` (assumed ≤ 8u·(1 + |log Φ|))
