@@ -138,22 +138,3 @@ def test_power_spectrum_error_bound_holds():
         c = mpmath.fsum(mpmath.mpf(float(v)) * mpmath.expjpi(-2 * mpmath.mpf(j * kk % n) / n) for j, v in enumerate(x))
         total += abs(complex(c**steps) - dense[kk])
     assert total <= ps.err_sum + ps.dead * DEAD_MASS
-
-
-def test_balanced_infinities_are_an_exact_pessimistic_split():
-    """sgm_compose._balance_infinities: equal ±∞ masses, Bayes errors lower (more informative) by ≤ |d|."""
-    from dpcompare.accounting.sgm_compose import _balance_infinities
-
-    loss = np.array([-1.0, -0.2, 0.3, 1.5])
-    p = np.array([0.4, 0.3, 0.2, 0.1 - 1e-9])
-    q = p * np.exp(loss)
-    q = q / q.sum() * (1 - 3e-10)  # a Q-deficit at +∞ of 3e-10, no P-mass at −∞
-    lp = np.log(q) - loss
-    pair = DiscretePair(loss, lp, 0.0, None, Rounding.PESSIMISTIC)
-    d = pair.q_pos_inf - pair.p_neg_inf
-    assert d > 0
-    bal = _balance_infinities(pair)
-    assert bal.p_neg_inf == bal.q_pos_inf == pair.q_pos_inf
-    r0, r1 = pair.bayes_error(PI), bal.bayes_error(PI)
-    assert np.all(r1 <= r0 + 1e-16) and np.all(r0 - r1 <= d + 1e-16)
-    assert bal.symmetrize().is_symmetric

@@ -130,6 +130,15 @@ def compose_subsampled_gaussian(
             time.perf_counter() - t0, out.side_errors,
         )
     h, tail, sub = _check_grid(sigma, p, steps, discretization)
+    if p < 1.0:
+        # the pessimistic side through its own cache, keyed by the grid spacing: a calibration that has just
+        # certified ε at this (σ, p, N) and the default grid already composed it (same code path, same pair)
+        pess = pessimistic_side(sigma, p, steps, h)
+        sides, reports = _sides_or_error(sigma, p, steps, h, sub, tail, (Rounding.OPTIMISTIC,))
+        errs = (pess.numerical_error, reports[0].numerical_error + 64 * U)
+        return CertifiedComposition(
+            pess.pair, sides[0], max(errs), h, steps, (pess.report, reports[0]), time.perf_counter() - t0, errs
+        )
     sides, reports = _sides_or_error(sigma, p, steps, h, sub, tail, (Rounding.PESSIMISTIC, Rounding.OPTIMISTIC))
     errs = (reports[0].numerical_error + 64 * U, reports[1].numerical_error + 64 * U)
     return CertifiedComposition(sides[0], sides[1], max(errs), h, steps, tuple(reports), time.perf_counter() - t0, errs)
@@ -198,48 +207,7 @@ def _build_side(part, steps: int, h: float, rounding: Rounding, workers: int) ->
         rep = dataclasses.replace(rep, numerical_error=rep.numerical_error + inf_mass)
     if float(np.max(np.abs(loss[np.isfinite(clp)]), initial=0.0)) > MAX_ABS_LOSS:
         raise ValueError(f"composed losses reach {float(np.max(np.abs(loss))):.3g} nats")
-    pair = certified_grid.to_pair(loss, clp, rounding)
-    if rounding is Rounding.PESSIMISTIC:
-        pair = _balance_infinities(pair)
-    return pair, rep
-
-
-def _balance_infinities(pair: DiscretePair) -> DiscretePair:
-    """The pessimistic pair with equal masses at ℓ = −∞ and ℓ = +∞, by an exact split (tradeoff/compose.py
-    step 2): if Q(+∞) − P(−∞) = d > 0, P-mass d of the finite atom with the largest P-mass below ℓ = 0 moves to
-    −∞ (the atom (p, q) is the merge of (d, 0) at −∞ and (p − d, q) at log(q/(p − d))); symmetrically for
-    d < 0. The result is at least as informative (still pessimistic) and its Bayes errors are lower by ≤ |d|.
-    The rounding-level deficits the composition leaves (≈ 1e-14) would otherwise differ at the two ends, below
-    the tie tolerance of the symmetrisation."""
-    d = pair.q_pos_inf - pair.p_neg_inf
-    if d == 0.0 or pair.size == 0:
-        return pair
-    loss, log_p = pair.loss.copy(), pair.log_p.copy()
-    if d > 0:
-        cand = np.flatnonzero(loss < 0)
-        if cand.size == 0:
-            return pair
-        j = int(cand[np.argmax(log_p[cand])])
-        p_j = math.exp(log_p[j])
-        if not p_j > 2.0 * d:
-            return pair
-        lq = log_p[j] + loss[j]
-        log_p[j] = math.log(p_j - d)
-        loss[j] = lq - log_p[j]
-    else:
-        cand = np.flatnonzero(loss >= 0)
-        if cand.size == 0:
-            return pair
-        lq_all = log_p[cand] + loss[cand]
-        j = int(cand[np.argmax(lq_all)])
-        q_j = math.exp(log_p[j] + loss[j])
-        if not q_j > -2.0 * d:
-            return pair
-        loss[j] = math.log(q_j + d) - log_p[j]
-    if (j > 0 and not loss[j] > loss[j - 1]) or (j + 1 < loss.size and not loss[j] < loss[j + 1]):
-        return pair  # the shifted loss would pass a neighbour: leave the pair as it is
-    m = max(pair.p_neg_inf, pair.q_pos_inf)
-    return DiscretePair(loss, log_p, m, m, pair.rounding)
+    return certified_grid.to_pair(loss, clp, rounding), rep
 
 
 def _coarsening_factor(n_atoms: int, steps: int) -> int:
@@ -282,6 +250,8 @@ class PessimisticSide:
 
     pair: DiscretePair
     numerical_error: float
+    #: the composition's report (None for the negligible-μ pair, which is not composed)
+    report: CompositionReport | None = None
 
     @functools.cached_property
     def swapped(self) -> DiscretePair:
@@ -298,4 +268,4 @@ def pessimistic_side(sigma: float, p: float, steps: int, discretization: float |
         return pessimistic_side(sigma / math.sqrt(steps), 1.0, 1, discretization)
     h, tail, sub = _check_grid(sigma, p, steps, discretization)
     sides, reports = _sides_or_error(sigma, p, steps, h, sub, tail, (Rounding.PESSIMISTIC,))
-    return PessimisticSide(sides[0], max(r.numerical_error for r in reports) + 64 * U)
+    return PessimisticSide(sides[0], reports[0].numerical_error + 64 * U, reports[0])
