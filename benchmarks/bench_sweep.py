@@ -8,7 +8,7 @@ processes). Each measurement is a fresh child process writing a fresh CSV; the w
 worker pool and the baseline's calibration, as a user sees it.
 
     git archive d144db9 src | tar -x -C /tmp/base
-    python benchmarks/bench_sweep.py --baseline /tmp/base/src [--size 10] [--workers 2] [--json]
+    python benchmarks/bench_sweep.py --baseline /tmp/base/src [--size 10] [--workers 2] [--repeat 3] [--json]
 """
 
 from __future__ import annotations
@@ -62,10 +62,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--baseline", required=True, help="src directory of the baseline dpcompare tree")
     ap.add_argument("--size", type=int, default=10, help="k: a k × k grid (default 10: 100 points)")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=1, help="alternating runs of each tree; medians are reported")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    base = measure(os.path.abspath(args.baseline), args.size, args.workers)
-    ours = measure(OURS, args.size, args.workers)
+    runs_b, runs_o = [], []
+    for i in range(args.repeat):  # alternate the order, so that a change of machine load hits both trees
+        pair = [("b", os.path.abspath(args.baseline)), ("o", OURS)]
+        for tag, src in (pair if i % 2 == 0 else pair[::-1]):
+            (runs_b if tag == "b" else runs_o).append(measure(src, args.size, args.workers))
+    base = sorted(runs_b, key=lambda r: r["seconds"])[len(runs_b) // 2]
+    ours = sorted(runs_o, key=lambda r: r["seconds"])[len(runs_o) // 2]
     # both trees certify brackets of the same Δ: they must overlap point by point
     disjoint = [k for k, (lo, hi) in ours["rows"].items()
                 if k in base["rows"] and (hi < base["rows"][k][0] or base["rows"][k][1] < lo)]
@@ -79,7 +85,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(res))
         return 0
-    print(f"Figure 6 sweep, {ours['points']} points, {args.workers} worker processes, {os.cpu_count()} cores")
+    print(f"Figure 6 sweep, {ours['points']} points, {args.workers} worker processes, {os.cpu_count()} cores; "
+          f"median of {args.repeat} alternating runs (all: baseline {[round(r['seconds'], 1) for r in runs_b]}, "
+          f"this tree {[round(r['seconds'], 1) for r in runs_o]})")
     print(f"{'tree':<10} {'time [s]':>9} {'points/s':>9}")
     for name in ("baseline", "this tree"):
         print(f"{name:<10} {res[name]['seconds']:>9.1f} {res[name]['points_per_s']:>9.2f}")

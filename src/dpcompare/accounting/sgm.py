@@ -122,15 +122,66 @@ def profile_bracket(comp: CertifiedComposition, eps: np.ndarray) -> Bracket:
 
 def pair_epsilon(pess: DiscretePair, eta: float, delta: float, swapped: DiscretePair | None = None) -> float:
     """Smallest ε with max(δ_rem, δ_add)(ε) + η ≤ δ on the pessimistic asymmetric pair (∞ if δ ≤ η).
-    ``swapped``: ``pess.swap()`` when the caller already has it (it is built otherwise)."""
+    ``swapped``: ``pess.swap()`` when the caller already has it (it is built otherwise).
+
+    Each side's ε comes from :func:`_closed_form_epsilon` where that is verified, else from
+    ``DiscretePair.epsilon``; the answer is certified by evaluating both δ at it."""
     d = delta - eta
     if d <= 0.0:
         return math.inf
     sw = pess.swap() if swapped is None else swapped
-    eps = max(pess.epsilon(d), sw.epsilon(d))
+    eps = max(_side_epsilon(pess, d), _side_epsilon(sw, d))
     if math.isfinite(eps) and max(float(pess.delta(eps)), float(sw.delta(eps))) > d:
         return math.inf  # not certified at the reported point: let the other bounds answer
     return eps
+
+
+def _side_epsilon(pair: DiscretePair, d: float) -> float:
+    eps = _closed_form_epsilon(pair, d)
+    return pair.epsilon(d) if eps is None else eps
+
+
+def _closed_form_epsilon(pair: DiscretePair, d: float) -> float | None:
+    """Smallest ε ≥ 0 with δ(ε) ≤ d in one vectorised pass, or None (then the caller's search answers).
+
+    δ(ε) = q₊∞ + Σ_{ℓᵢ>ε} (qᵢ − e^ε·pᵢ) (seed 000 eq 25) is decreasing; on (ℓⱼ₋₁, ℓⱼ] it equals
+    q₊∞ + Qⱼ − e^ε·Pⱼ with the tail sums Qⱼ = Σ_{i≥j} qᵢ, Pⱼ = Σ_{i≥j} pᵢ. The first atom ℓⱼ ≥ 0 with
+    δ(ℓⱼ) ≤ d is found on the vector of δ at all atoms, and ε = log((q₊∞ + Qⱼ − d)/Pⱼ) there. The result is
+    returned only if ``pair.delta`` (accurate, log space where needed) confirms δ(ε) ≤ d, after raising ε by
+    a few ulps if rounding left it just short; None where e^ℓ overflows, the tail sums cancel (δ below
+    1e-8 of them) or the check fails.
+    """
+    loss = pair.loss
+    if loss.size == 0 or d >= 1.0 or d < pair.q_pos_inf or not float(loss[-1]) < 700.0:
+        return None
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        p = np.exp(pair.log_p)
+        q = np.exp(pair.log_p + loss)
+        p_tail = np.cumsum(p[::-1])[::-1]
+        q_tail = np.cumsum(q[::-1])[::-1]
+        k0 = int(np.searchsorted(loss, 0.0, side="right"))
+        if k0 >= loss.size:
+            return None
+        # δ at ε = ℓⱼ (j ≥ k0): the atoms above ℓⱼ count
+        qn = np.append(q_tail[k0 + 1 :], 0.0)
+        pn = np.append(p_tail[k0 + 1 :], 0.0)
+        at = pair.q_pos_inf + qn - np.exp(loss[k0:]) * pn
+        if not np.all(np.isfinite(at)):
+            return None
+        below = np.flatnonzero(at <= d)
+        if below.size == 0:
+            return None
+        j = k0 + int(below[0])
+        lo = float(loss[j - 1]) if j > k0 else 0.0
+        num = pair.q_pos_inf + float(q_tail[j]) - d
+        if not (num > 1e-8 * float(q_tail[j]) and p_tail[j] > 0.0):
+            return None  # cancellation: leave it to the log-space search
+        eps = min(max(math.log(num) - math.log(float(p_tail[j])), lo, 0.0), float(loss[j]))
+    for _ in range(4):
+        if float(pair.delta(eps)) <= d:
+            return eps
+        eps = eps + 1e-12 * max(1.0, abs(eps))
+    return None
 
 
 def _spacing(sigma: float, p: float, steps: int, discretization: float | None, tolerance: float | None) -> float | None:

@@ -35,6 +35,7 @@ atom counts in η.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 
@@ -52,9 +53,10 @@ from .compose import (
     PowerSpectrum,
     _remove_excess,
     chernoff_window,
+    compose,
     power_spectrum,
 )
-from .grid import U, GridStep, log_expm1
+from .grid import U, GridStep, coarsen_optimistic, coarsen_pessimistic, log_expm1
 from .pair import Rounding
 
 
@@ -127,7 +129,8 @@ def compose_coarsened(
     """N-fold composition of a grid pair, coarsened by F for output (steps 4–8), without the fine grid.
 
     ``factor``: the coarsening F, or a function of the window width (fine grid points) giving it; it is
-    lowered to a 5-smooth number, and further if the live spectrum is too wide for it. A pessimistic step
+    lowered to a 5-smooth number; if the live spectrum is too wide for it, the composition is done on the
+    fine grid and coarsened there by F as given (the specification's steps 4–8). A pessimistic step
     is split onto the coarse grid, an optimistic one merged in blocks of F. Returns (losses, log P-masses,
     report) of the coarse atoms; they are within ``report.numerical_error`` of the exact N-fold
     composition of ``step`` coarsened exactly, in every Bayes error and every δ(ε), ε ≥ 0 (and δ of the swap).
@@ -136,7 +139,8 @@ def compose_coarsened(
     h = step.h
     i_lo, i_hi = chernoff_window(step, steps, tau)
     width = i_hi - i_lo + 1
-    f = smooth_floor(factor(width) if callable(factor) else factor)
+    requested = max(1, int(factor(width) if callable(factor) else factor))
+    f = smooth_floor(requested)
     m = sfft.next_fast_len(-(-(width + 4 * f) // f), real=True)
     n = m * f
     if n > MAX_FFT_LEN:
@@ -163,9 +167,10 @@ def compose_coarsened(
 
     spectra = {w: spectrum(w) for w in passes}  # one after the other: half the peak memory of two threads
     k_max = max((int(ps.k.max()) for ps in spectra.values() if ps.k.size), default=0)
-    if f > 1 and 2 * k_max >= m:  # the live band does not fit M: a smaller factor (a divisor of F keeps n)
-        f = max(dd for dd in range(1, f + 1) if f % dd == 0 and (dd == 1 or 2 * k_max < n // dd))
-        m = n // f
+    if f > 1 and 2 * k_max >= m:
+        # the live band does not fit M (few steps; or a step whose masses alternate, a Nyquist peak): the
+        # composition on the fine grid, coarsened there by the requested factor (steps 4–8 as specified)
+        return _on_fine_grid(step, steps, requested, tau, workers)
     # coarse point J sits at fine position J·F + s, i.e. absolute composed index ≡ 0 (mod F)
     s = (-steps * step.k_lo) % f
     lo_abs = i_lo - 2 * f  # unwrap window: absolute index in [lo_abs, lo_abs + n)
@@ -237,3 +242,11 @@ def compose_coarsened(
     report = CompositionReport(steps, h, n, window, 4.0 * tau, fft_err_total, removed, input_err, eta, f)
     keep = np.isfinite(out_logp)
     return out_loss[keep], out_logp[keep], report
+
+
+def _on_fine_grid(step: GridStep, steps: int, factor: int, tau: float, workers: int) -> tuple[np.ndarray, np.ndarray, CompositionReport]:
+    """Steps 4–7 on the fine grid (:func:`~dpcompare.tradeoff.compose.compose`), then step 8 there."""
+    log_p, i_lo, rep = compose(step, steps, tau=tau, workers=workers)
+    coarsen = coarsen_optimistic if step.rounding is Rounding.OPTIMISTIC else coarsen_pessimistic
+    loss, clp = coarsen(log_p, i_lo, step.h, factor, steps * step.offset)
+    return loss, clp, dataclasses.replace(rep, coarsening=factor)
