@@ -1,0 +1,189 @@
+"""One step of the Poisson-subsampled Gaussian (tradeoff/compose.py step 1): the privacy-loss law and the
+log masses of a grid-aligned partition. Part of :mod:`dpcompare.accounting.sgm`, which re-exports every name.
+
+Dominating pair (remove adjacency; Balle et al. 2018, "Privacy amplification by subsampling";
+Zhu, Dong & Wang 2022, "Optimal accounting of differential privacy via characteristic functions",
+Prop. 30), in units of the noise standard deviation, with μ = 1/σ (sensitivity 1):
+
+    P = N(0, 1)                      (the null: the example is absent)
+    Q = (1 − p)·N(0, 1) + p·N(μ, 1)  (the example is present with probability p)
+    ℓ(x) = log(q(x)/p(x)) = log(1 − p + p·e^{μx − μ²/2}),  increasing in x,  ℓ > log(1 − p).
+
+The add adjacency gives the swapped pair (Q, P) (mirror x ↦ −x): dp-accounting's
+``AdjacencyType.ADD`` has mu_upper = N(0, σ²), mu_lower = (1−p)N(0, σ²) + pN(1, σ²). Because
+composition commutes with swapping, the N-fold add pair is the swap of the N-fold remove pair, and the
+symmetrised trade-off conv(min(f, f⁻¹)) of either is the same; we therefore compose the remove pair only.
+
+Cell masses: a loss interval (a, b] is the x-interval (x(a), x(b)] with
+x(ℓ) = (log(e^ℓ − (1 − p)) − log p + μ²/2)/μ, so P(a, b] = Φ(x(b)) − Φ(x(a)) and
+Q(a, b] = (1 − p)·P(a, b] + p·(Φ(x(b) − μ) − Φ(x(a) − μ)), evaluated in log space: by Gauss–Legendre
+quadrature of φ on narrow cells (a proved relative error bound, no cancellation) and otherwise as
+differences of log_ndtr on the tail side where the CDFs are small. The grid offset is chosen so that
+the P-bulk just above ℓ_min = log(1 − p) lands exactly on a grid point (:func:`sgm_partition`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._numerics import log1mexp, log_ndtr, ndtri
+from ..tradeoff.grid import U, StepPartition
+
+
+def privacy_loss(x: np.ndarray, mu: float, p: float) -> np.ndarray:
+    """ℓ(x) = log(1 − p + p·e^{μx − μ²/2}) (log-sum-exp form, no overflow)."""
+    z = mu * np.asarray(x, dtype=float) - 0.5 * mu * mu
+    if p >= 1.0:
+        return z
+    return np.logaddexp(math.log1p(-p), math.log(p) + z)
+
+
+def inverse_privacy_loss(loss: np.ndarray, mu: float, p: float) -> np.ndarray:
+    """x(ℓ); −inf for ℓ ≤ log(1 − p)."""
+    loss = np.asarray(loss, dtype=float)
+    if p >= 1.0:
+        return (loss + 0.5 * mu * mu) / mu
+    c = math.log1p(-p)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # log(e^ℓ − (1 − p)) = ℓ + log(1 − e^{c − ℓ})
+        z = np.where(loss > c, loss + log1mexp(np.minimum(c - loss, 0.0)), -np.inf) - math.log(p)
+    return (z + 0.5 * mu * mu) / mu
+
+
+#: Gauss–Legendre nodes used for narrow cells (no cancellation, relative accuracy ≈ 60u)
+_GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(8)
+
+
+def _gl_rel_bound(width: np.ndarray, far: np.ndarray, k: int = 8) -> np.ndarray:
+    """Relative error bound of k-point Gauss–Legendre for ∫φ over an interval of ``width`` whose farthest
+    point from 0 is ``far``: E ≤ w^{2k+1}(k!)⁴/((2k+1)((2k)!)³)·max|φ^{(2k)}| (Abramowitz & Stegun 25.4.30),
+    |φ^{(n)}(x)| = |He_n(x)|φ(x) ≤ 1.086·√(n!)/√(2π) (Cramér's inequality), and ∫φ ≥ w·φ(far)."""
+    c = math.factorial(k) ** 4 / ((2 * k + 1) * float(math.factorial(2 * k)) ** 3) * 1.086 * math.sqrt(math.factorial(2 * k))
+    with np.errstate(over="ignore"):
+        return c * width ** (2 * k) * np.exp(0.5 * far * far)
+
+
+def _log_gauss_interval(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """log(Φ(b) − Φ(a)) for a ≤ b, and a bound on its relative error.
+
+    Narrow cells near the bulk are integrated by Gauss–Legendre (no cancellation); the others are
+    differences of log_ndtr on the side where the CDF is small, whose relative error is the
+    cancellation factor Φ_hi/(Φ_hi − Φ_lo) times log_ndtr's accuracy (≈ 8u·(1 + |log Φ|)).
+    """
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    upper = a > 0
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        hi = np.where(upper, log_ndtr(-a), log_ndtr(b))
+        lo = np.where(upper, log_ndtr(-b), log_ndtr(a))
+        d = np.minimum(lo - hi, 0.0)
+        out = np.where(np.isneginf(hi) | (lo >= hi), -np.inf, hi + log1mexp(d))
+        amp = np.where(d < 0, -1.0 / np.expm1(np.where(d < 0, d, -1.0)), np.inf)
+        rel = 8 * U * (1.0 + np.abs(np.where(np.isfinite(hi), hi, 0.0)) + np.abs(np.where(np.isfinite(lo), lo, 0.0))) * amp
+        # Gauss–Legendre where it is provably accurate
+        width = b - a
+        far = np.maximum(np.abs(a), np.abs(b))
+        cand = np.isfinite(width) & (width > 0) & (far <= 12.0) & (width <= 0.5)
+        if np.any(cand):
+            ac, bc = a[cand], b[cand]
+            mid, half = 0.5 * (ac + bc), 0.5 * (bc - ac)
+            x = mid[:, None] + half[:, None] * _GL_NODES[None, :]
+            # log ∫ = log(half) + log Σ wᵢ φ(xᵢ), with φ in log space
+            lphi = -0.5 * x * x - 0.5 * math.log(2 * math.pi)
+            m = lphi.max(axis=1)
+            lq = np.log(half) + m + np.log(np.sum(np.exp(lphi - m[:, None]) * _GL_WEIGHTS, axis=1))  # no BLAS: see _HERMITE
+            rq = _gl_rel_bound(bc - ac, far[cand]) + (40.0 + far[cand] ** 2) * U
+            better = rq < rel[cand]
+            idx = np.flatnonzero(cand)[better]
+            out[idx] = lq[better]
+            rel[idx] = rq[better]
+    rel = np.where(np.isfinite(out), rel, 0.0)
+    return out, rel
+
+
+#: probabilists' Gauss–Hermite rule (200 nodes, weights normalised to 1), computed once. The hot paths use
+#: element-wise products and sums rather than BLAS (@, np.dot): multi-threaded OpenBLAS spin-waits when
+#: several sweep processes share the cores, which made 2 processes slower than 1.
+_HERMITE = (lambda nw: (nw[0], nw[1] / nw[1].sum()))(np.polynomial.hermite_e.hermegauss(200))
+
+
+def loss_std(mu: float, p: float) -> float:
+    """Standard deviation of ℓ under Q (Gauss–Hermite quadrature, 200 nodes): sets the grid spacing."""
+    if p >= 1.0:
+        return mu
+    nodes, weights = _HERMITE
+    l0 = privacy_loss(nodes, mu, p)
+    l1 = privacy_loss(nodes + mu, mu, p)
+    m1 = (1 - p) * np.sum(weights * l0) + p * np.sum(weights * l1)
+    m2 = (1 - p) * np.sum(weights * l0**2) + p * np.sum(weights * l1**2)
+    var = m2 - m1 * m1
+    if math.isfinite(var) and var > 0:
+        return math.sqrt(var)
+    return p * math.sqrt(math.expm1(min(mu * mu, 700.0)))  # first order in p
+
+
+def grid_range(mu: float, p: float, h: float, tail: float) -> tuple[int, int]:
+    """Grid indices [k_lo, k_hi] (offset 0) covering the single-step loss except tails of mass ≤ ``tail``:
+    P(ℓ < g_lo) ≤ tail and Q(ℓ > g_hi) ≤ tail (used to size the grid before the partition is built)."""
+    z = float(-ndtri(tail))
+    hi = float(privacy_loss(mu + z, mu, p))
+    lo = float(privacy_loss(-z, mu, p))
+    k_lo = math.floor(lo / h)
+    return k_lo, max(math.ceil(hi / h), k_lo + 1)
+
+
+def _log_masses(xa: np.ndarray | float, xb: np.ndarray | float, mu: float, p: float):
+    """(log P, log Q, relative error) of the x-interval (xa, xb]."""
+    log_p, rel_p = _log_gauss_interval(np.atleast_1d(xa) + 0.0, np.atleast_1d(xb) + 0.0)
+    log_p1, rel_p1 = _log_gauss_interval(np.atleast_1d(xa) - mu, np.atleast_1d(xb) - mu)
+    if p >= 1.0:
+        return log_p1 * 0.0 + log_p, log_p1, np.maximum(rel_p, rel_p1)
+    log_q = np.logaddexp(math.log1p(-p) + log_p, math.log(p) + log_p1)
+    return log_p, log_q, np.maximum(rel_p, rel_p1) + 4 * U
+
+
+def sgm_partition(sigma: float, p: float, h: float, *, sub: int = 4, tail: float = 1e-30) -> StepPartition:
+    """The grid-aligned fine partition (tradeoff/compose.py step 1) of one subsampled-Gaussian step (remove pair).
+
+    Anchor: for p < 1 most of the P-mass sits just above the infimum ℓ_min = log(1 − p) of the loss (all
+    of it, for small σ). The grid offset is chosen so that the merged loss of the anchor cell
+    (ℓ_min, ℓ_min + h/(2·sub)] is exactly a grid point; the optimistic merge (step 3) then lands that
+    cell as it is, instead of trading its mass against the rare large losses.
+    """
+    mu = 1.0 / sigma
+    z = float(-ndtri(tail))
+    hi = float(privacy_loss(mu + z, mu, p))
+    lo = float(privacy_loss(-z, mu, p))
+    offset = 0.0
+    anchor_edge = None
+    if p < 1.0:
+        c = math.log1p(-p)
+        a = h / (2 * sub)
+        xa = float(inverse_privacy_loss(c + a, mu, p))
+        if xa > -z:
+            lp_a, lq_a, _ = _log_masses(-math.inf, xa, mu, p)
+            lam_a = float(lq_a[0] - lp_a[0])
+            offset = lam_a - h * math.floor(lam_a / h)
+            lo, anchor_edge = c, c + a
+    k_lo = math.floor((lo - offset) / h)
+    k_hi = max(math.ceil((hi - offset) / h), k_lo + 1)
+    edges = offset + (k_lo + np.arange(sub * (k_hi - k_lo) + 1) / sub) * h
+    if anchor_edge is not None:
+        j = int(np.searchsorted(edges, anchor_edge))
+        if 0 < j < edges.size and min(anchor_edge - edges[j - 1], edges[j] - anchor_edge) > 1e-9 * h:
+            edges = np.insert(edges, j, anchor_edge)
+    mid = 0.5 * (edges[:-1] + edges[1:])
+    cell_k = np.clip(np.floor((mid - offset) / h).astype(np.int64) - k_lo, 0, k_hi - k_lo - 1)
+    x = inverse_privacy_loss(edges, mu, p)
+    log_p, log_q, rel = _log_masses(x[:-1], x[1:], mu, p)
+    # tails ℓ ≤ g_lo (x ≤ x_0) and ℓ > g_hi (x > x_last)
+    x0, x1 = float(x[0]), float(x[-1])
+    tail_lo = (-math.inf, -math.inf)
+    if x0 > -math.inf:
+        tl = _log_masses(-math.inf, x0, mu, p)
+        tail_lo = (float(tl[0][0]), float(tl[1][0]))
+    th = _log_masses(x1, math.inf, mu, p)
+    tail_hi = (float(th[0][0]), float(th[1][0]))
+    return StepPartition(h, offset, k_lo, k_hi, cell_k, log_p, log_q, tail_lo, tail_hi, rel)
