@@ -20,7 +20,7 @@ import dpcompare as dc
 from dpcompare.mixtures._tails import loss_range
 from dpcompare.mixtures.joint_concavity import mixture_pair
 from dpcompare.tradeoff import DiscretePair, Rounding
-from dpcompare.tradeoff import grid
+from dpcompare.tradeoff import grid, partition
 from strategies import discrete_pairs
 
 PI = np.linspace(0.0, 1.0, 201)
@@ -49,7 +49,7 @@ grids = st.tuples(st.floats(0.05, 2.0), st.integers(1, 8))
 @given(discrete_pairs, grids)
 def test_split_of_a_pair_keeps_both_masses_and_dominates(pair, hk):
     h, K = hk
-    split = grid.step_pair(grid.pessimistic_step(grid.pair_partition(pair, h, 0.0, -K, K)))
+    split = partition.step_pair(grid.pessimistic_step(partition.pair_partition(pair, h, 0.0, -K, K)))
     assert split.rounding is Rounding.PESSIMISTIC
     k = split.loss / h
     assert np.allclose(k, np.rint(k), atol=1e-9) and np.all(np.abs(np.rint(k)) <= K)
@@ -62,7 +62,7 @@ def test_split_of_a_pair_keeps_both_masses_and_dominates(pair, hk):
 @given(discrete_pairs, grids)
 def test_split_profile_is_exact_at_grid_points_inside_the_range(pair, hk):
     h, K = hk
-    split = grid.step_pair(grid.pessimistic_step(grid.pair_partition(pair, h, 0.0, -K, K)))
+    split = partition.step_pair(grid.pessimistic_step(partition.pair_partition(pair, h, 0.0, -K, K)))
     g = np.arange(0, K + 1) * h
     assert np.allclose(_delta(split, g), _delta(pair, g), rtol=1e-10, atol=1e-12)
     mid = g[:-1] + h / 2
@@ -72,12 +72,12 @@ def test_split_profile_is_exact_at_grid_points_inside_the_range(pair, hk):
 @given(discrete_pairs, grids)
 def test_merges_are_dominated_by_the_pair(pair, hk):
     h, K = hk
-    part = grid.pair_partition(pair, h, 0.0, -K, K)
-    merged = grid.merge_cells(part)
+    part = partition.pair_partition(pair, h, 0.0, -K, K)
+    merged = partition.merge_cells(part)
     assert merged.rounding is Rounding.OPTIMISTIC
     assert np.all(_bayes(merged) >= _bayes(pair) - 1e-12)
     try:
-        landed = grid.step_pair(grid.optimistic_step(part))
+        landed = partition.step_pair(grid.optimistic_step(part))
     except RuntimeError:  # grid too coarse to land the groups (the caller falls back)
         assume(False)
     k = landed.loss / h
@@ -100,15 +100,15 @@ def test_tails_partition_of_a_discrete_law_is_its_pair_partition(pair, h, K):
         with np.errstate(divide="ignore"):
             return np.log(np.array([m[loss <= x].sum() for x in np.atleast_1d(t)]))
 
-    a = grid.tails_partition(log_sf, log_cdf, h, -K * h / 2, 0, K)
-    b = grid.pair_partition(pair, h, -K * h / 2, 0, K)
+    a = partition.tails_partition(log_sf, log_cdf, h, -K * h / 2, 0, K)
+    b = partition.pair_partition(pair, h, -K * h / 2, 0, K)
     pa, pb = grid.pessimistic_step(a), grid.pessimistic_step(b)
     assert np.allclose(np.exp(pa.log_p), np.exp(pb.log_p), atol=1e-12)
     assert abs(pa.p_neg_inf - pb.p_neg_inf) < 1e-12 and abs(pa.q_pos_inf - pb.q_pos_inf) < 1e-12
     # the tails cannot tell an atom at ℓ = −∞ from the lower tail: with one, the tails' merge is coarser
     if pair.p_neg_inf == 0 and pair.q_pos_inf == 0:
-        assert np.allclose(_bayes(grid.merge_cells(a)), _bayes(grid.merge_cells(b)), atol=1e-12)
-    assert np.all(_bayes(grid.merge_cells(a)) >= _bayes(grid.merge_cells(b)) - 1e-12)
+        assert np.allclose(_bayes(partition.merge_cells(a)), _bayes(partition.merge_cells(b)), atol=1e-12)
+    assert np.all(_bayes(partition.merge_cells(a)) >= _bayes(partition.merge_cells(b)) - 1e-12)
 
 
 @pytest.mark.parametrize("mu", [0.05, 1.5, 8.0])
@@ -117,7 +117,7 @@ def test_gaussian_cells_are_within_their_error_bound(mu):
     lo, hi = loss_range(g._log_sf, g._log_cdf, 1e-30, mu)
     bins = 512
     h = (hi - lo) / bins
-    part = grid.tails_partition(g._log_sf, g._log_cdf, h, lo, 0, bins)
+    part = partition.tails_partition(g._log_sf, g._log_cdf, h, lo, 0, bins)
     mpmath.mp.dps = 50
     rel = np.broadcast_to(np.asarray(part.rel_err), part.log_p.shape)
     for j in np.linspace(0, part.cell_k.size - 1, 25).astype(int):
@@ -150,22 +150,22 @@ def test_mix_partitions_is_the_revealed_index_mixture(pairs, data):
     w = np.array(data.draw(st.lists(st.floats(0.01, 1.0), min_size=len(pairs), max_size=len(pairs))))
     w = w / w.sum()
     h, K = 0.3, 6
-    parts = [grid.pair_partition(pr, h, 0.0, -K, K) for pr in pairs]
-    mixed = grid.mix_partitions(w, parts)
-    split_of_mix = grid.step_pair(grid.pessimistic_step(mixed))
-    mix_of_splits = mixture_pair(w, [grid.step_pair(grid.pessimistic_step(pt)) for pt in parts])
+    parts = [partition.pair_partition(pr, h, 0.0, -K, K) for pr in pairs]
+    mixed = partition.mix_partitions(w, parts)
+    split_of_mix = partition.step_pair(grid.pessimistic_step(mixed))
+    mix_of_splits = mixture_pair(w, [partition.step_pair(grid.pessimistic_step(pt)) for pt in parts])
     assert np.allclose(_bayes(split_of_mix), _bayes(mix_of_splits), atol=1e-12)
     truth = mixture_pair(w, pairs)  # seed 002 Lemma 3.1 with the index revealed
     assert np.all(_bayes(split_of_mix) <= _bayes(truth) + 1e-12)
-    assert np.all(_bayes(grid.merge_cells(mixed)) >= _bayes(truth) - 1e-12)
+    assert np.all(_bayes(partition.merge_cells(mixed)) >= _bayes(truth) - 1e-12)
 
 
 def test_mix_partitions_refuses_different_grids_and_weights():
     rr = DiscretePair.from_masses([0.75, 0.25], [0.25, 0.75])
-    a, b = grid.pair_partition(rr, 0.5, 0.0, -4, 4), grid.pair_partition(rr, 0.25, 0.0, -4, 4)
+    a, b = partition.pair_partition(rr, 0.5, 0.0, -4, 4), partition.pair_partition(rr, 0.25, 0.0, -4, 4)
     with pytest.raises(ValueError, match="share their grid"):
-        grid.mix_partitions(np.array([0.5, 0.5]), [a, b])
+        partition.mix_partitions(np.array([0.5, 0.5]), [a, b])
     with pytest.raises(ValueError, match="one entry per partition"):
-        grid.mix_partitions(np.array([1.0]), [a, a])
+        partition.mix_partitions(np.array([1.0]), [a, a])
     with pytest.raises(ValueError, match="k_hi > k_lo"):
-        grid.pair_partition(rr, 0.5, 0.0, 2, 2)
+        partition.pair_partition(rr, 0.5, 0.0, 2, 2)

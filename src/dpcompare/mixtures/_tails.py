@@ -2,10 +2,10 @@
 discretisation engine :mod:`dpcompare.tradeoff.grid`.
 
 A law given by its tails is cut into the cells (g_k, g_{k+1}] of a uniform grid on a loss range
-[lo, hi] (:func:`~dpcompare.tradeoff.grid.tails_partition`); the pessimistic pair splits every cell
+[lo, hi] (:func:`~dpcompare.tradeoff.partition.tails_partition`); the pessimistic pair splits every cell
 onto its end points (connect-the-dots, Doroshenko et al. 2022, "Connect the dots: tighter discrete
 approximations of privacy loss distributions"; :func:`~dpcompare.tradeoff.grid.pessimistic_step`),
-the optimistic one merges every cell into one atom (:func:`~dpcompare.tradeoff.grid.merge_cells`).
+the optimistic one merges every cell into one atom (:func:`~dpcompare.tradeoff.partition.merge_cells`).
 Both are exact Blackwell statements, so every view of the two pairs brackets the truth.
 """
 
@@ -17,6 +17,7 @@ import numpy as np
 
 from ..tradeoff import DiscretePair
 from ..tradeoff import grid as certified_grid
+from ..tradeoff import partition
 
 #: default number of cells and tail mass of the grids built here
 DEFAULT_BINS = 2**13
@@ -26,7 +27,7 @@ _MAX_LOSS = 1e7
 
 
 def tail_pairs(
-    log_sf: certified_grid.LogTail, log_cdf: certified_grid.LogTail, h: float, offset: float, k_lo: int, k_hi: int
+    log_sf: partition.LogTail, log_cdf: partition.LogTail, h: float, offset: float, k_lo: int, k_hi: int
 ) -> tuple[DiscretePair, DiscretePair]:
     """(pessimistic, optimistic) pairs of the law with these tails on the grid offset + k·h, k_lo ≤ k ≤ k_hi.
 
@@ -38,11 +39,11 @@ def tail_pairs(
     >>> bool(opt.delta(1.0) <= g.delta(1.0) <= pess.delta(1.0))
     True
     """
-    part = certified_grid.tails_partition(log_sf, log_cdf, h, offset, k_lo, k_hi)
-    return certified_grid.step_pair(certified_grid.pessimistic_step(part)), certified_grid.merge_cells(part)
+    part = partition.tails_partition(log_sf, log_cdf, h, offset, k_lo, k_hi)
+    return partition.step_pair(certified_grid.pessimistic_step(part)), partition.merge_cells(part)
 
 
-def loss_range(log_sf: certified_grid.LogTail, log_cdf: certified_grid.LogTail, tail: float = DEFAULT_TAIL, scale: float = 1.0) -> tuple[float, float]:
+def loss_range(log_sf: partition.LogTail, log_cdf: partition.LogTail, tail: float = DEFAULT_TAIL, scale: float = 1.0) -> tuple[float, float]:
     """[lo, hi] = [−s·2ᵃ, s·2ᵇ] (s = max(scale, 1e-3)) with the smallest integers a, b ≥ 0 such that
     Pr_P(ℓ ≤ lo) ≤ tail and Pr_Q(ℓ > hi) ≤ tail, up to |ℓ| = 1e7 (every candidate s·2ⁿ is evaluated
     in one vectorised call; the truncated mass is accounted by the tails of the partition, not ignored).

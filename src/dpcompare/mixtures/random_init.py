@@ -22,7 +22,7 @@ Certified numerical integration (``RandomInit``): the I-axis is cut into bins of
 replacing each bin by its largest |μ| (smallest |μ|) gives a mixture that dominates (is dominated by)
 the truth; an unbounded tail (Example D.1) becomes the perfectly distinguishable pair. Each
 Gaussian component is cut into the cells of a common symmetric loss grid and the components are mixed
-cell by cell (:func:`~dpcompare.tradeoff.grid.mix_partitions`); the pessimistic pair splits every
+cell by cell (:func:`~dpcompare.tradeoff.partition.mix_partitions`); the pessimistic pair splits every
 mixed cell onto its grid points (exactly the Lemma 3.1 mixture of the split components), the
 optimistic one merges every mixed cell into one atom (a post-processing). The bracket width is the
 error bound of the integration.
@@ -60,6 +60,7 @@ from ..mechanisms.pair_backed import PairMechanism
 from ..tradeoff import DiscretePair, Rounding
 from ..tradeoff import compose as certified_compose
 from ..tradeoff import grid as certified_grid
+from ..tradeoff import partition
 from .algebra import identity_pair, symmetrize_eq3
 
 
@@ -131,11 +132,11 @@ WINDOW_TAIL = 1e-18
 def _gaussian_component(mu: float, h: float, K: int) -> certified_grid.StepPartition:
     """G_μ's privacy loss on the symmetric grid k·h, |k| ≤ K (Id for μ = 0, BNP for μ = ∞)."""
     if mu == 0.0:
-        return certified_grid.pair_partition(identity_pair(), h, 0.0, -K, K)
+        return partition.pair_partition(identity_pair(), h, 0.0, -K, K)
     if math.isinf(mu):
-        return certified_grid.pair_partition(DiscretePair(np.array([]), np.array([]), 1.0, 1.0), h, 0.0, -K, K)
+        return partition.pair_partition(DiscretePair(np.array([]), np.array([]), 1.0, 1.0), h, 0.0, -K, K)
     g = Gaussian(mu=mu)
-    return certified_grid.tails_partition(g._log_sf, g._log_cdf, h, 0.0, -K, K)
+    return partition.tails_partition(g._log_sf, g._log_cdf, h, 0.0, -K, K)
 
 
 def _compose(pair: DiscretePair, steps: int, h: float, K: int, rounding: Rounding) -> tuple[DiscretePair, float]:
@@ -144,7 +145,7 @@ def _compose(pair: DiscretePair, steps: int, h: float, K: int, rounding: Roundin
     (tradeoff/compose.py steps 4–7); returns the symmetrised (eq 3) result and its error bound η.
     If the grid is too coarse to land the optimistic groups, the closed-form binomial fallback of
     :func:`~dpcompare.tradeoff.grid.optimistic_binary` is used (exact, looser)."""
-    part = certified_grid.pair_partition(pair, h, 0.0, -K, K)
+    part = partition.pair_partition(pair, h, 0.0, -K, K)
     # the ±∞ atoms of the step: T steps put at most T·(q₊∞ + p₋∞) there; the composed pair represents
     # them only as deficits 1 − Σ(finite masses), so they are added to the error bound explicitly
     inf_mass = float(steps) * (part.q_pos_inf + part.p_neg_inf)
@@ -225,10 +226,10 @@ class RandomInit(PairMechanism):
 
         # Lemma 3.1 mixtures on the common grid: the split of the mixture is the mixture of the splits
         # (exact); merging the mixed cells is a post-processing of the optimistic mixture (tradeoff/grid.py)
-        pess_part = certified_grid.mix_partitions(weights, [comp(s) for _, s in ranges])
-        opt_part = certified_grid.mix_partitions(weights, [comp(i) for i, _ in ranges])
-        pess = certified_grid.step_pair(certified_grid.pessimistic_step(pess_part))
-        return symmetrize_eq3(pess), symmetrize_eq3(certified_grid.merge_cells(opt_part))
+        pess_part = partition.mix_partitions(weights, [comp(s) for _, s in ranges])
+        opt_part = partition.mix_partitions(weights, [comp(i) for i, _ in ranges])
+        pess = partition.step_pair(certified_grid.pessimistic_step(pess_part))
+        return symmetrize_eq3(pess), symmetrize_eq3(partition.merge_cells(opt_part))
 
     def _build_pairs(self) -> tuple[DiscretePair, DiscretePair]:
         pess, opt, _ = self._pairs_and_error
