@@ -3,25 +3,8 @@
 One step in closed form, on a grid-aligned partition, then :mod:`dpcompare.tradeoff.compose` for the N-fold
 composition with an upper (pessimistic) and a lower (optimistic) version.
 
-Dominating pair (remove adjacency; Balle et al. 2018, "Privacy amplification by subsampling";
-Zhu, Dong & Wang 2022, "Optimal accounting of differential privacy via characteristic functions",
-Prop. 30), in units of the noise standard deviation, with μ = 1/σ (sensitivity 1):
-
-    P = N(0, 1)                      (the null: the example is absent)
-    Q = (1 − p)·N(0, 1) + p·N(μ, 1)  (the example is present with probability p)
-    ℓ(x) = log(q(x)/p(x)) = log(1 − p + p·e^{μx − μ²/2}),  increasing in x,  ℓ > log(1 − p).
-
-The add adjacency gives the swapped pair (Q, P) (mirror x ↦ −x): dp-accounting's
-``AdjacencyType.ADD`` has mu_upper = N(0, σ²), mu_lower = (1−p)N(0, σ²) + pN(1, σ²). Because
-composition commutes with swapping, the N-fold add pair is the swap of the N-fold remove pair, and the
-symmetrised trade-off conv(min(f, f⁻¹)) of either is the same; we therefore compose the remove pair only.
-
-Cell masses: a loss interval (a, b] is the x-interval (x(a), x(b)] with
-x(ℓ) = (log(e^ℓ − (1 − p)) − log p + μ²/2)/μ, so P(a, b] = Φ(x(b)) − Φ(x(a)) and
-Q(a, b] = (1 − p)·P(a, b] + p·(Φ(x(b) − μ) − Φ(x(a) − μ)), evaluated in log space: by Gauss–Legendre
-quadrature of φ on narrow cells (a proved relative error bound, no cancellation) and otherwise as
-differences of log_ndtr on the tail side where the CDFs are small. The grid offset is chosen so that
-the P-bulk just above ℓ_min = log(1 − p) lands exactly on a grid point (:func:`sgm_partition`).
+The dominating pair (remove adjacency, composed once: the add pair is its swap) and the log-space cell
+masses are documented in :mod:`dpcompare.accounting.sgm_step`.
 
 The code is split by job; every name is re-exported here, so ``dpcompare.accounting.sgm.<name>`` keeps
 working: :mod:`.sgm_step` (the one-step law and the partition's log masses), :mod:`.sgm_grid` (the grid
