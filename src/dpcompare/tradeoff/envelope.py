@@ -45,7 +45,7 @@ from typing import Sequence
 import numpy as np
 
 from .._numerics import logsubexp
-from .pair import DiscretePair, Rounding
+from .pair import DiscretePair, Rounding, log_tail_sums
 
 #: Two components whose log Bayes errors differ by less than this on an interval are tied there; the
 #: component active on the previous interval stays active (no switching atoms made of rounding noise).
@@ -85,9 +85,7 @@ class _Branch:
             order = np.argsort(loss, kind="stable")
             loss, log_p = loss[order], log_p[order]
             log_q, p_inf, q_inf = log_p + loss, None, None
-        log_a = np.concatenate([np.logaddexp.accumulate(log_p[::-1])[::-1], [-np.inf]])
-        log_b = np.concatenate([[-np.inf], np.logaddexp.accumulate(log_q)])
-        return cls(loss, log_p, log_q, log_a, log_b, p_inf, q_inf)
+        return cls(loss, log_p, log_q, *log_tail_sums(log_p, log_q), p_inf, q_inf)
 
     def coefficients(self, lam: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(log A, log B) on the interval whose right end is λ (λ = +inf: the last interval)."""

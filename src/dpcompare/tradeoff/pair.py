@@ -408,9 +408,7 @@ class DiscretePair:
     @cached_property
     def _log_tails(self) -> tuple[np.ndarray, np.ndarray]:
         """(log Σ_{i ≥ k} pᵢ, log Σ_{i < k} qᵢ) for k = 0 … n: the tail and head sums in log space."""
-        log_a = np.concatenate([np.logaddexp.accumulate(self.log_p[::-1])[::-1], [-np.inf]])
-        log_b = np.concatenate([[-np.inf], np.logaddexp.accumulate(self.log_q)])
-        return log_a, log_b
+        return log_tail_sums(self.log_p, self.log_q)
 
     def log_bayes_error_logit(self, lam: np.ndarray) -> np.ndarray:
         """log R at π = 1/(1+e^{−λ}), in log space: exact where R or 1 − π underflows (|λ| > 745)."""
@@ -440,6 +438,14 @@ class DiscretePair:
         from .envelope import symmetrize
 
         return symmetrize(self)
+
+
+def log_tail_sums(log_p: np.ndarray, log_q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(log Σ_{i ≥ k} pᵢ, log Σ_{i < k} qᵢ), k = 0 … n, of atoms sorted by loss (no cancellation: sums of
+    positive terms, accumulated in log space)."""
+    log_a = np.concatenate([np.logaddexp.accumulate(log_p[::-1])[::-1], [-np.inf]])
+    log_b = np.concatenate([[-np.inf], np.logaddexp.accumulate(log_q)])
+    return log_a, log_b
 
 
 def delta_between_pairs(a: DiscretePair, b: DiscretePair) -> tuple[float, float]:
