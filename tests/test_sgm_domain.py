@@ -183,6 +183,21 @@ def test_tiny_sampling_rate_every_view_is_served():
     assert 0.0 <= m.describe()["advantage"] <= 1e-6
 
 
+def test_near_identity_pair_symmetrises_with_its_mass_balance():
+    """Found by the deep harness profile: SubsampledGaussian(1000, 1e-12, 617) raised 'P-mass 1.0186 > 1'.
+    Its losses are ~1e-13, so R and its mirror image are tied to rounding while the two sides' masses
+    differ by 2 %; left of π = ½ the branch with the larger slope is the lower one. Reference (a union
+    bound): unless the record is sampled in some step (probability ≤ N·p = 6.17e-10) the outputs have
+    the same law, so the fixed point is within 3.1e-10 of ½ and AUC within 6.2e-10 of ½."""
+    m = SubsampledGaussian(1000.0, 1e-12, 617)
+    pess, opt = m.pairs()
+    assert pess.is_symmetric and opt.is_symmetric
+    assert float(np.exp(np.logaddexp.reduce(pess.log_p))) + pess.p_neg_inf <= 1 + 1e-12
+    assert 0.5 - 3.1e-10 - m.numerical_error <= m.fixed_point <= 0.5
+    assert 0.5 <= m.auc <= 0.5 + 6.2e-10 + 2 * m.numerical_error
+    assert 0.0 <= m.describe()["advantage"] <= 6.2e-10 + m.numerical_error
+
+
 def test_huge_sigma_is_served():
     """sgm(sigma=1e300, p=0.01, steps=100) raised ZeroDivisionError; its TV is ≤ that of G_μ, μ = 1e-299."""
     m = SubsampledGaussian(1e300, 0.01, 100)
