@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import csv
 import json
 
@@ -201,15 +203,13 @@ def test_parallel_points_use_one_fft_thread(tmp_path):
 
     cfg = parse_grid(GRID)
     pt = cfg.points()[0]
-    prev = acc.set_fft_workers(-1)
-    try:
-        a = evaluate_point(cfg, pt)
-        acc.compose_subsampled_gaussian.cache_clear()
-        acc.pessimistic_pair.cache_clear()
-        b = evaluate_point(cfg, pt, 1)
+    a = evaluate_point(cfg, pt)
+    acc.compose_subsampled_gaussian.cache_clear()
+    acc.pessimistic_pair.cache_clear()
+    b = evaluate_point(cfg, pt, 1)
+    with acc.fft_workers_scope(1):
         assert acc.fft_workers() == 1
-    finally:
-        acc.set_fft_workers(prev)
+    assert acc.fft_workers() == (os.cpu_count() or 1)  # the scope does not leak
     for k in ("sigma", "delta_base_to_point", "advantage"):
         assert a[k] == pytest.approx(b[k], rel=1e-9, abs=1e-12)
     with pytest.raises(ValueError, match="workers must be"):

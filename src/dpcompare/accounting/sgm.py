@@ -31,6 +31,7 @@ from .sgm_compose import (  # noqa: F401  (re-exported)
     pessimistic_pair,
     pessimistic_side,
     set_fft_workers,
+    fft_workers_scope,
     tail_bound,
 )
 from .sgm_grid import (  # noqa: F401  (re-exported)

@@ -4,11 +4,14 @@ Part of :mod:`dpcompare.accounting.sgm`, which re-exports every name."""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import functools
 import math
 import os
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -71,23 +74,43 @@ class CertifiedComposition:
         }
 
 
-_fft_workers = -1  # threads of the composition FFT: -1 = all cores (see set_fft_workers)
+#: threads of the composition FFT (−1: all cores), scoped like decimal's context: a context variable, so a
+#: setting made in one thread or task (:func:`fft_workers_scope`) does not leak into another
+_FFT_WORKERS: contextvars.ContextVar[int] = contextvars.ContextVar("dpcompare_fft_workers", default=-1)
+
+
+def _check_workers(workers: int) -> int:
+    if isinstance(workers, bool) or not isinstance(workers, int) or not (workers == -1 or workers >= 1):
+        raise ValueError(f"workers must be -1 (all cores) or an integer >= 1, got {workers!r}")
+    return workers
 
 
 def set_fft_workers(workers: int) -> int:
-    """Set the number of threads every later composition's FFT uses (−1: all cores, the default); returns
-    the previous setting. Sweeps running one process per core set 1 in each process so that the threads
-    do not oversubscribe the machine."""
-    if isinstance(workers, bool) or not isinstance(workers, int) or not (workers == -1 or workers >= 1):
-        raise ValueError(f"workers must be -1 (all cores) or an integer >= 1, got {workers!r}")
-    global _fft_workers
-    prev, _fft_workers = _fft_workers, workers
+    """Set the number of threads later compositions' FFTs use in the current context (−1: all cores, the
+    default); returns the previous setting. Prefer :func:`fft_workers_scope`, which restores it."""
+    prev = _FFT_WORKERS.get()
+    _FFT_WORKERS.set(_check_workers(workers))
     return prev
 
 
+@contextlib.contextmanager
+def fft_workers_scope(workers: int | None) -> Iterator[None]:
+    """``with fft_workers_scope(1): ...`` — compositions inside use that many FFT threads (None: unchanged).
+    Sweeps running one process per core use 1 so that the threads do not oversubscribe the machine."""
+    if workers is None:
+        yield
+        return
+    token = _FFT_WORKERS.set(_check_workers(workers))
+    try:
+        yield
+    finally:
+        _FFT_WORKERS.reset(token)
+
+
 def fft_workers() -> int:
-    """The number of threads the composition FFT uses now (see :func:`set_fft_workers`)."""
-    return _fft_workers if _fft_workers >= 1 else (os.cpu_count() or 1)
+    """The number of threads the composition FFT uses now (see :func:`fft_workers_scope`)."""
+    w = _FFT_WORKERS.get()
+    return w if w >= 1 else (os.cpu_count() or 1)
 
 
 def _sides_or_error(sigma: float, p: float, steps: int, h: float, sub: int, tail: float, roundings):

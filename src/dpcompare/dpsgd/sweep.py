@@ -207,14 +207,18 @@ def _baseline(epsilon: float, delta: float, tol: float, sigma: float | None, p: 
 def evaluate_point(cfg: SweepConfig, point: dict[str, float], fft_threads: int | None = None) -> dict[str, Any]:
     """Calibrate one grid point to (ε, δ) and measure it against the baseline (runs in a worker process).
 
-    ``fft_threads``: threads for the composition FFT in this process (accounting.sgm.set_fft_workers);
-    parallel sweeps pass 1 so that K processes on K cores do not each start K threads."""
+    ``fft_threads``: threads for the composition FFT while this point is evaluated
+    (accounting.sgm.fft_workers_scope); parallel sweeps pass 1 so that K processes on K cores do not
+    each start K threads."""
+    from ..accounting.sgm import fft_workers_scope
+
+    with fft_workers_scope(fft_threads):
+        return _evaluate_point(cfg, point)
+
+
+def _evaluate_point(cfg: SweepConfig, point: dict[str, float]) -> dict[str, Any]:
     import time
 
-    if fft_threads is not None:
-        from ..accounting.sgm import set_fft_workers
-
-        set_fft_workers(fft_threads)
     from ..compare import delta_divergence
     from ..mechanisms.sgm import SubsampledGaussian
     from . import risk
