@@ -51,6 +51,45 @@ class RiskCalibration:
         return f"sgm(sigma={format_number(self.sigma)}, p={format_number(self.sampling_rate)}, steps={self.steps})"
 
 
+def check_risk_target(metric: Any, target: Any, fpr: Any, prior: Any, baseline: Any) -> tuple[RiskMetric, float, dict[str, Any]]:
+    """Validated (metric, target, parameters) of a risk target, for σ (:func:`sigma_for_risk`) and for the
+    number of steps (:func:`dpcompare.dpsgd.risk_steps.steps_for_risk`); errors name the field and the range.
+
+    >>> check_risk_target("tpr", 0.05, 0.01, None, None)[2]
+    {'fpr': 0.01}
+    """
+    try:
+        m = RiskMetric(metric)
+    except ValueError:
+        raise ValueError(f"metric must be one of {[x.value for x in RiskMetric]}, got {metric!r}") from None
+    t = check_real("target", target)
+    params: dict[str, Any] = {}
+    if m is RiskMetric.ADVANTAGE:
+        t = check_in_interval("target (advantage)", t, 0.0, 1.0, low_open=True, high_open=True)
+    elif m is RiskMetric.TPR:
+        if fpr is None:
+            raise ValueError("metric 'tpr' needs fpr (the false-positive rate at which TPR is bounded)")
+        params["fpr"] = check_in_interval("fpr", fpr, 0.0, 1.0, high_open=True)
+        t = check_in_interval("target (TPR)", t, 0.0, 1.0, high_open=True)
+        if t <= params["fpr"]:
+            raise ValueError(f"target TPR must be > fpr={params['fpr']:g} (a test that ignores the data already has "
+                             f"TPR = FPR), got {t:g}")
+    elif m is RiskMetric.BAYES_ERROR:
+        if prior is None:
+            raise ValueError("metric 'bayes_error' needs prior (the adversary's prior on membership, in (0, 1))")
+        params["prior"] = check_in_interval("prior", prior, 0.0, 1.0, low_open=True, high_open=True)
+        ceiling = min(params["prior"], 1.0 - params["prior"])
+        t = check_in_interval("target (Bayes error)", t, 0.0, 1.0)
+        if t >= ceiling:
+            raise ValueError(f"target Bayes error must be < min(prior, 1 - prior) = {ceiling:g} (the error of guessing "
+                             f"from the prior alone), got {t:g}")
+    else:
+        if baseline is None or not hasattr(baseline, "bayes_error"):
+            raise ValueError("metric 'delta' needs baseline, a mechanism (e.g. dpcompare.Gaussian(mu=1))")
+        t = check_in_interval("target (Delta)", t, 0.0, 1.0, low_open=True)
+    return m, t, params
+
+
 def _risk_g(metric: RiskMetric, target: float, fpr: float | None, prior: float | None, baseline: Any) -> Callable[[Any], float]:
     """g(mechanism) ≤ 0 ⇔ the mechanism meets the risk target (certified side, module docstring step 3)."""
     from . import risk
@@ -82,40 +121,12 @@ def sigma_for_risk(
     from ..mechanisms import Gaussian
     from ..mechanisms.sgm import SubsampledGaussian
 
-    try:
-        metric = RiskMetric(metric)
-    except ValueError:
-        raise ValueError(f"metric must be one of {[m.value for m in RiskMetric]}, got {metric!r}") from None
+    metric, target, params = check_risk_target(metric, target, fpr, prior, baseline)
     p = check_in_interval("sampling_rate", sampling_rate, 0.0, 1.0, low_open=True)
     n = check_integer("steps", steps, minimum=1)
     rtol = check_in_interval("rtol", rtol, 0.0, 1.0, low_open=True, high_open=True)
-    target = check_real("target", target)
-    params: dict[str, Any] = {}
-    if metric is RiskMetric.ADVANTAGE:
-        target = check_in_interval("target (advantage)", target, 0.0, 1.0, low_open=True, high_open=True)
-    elif metric is RiskMetric.TPR:
-        if fpr is None:
-            raise ValueError("metric 'tpr' needs fpr (the false-positive rate at which TPR is bounded)")
-        fpr = check_in_interval("fpr", fpr, 0.0, 1.0, high_open=True)
-        target = check_in_interval("target (TPR)", target, 0.0, 1.0, high_open=True)
-        if target <= fpr:
-            raise ValueError(f"target TPR must be > fpr={fpr:g} (a test that ignores the data already has TPR = FPR), "
-                             f"got {target:g}")
-        params["fpr"] = fpr
-    elif metric is RiskMetric.BAYES_ERROR:
-        if prior is None:
-            raise ValueError("metric 'bayes_error' needs prior (the adversary's prior on membership, in (0, 1))")
-        prior = check_in_interval("prior", prior, 0.0, 1.0, low_open=True, high_open=True)
-        ceiling = min(prior, 1.0 - prior)
-        target = check_in_interval("target (Bayes error)", target, 0.0, 1.0)
-        if target >= ceiling:
-            raise ValueError(f"target Bayes error must be < min(prior, 1 - prior) = {ceiling:g} (the error of guessing "
-                             f"from the prior alone, reached only with infinite noise), got {target:g}")
-        params["prior"] = prior
-    else:
-        if baseline is None or not hasattr(baseline, "bayes_error"):
-            raise ValueError("metric 'delta' needs baseline, a mechanism (e.g. dpcompare.Gaussian(mu=1))")
-        target = check_in_interval("target (Delta)", target, 0.0, 1.0, low_open=True)
+    fpr, prior = params.get("fpr"), params.get("prior")
+    if metric is RiskMetric.DELTA:
         params["baseline"] = str(getattr(baseline, "spec", baseline))
     g_mech = _risk_g(metric, target, fpr, prior, baseline)
     evals = [0]

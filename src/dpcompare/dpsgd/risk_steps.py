@@ -42,8 +42,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .._search import Side, Unreachable, solve
-from .._validation import check_in_interval, check_positive, check_real, format_number
+from .._validation import check_in_interval, check_positive, format_number
 from .calibrate import RiskMetric
+from .calibrate_risk import check_risk_target
+from .epsilon_bound import _ENGINE_ERRORS, Progress
 
 __all__ = ["STEPS_LIMIT", "RiskStepsCalibration", "steps_for_risk"]
 
@@ -51,11 +53,6 @@ __all__ = ["STEPS_LIMIT", "RiskStepsCalibration", "steps_for_risk"]
 STEPS_LIMIT = 10**8
 #: grid factor of the coarse phase (both sides of the pair are composed; every side stays certified)
 COARSE_FACTOR = 16.0
-#: what an engine failure at one count looks like (numerically out of range): "not certified"
-_ENGINE_ERRORS = (ValueError, RuntimeError, OverflowError, FloatingPointError, ZeroDivisionError, MemoryError)
-
-Progress = Callable[[float | None, float | None], None]
-
 
 @dataclass(frozen=True)
 class RiskStepsCalibration:
@@ -79,40 +76,6 @@ class RiskStepsCalibration:
     @property
     def spec(self) -> str:
         return f"sgm(sigma={format_number(self.sigma)}, p={format_number(self.sampling_rate)}, steps={self.steps})"
-
-
-def _check_metric(metric: Any, target: Any, fpr: Any, prior: Any, baseline: Any) -> tuple[RiskMetric, float, dict[str, Any]]:
-    """Validated (metric, target, parameters); errors name the field and the allowed range."""
-    try:
-        m = RiskMetric(metric)
-    except ValueError:
-        raise ValueError(f"metric must be one of {[x.value for x in RiskMetric]}, got {metric!r}") from None
-    t = check_real("target", target)
-    params: dict[str, Any] = {}
-    if m is RiskMetric.ADVANTAGE:
-        t = check_in_interval("target (advantage)", t, 0.0, 1.0, low_open=True, high_open=True)
-    elif m is RiskMetric.TPR:
-        if fpr is None:
-            raise ValueError("metric 'tpr' needs fpr (the false-positive rate at which TPR is bounded)")
-        params["fpr"] = check_in_interval("fpr", fpr, 0.0, 1.0, high_open=True)
-        t = check_in_interval("target (TPR)", t, 0.0, 1.0, high_open=True)
-        if t <= params["fpr"]:
-            raise ValueError(f"target TPR must be > fpr={params['fpr']:g} (a test that ignores the data already has "
-                             f"TPR = FPR), got {t:g}")
-    elif m is RiskMetric.BAYES_ERROR:
-        if prior is None:
-            raise ValueError("metric 'bayes_error' needs prior (the adversary's prior on membership, in (0, 1))")
-        params["prior"] = check_in_interval("prior", prior, 0.0, 1.0, low_open=True, high_open=True)
-        ceiling = min(params["prior"], 1.0 - params["prior"])
-        t = check_in_interval("target (Bayes error)", t, 0.0, 1.0)
-        if t >= ceiling:
-            raise ValueError(f"target Bayes error must be < min(prior, 1 - prior) = {ceiling:g} (the error of guessing "
-                             f"from the prior alone), got {t:g}")
-    else:
-        if baseline is None or not hasattr(baseline, "bayes_error"):
-            raise ValueError("metric 'delta' needs baseline, a mechanism (e.g. dpcompare.Gaussian(mu=1))")
-        t = check_in_interval("target (Delta)", t, 0.0, 1.0, low_open=True)
-    return m, t, params
 
 
 def _risk(metric: RiskMetric, params: dict[str, Any], baseline: Any) -> Callable[[Any], float]:
@@ -139,7 +102,7 @@ def steps_for_risk(
     from ..mechanisms import Gaussian
     from ..mechanisms.sgm import SubsampledGaussian
 
-    m, t, params = _check_metric(metric, target, fpr, prior, baseline)
+    m, t, params = check_risk_target(metric, target, fpr, prior, baseline)
     s = check_positive("sigma", sigma)
     if not math.isfinite(s):
         raise ValueError(f"sigma must be finite, got {sigma!r}")
