@@ -9,9 +9,10 @@ shared machine hits both alike) and prints the median wall time of each, and the
 
 With ``--floors`` it also times, in the same run, processes that only start Python and import what any
 ``compare`` must load — the floor no lazy import in dpcompare can go below: the interpreter (with this
-environment's ``site`` and ``.pth`` files), numpy, scipy.special (the Gaussian's Φ; scipy 1.17 clones the
-numpy namespace at import, which loads numpy.f2py and numpy.testing), and typer + pydantic + rich (typer 0.29
-builds a pydantic adapter for every command parameter).
+environment's ``site`` and ``.pth`` files), numpy, scipy.special (the Gaussian's Φ) both as scipy imports
+itself (scipy ≥ 1.16 clones the numpy namespace at import, which loads numpy.f2py, numpy.testing, numpy.random…)
+and through ``dpcompare._lean_scipy`` (which skips those), and typer + rich (the pydantic typer ≥ 0.29 builds
+an adapter with for every command parameter is timed too when it is installed; dpcompare pins typer < 0.29).
 
 With ``--importtime`` it also prints the largest cumulative import costs of this tree's ``compare``
 (``python -X importtime``), which names what start-up still pays for.
@@ -47,9 +48,16 @@ COMMANDS = {
 FLOORS = {
     "python (site, .pth files)": "pass",
     "+ numpy": "import numpy",
-    "+ scipy.special": "import numpy, scipy.special",
-    "+ typer, pydantic, rich": "import numpy, scipy.special, typer, typer._adapters, rich.table",
+    "+ scipy.special (as scipy imports it)": "import numpy, scipy.special",
+    "+ scipy.special (lean, dpcompare._lean_scipy)": "import dpcompare, numpy, scipy.special",
+    "+ typer, rich": "import dpcompare, numpy, scipy.special, typer, rich.table",
 }
+try:  # typer ≥ 0.29 imports pydantic to coerce every parameter
+    import importlib.util
+    if importlib.util.find_spec("typer._adapters") is not None:
+        FLOORS["+ typer's pydantic adapters"] = FLOORS["+ typer, rich"] + ", typer._adapters"
+except ImportError:  # pragma: no cover
+    pass
 
 
 def _run_code(code: str) -> float:
@@ -132,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     if floors:
         print("\nfloor: processes importing only what `compare` needs anyway (median, same run)")
         for label, t in floors.items():
-            print(f"  {label:28} {t:7.3f} s")
+            print(f"  {label:46} {t:7.3f} s")
     if imports:
         print("\nlargest cumulative imports of `compare` in this tree (python -X importtime):")
         for s, m in imports:

@@ -15,6 +15,10 @@ import sys
 import types
 from typing import TYPE_CHECKING, Any
 
+from . import _lean_scipy
+
+_lean_scipy.install()  # scipy's first import skips numpy's unused lazy submodules (see _lean_scipy)
+
 __version__ = "0.1.0"
 
 #: public name → the module that defines it (relative to this package)
