@@ -154,6 +154,20 @@ def test_delta_between_pairs_equals_fine_grid_max(pq1, pq2):
         assert float(brute_R(*pq1, pi) - brute_R(*pq2, pi)) == pytest.approx(val, abs=1e-12)
 
 
+@given(st.lists(mass_pairs(), min_size=1, max_size=4), st.booleans())
+def test_bayes_errors_at_breakpoints_match_a_binary_search_per_pair(pqs, shared):
+    # independent computation: np.union1d and searchsorted (bayes_error_logit) for each pair; with
+    # ``shared`` the pairs are built on overlapping losses, so ties across pairs are exercised
+    pairs = [dc.DiscretePair.from_masses(*pq) for pq in pqs]
+    if shared:
+        pairs = pairs + [pairs[0], pairs[0].swap()]
+    lam, rs = dc.tradeoff.bayes_errors_at_breakpoints(*pairs)
+    want = np.unique(np.concatenate([pr.loss for pr in pairs]))
+    np.testing.assert_array_equal(lam, want)
+    for pr, r in zip(pairs, rs):
+        np.testing.assert_array_equal(r, pr.bayes_error_logit(want))
+
+
 def test_tiny_masses_keep_relative_precision_in_delta():
     # q-mass 1e-200 above ε: δ(ε) = 1e-200·(1 − e^{ε−ℓ}) must not round to 0 (DESIGN §1, log space)
     p = np.array([1 - 1e-250, 1e-250])

@@ -76,8 +76,9 @@ def _log_gauss_interval(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.nd
     b = np.asarray(b, dtype=float)
     upper = a > 0
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        hi = np.where(upper, log_ndtr(-a), log_ndtr(b))
-        lo = np.where(upper, log_ndtr(-b), log_ndtr(a))
+        # the side where the CDF is small: log Φ(b), log Φ(a) below 0, log Φ(−a), log Φ(−b) above
+        hi = log_ndtr(np.where(upper, -a, b))
+        lo = log_ndtr(np.where(upper, -b, a))
         d = np.minimum(lo - hi, 0.0)
         out = np.where(np.isneginf(hi) | (lo >= hi), -np.inf, hi + log1mexp(d))
         amp = np.where(d < 0, -1.0 / np.expm1(np.where(d < 0, d, -1.0)), np.inf)
@@ -89,11 +90,16 @@ def _log_gauss_interval(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.nd
         if np.any(cand):
             ac, bc = a[cand], b[cand]
             mid, half = 0.5 * (ac + bc), 0.5 * (bc - ac)
-            x = mid[:, None] + half[:, None] * _GL_NODES[None, :]
-            # log ∫ = log(half) + log Σ wᵢ φ(xᵢ), with φ in log space
-            lphi = -0.5 * x * x - 0.5 * math.log(2 * math.pi)
-            m = lphi.max(axis=1)
-            lq = np.log(half) + m + np.log(np.sum(np.exp(lphi - m[:, None]) * _GL_WEIGHTS, axis=1))  # no BLAS: see _HERMITE
+            # log ∫ = log(half) + log Σ wᵢ φ(xᵢ), with φ in log space; one node at a time (n-vectors: an
+            # (n × 8) array is several × slower to broadcast and reduce, and to allocate)
+            lphi = [-0.5 * x * x - 0.5 * math.log(2 * math.pi) for x in (mid + half * node for node in _GL_NODES)]
+            m = lphi[0]
+            for v in lphi[1:]:
+                m = np.maximum(m, v)
+            acc = np.zeros_like(m)
+            for v, w in zip(lphi, _GL_WEIGHTS):
+                acc += np.exp(v - m) * w  # no BLAS: see _HERMITE
+            lq = np.log(half) + m + np.log(acc)
             rq = _gl_rel_bound(bc - ac, far[cand]) + (40.0 + far[cand] ** 2) * U
             better = rq < rel[cand]
             idx = np.flatnonzero(cand)[better]

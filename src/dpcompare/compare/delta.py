@@ -32,7 +32,7 @@ import numpy as np
 
 from .._numerics import expit, logit
 from ..mechanisms.base import Mechanism
-from ..tradeoff import delta_between_pairs
+from ..tradeoff import bayes_errors_at_breakpoints, delta_between_pairs
 from .hyperprior import HyperPrior, as_hyperprior
 from .sweep import FP_SLACK, FoldedWeight, MaxTarget, sweep
 
@@ -130,9 +130,8 @@ def _delta_pairs(pa, pb) -> DeltaResult:
         return DeltaResult(lower, lower, lower, pi)
     upper, pi_u = delta_between_pairs(a_opt, b_pess)
     upper = max(upper, lower)
-    lam = np.unique(np.concatenate([a_pess.loss, a_opt.loss, b_pess.loss, b_opt.loss]))
-    mid = 0.5 * (a_pess.bayes_error_logit(lam) + a_opt.bayes_error_logit(lam)) - 0.5 * (
-        b_pess.bayes_error_logit(lam) + b_opt.bayes_error_logit(lam))
+    lam, (ra_pess, ra_opt, rb_pess, rb_opt) = bayes_errors_at_breakpoints(a_pess, a_opt, b_pess, b_opt)
+    mid = 0.5 * (ra_pess + ra_opt) - 0.5 * (rb_pess + rb_opt)
     k = int(np.argmax(mid)) if lam.size else 0
     value = float(mid[k]) if lam.size and mid[k] > 0 else 0.0
     if lower <= 0.0:

@@ -401,7 +401,9 @@ def _local_results(cfg: SweepConfig, todo: list[dict[str, float]], workers: int)
         for pt in todo:
             yield evaluate_point(cfg, pt)
         return
-    ex = ProcessPoolExecutor(max_workers=workers)
+    from .._malloc import retain_freed_memory
+
+    ex = ProcessPoolExecutor(max_workers=workers, initializer=retain_freed_memory)
     try:
         futs = [ex.submit(evaluate_point, cfg, pt, 1) for pt in todo]
         for f in as_completed(futs):

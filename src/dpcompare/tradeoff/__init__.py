@@ -5,6 +5,7 @@ Imports only ``_numerics``/``_search``/``_validation``; nothing here knows about
 
 from .bracket import Bracket, PairBracket, Sense
 from .envelope import lower_envelope
-from .pair import DiscretePair, Rounding, delta_between_pairs
+from .pair import DiscretePair, Rounding, bayes_errors_at_breakpoints, delta_between_pairs
 
-__all__ = ["Bracket", "PairBracket", "DiscretePair", "Rounding", "Sense", "delta_between_pairs", "lower_envelope"]
+__all__ = ["Bracket", "PairBracket", "DiscretePair", "Rounding", "Sense", "bayes_errors_at_breakpoints", "delta_between_pairs",
+           "lower_envelope"]

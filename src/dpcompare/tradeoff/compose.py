@@ -138,28 +138,37 @@ def chernoff_window(step: GridStep, steps: int, tau: float) -> tuple[int, int]:
     spread = max(float(g[-1] - g[0]), step.h)
     log_tau = math.log(tau)
 
-    def lse(v: np.ndarray) -> float:
-        m = float(v.max())
-        return m + math.log(float(np.sum(np.exp(v - m))))
+    def lse(v: np.ndarray) -> np.ndarray:  # log Σ e^v along each row
+        m = v.max(axis=1)
+        return m + np.log(np.sum(np.exp(v - m[:, None]), axis=1))
 
-    def a_of(t: float) -> float:  # Q upper tail: a(t) = (N log M_Q(t) − log τ)/t
-        return (steps * lse(lq + t * g) - log_tau) / t
+    def a_of(t: np.ndarray) -> np.ndarray:  # Q upper tail: a(t) = (N log M_Q(t) − log τ)/t
+        return (steps * lse(lq[None, :] + t[:, None] * g[None, :]) - log_tau) / t
 
-    def b_of(t: float) -> float:  # P lower tail: b(t) = (log τ − N log M_P(−t))/t
-        return (log_tau - steps * lse(lp - t * g)) / t
+    def b_of(t: np.ndarray) -> np.ndarray:  # P lower tail: b(t) = (log τ − N log M_P(−t))/t
+        return (log_tau - steps * lse(lp[None, :] - t[:, None] * g[None, :])) / t
 
-    # every t > 0 gives a valid bound; search a log grid, then refine around the best point
+    # every t > 0 gives a valid bound; search a log grid, then refine around the best point (one row of
+    # a (t × atoms) array per t, in chunks of ~1e6 entries)
     ts = np.geomspace(1e-3 / (spread * math.sqrt(steps)), 1e3 / step.h, 48)
+    rows = max(1, (1 << 20) // g.size)
+
+    def values(fun, t: np.ndarray, worst: float) -> np.ndarray:  # a NaN (inf − inf) bounds nothing
+        with np.errstate(over="ignore", invalid="ignore"):
+            v = np.concatenate([fun(t[i : i + rows]) for i in range(0, t.size, rows)])
+        return np.where(np.isnan(v), worst, v)
+
     a_best, b_best = math.inf, -math.inf
-    for fun, better in ((a_of, min), (b_of, max)):
-        vals = [fun(float(t)) for t in ts]
-        k = int(np.argmin(vals) if better is min else np.argmax(vals))
+    for fun, lower in ((a_of, True), (b_of, False)):
+        worst = math.inf if lower else -math.inf
+        vals = values(fun, ts, worst)
+        k = int(np.argmin(vals) if lower else np.argmax(vals))
         fine = np.geomspace(ts[max(k - 1, 0)], ts[min(k + 1, ts.size - 1)], 24)
-        best = better(vals + [fun(float(t)) for t in fine])
-        if better is min:
-            a_best = best
+        both = np.concatenate([vals, values(fun, fine, worst)])
+        if lower:
+            a_best = float(np.min(both))
         else:
-            b_best = best
+            b_best = float(np.max(both))
     base = steps * step.offset  # composed grid: N·offset + I·h
     i_hi = min(hi_true, math.ceil((a_best - base) / step.h) if math.isfinite(a_best) else hi_true)
     i_lo = max(lo_true, math.floor((b_best - base) / step.h) if math.isfinite(b_best) else lo_true)
