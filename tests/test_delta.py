@@ -247,3 +247,38 @@ def test_verdict_uses_estimates_and_reports_certification():
     assert blackwell_verdict(clear, clear, 1e-9) == "incomparable" and verdict_certified(clear, clear, 1e-9)
     c = dc.compare(dc.Gaussian(mu=1), dc.Gaussian(mu=2))
     assert c.verdict == "b>=a" and c.verdict_certified and c.to_dict()["verdict_certified"] is True
+
+
+# ---------------------------------------------------------------------------------------------- both directions
+def test_delta_divergences_closed_forms_contain_the_mpmath_reference():
+    # reference: tests/reference_values.gauss_laplace_reference (mpmath, 30 digits); one sweep, two targets
+    from reference_values import gauss_laplace_reference
+
+    ref = gauss_laplace_reference()
+    ab, ba = dc.delta_divergences(G1, L1)
+    for r, want in ((ab, ref.delta_gl), (ba, ref.delta_lg)):
+        assert r.lower - 1e-15 <= want <= r.upper + 1e-15
+        assert r.width <= 1e-11
+
+
+@pytest.mark.parametrize("make", [
+    lambda: (dc.SubsampledGaussian(2.0, 0.2, 100), dc.SubsampledGaussian(1.0, 0.01, 300)),  # numeric brackets
+    lambda: (dc.RandomizedResponse(eps=1.0), dc.PureDP(eps=0.5)),  # exact pairs
+    lambda: (G1, L1),  # closed forms
+])
+def test_delta_divergences_agree_with_one_direction_at_a_time(make):
+    a, b = make()
+    ab, ba = dc.delta_divergences(a, b)
+    for both, alone in ((ab, dc.delta_divergence(a, b)), (ba, dc.delta_divergence(b, a))):
+        # pairs: the same exact merge, so the same numbers; closed forms: two certified brackets, which overlap
+        assert both.lower <= alone.upper + 1e-15 and alone.lower <= both.upper + 1e-15
+        if a.pairs() is not None:
+            assert (both.lower, both.upper, both.value) == pytest.approx((alone.lower, alone.upper, alone.value), abs=1e-15)
+
+
+def test_delta_divergences_with_a_hyperprior_matches_the_weighted_compare():
+    w = dc.BetaPrior(2.0, 2.0)
+    ab, ba = dc.delta_divergences(G1, L1, hyperprior=w)
+    c = dc.compare(G1, L1, hyperprior=w)
+    for mine, theirs in ((ab, c.weighted.delta_ab), (ba, c.weighted.delta_ba)):
+        assert mine.lower <= theirs.upper + 1e-12 and theirs.lower <= mine.upper + 1e-12

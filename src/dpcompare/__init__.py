@@ -30,8 +30,8 @@ _LAZY = {
         ".mechanisms"),
     **dict.fromkeys(
         ("JEFFREYS", "BetaPrior", "Comparison", "DeltaResult", "UQuadratic", "approximate_dominance", "compare",
-         "crossing_points", "delta_divergence", "delta_from_perfect_privacy", "delta_to_blatant_non_privacy",
-         "levy_distance"),
+         "crossing_points", "delta_divergence", "delta_divergences", "delta_from_perfect_privacy",
+         "delta_to_blatant_non_privacy", "levy_distance"),
         ".compare"),
     **dict.fromkeys(("Sampling", "TrainingConfig", "dpsgd_mechanism"), ".dpsgd.training"),
     **dict.fromkeys(("parse", "parse_hyperprior"), ".io.spec"),
@@ -42,8 +42,8 @@ __all__ = sorted(_LAZY)
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
     from .compare import (JEFFREYS, BetaPrior, Comparison, DeltaResult, UQuadratic, approximate_dominance, compare,
-                          crossing_points, delta_divergence, delta_from_perfect_privacy, delta_to_blatant_non_privacy,
-                          levy_distance)
+                          crossing_points, delta_divergence, delta_divergences, delta_from_perfect_privacy,
+                          delta_to_blatant_non_privacy, levy_distance)
     from .dpsgd.training import Sampling, TrainingConfig, dpsgd_mechanism
     from .io.spec import parse, parse_hyperprior
     from .mechanisms import (ApproxDP, BlatantlyNonPrivate, FromDpEvent, FromPair, FromPLD, Gaussian, Guarantee, Laplace,

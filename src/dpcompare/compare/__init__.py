@@ -14,7 +14,7 @@ from .comparison import (
     delta_from_perfect_privacy,
     delta_to_blatant_non_privacy,
 )
-from .delta import DeltaResult, delta_divergence
+from .delta import DeltaResult, delta_divergence, delta_divergences
 from .levy import LevyDistance, levy_distance
 from .hyperprior import JEFFREYS, BetaPrior, DensityPrior, HyperPrior, UQuadratic, as_hyperprior
 
@@ -36,6 +36,7 @@ __all__ = [
     "UQuadratic",
     "as_hyperprior",
     "delta_divergence",
+    "delta_divergences",
     "LevyDistance",
     "levy_distance",
     "Regret",

@@ -17,7 +17,7 @@ import numpy as np
 
 from .._validation import check_nonnegative
 from ..mechanisms import BlatantlyNonPrivate, Mechanism, PerfectlyPrivate
-from .delta import DEFAULT_TOL, DeltaResult, _delta_pairs, check_mechanisms, delta_divergence, widen
+from .delta import DEFAULT_TOL, DeltaResult, check_mechanisms, delta_divergence, delta_pairs, widen
 from .hyperprior import HyperPrior, as_hyperprior
 from .sweep import FoldedWeight, MaxTarget, RegretTarget, crossings as sweep_crossings, sweep
 
@@ -211,7 +211,7 @@ def compare(
         return Regret(o.value, max(0.0, o.lower - eta), o.upper + eta, o.certified)
 
     if discrete:
-        dab, dba = widen(_delta_pairs(pa, pb), a, b), widen(_delta_pairs(pb, pa), b, a)
+        dab, dba = (widen(r, a, b) for r in delta_pairs(pa, pb))
     else:
         dab, dba = as_delta(outs[0]), as_delta(outs[1])
         outs = outs[2:]

@@ -6,8 +6,8 @@ Thm 2 it equals the smallest κ with f(α+κ) − κ ≤ f̃(α), and sup_ε (δ
 Algorithm
 ---------
 1. Both mechanisms discrete (exact or numeric pairs) and no hyper-prior: R_A − R_B is piecewise
-   linear with kinks at the merged breakpoints, so the maximum is read off there exactly
-   (``delta_between_pairs``): lower = Δ(A_pess‖B_opt), upper = Δ(A_opt‖B_pess).
+   linear with kinks at the merged breakpoints, so the maximum is read off there exactly (``delta_pairs``,
+   both directions from one merge): lower = Δ(A_pess‖B_opt), upper = Δ(A_opt‖B_pess).
 2. Otherwise a certified branch and bound over π ∈ [0, ½] (``dpcompare.compare.sweep``) that uses only that Bayes error
    functions are concave (seed 000 §2):
    a. On a grid x₀ < … < xₙ, the points give the lower bound L = maxₖ Ψ(xₖ)(R_A,lo − R_B,hi)(xₖ).
@@ -32,7 +32,7 @@ import numpy as np
 
 from .._numerics import expit, logit
 from ..mechanisms.base import Mechanism
-from ..tradeoff import bayes_errors_at_breakpoints, delta_between_pairs
+from ..tradeoff import bayes_errors_at_breakpoints
 from .hyperprior import HyperPrior, as_hyperprior
 from .sweep import FP_SLACK, FoldedWeight, MaxTarget, sweep
 
@@ -85,16 +85,34 @@ def delta_divergence(
     >>> round(r.value, 5), round(r.pi, 4)
     (0.03414, 0.2689)
     """
+    return _divergences(a, b, hyperprior, tol, both=False)[0]
+
+
+def delta_divergences(
+    a: Mechanism, b: Mechanism, hyperprior: HyperPrior | Callable | None = None, *, tol: float = DEFAULT_TOL
+) -> tuple[DeltaResult, DeltaResult]:
+    """(Δ(A‖B), Δ(B‖A)), each as :func:`delta_divergence` certifies it, from one evaluation: one merge of
+    the four discrete pairs, or one sweep over π with both targets (seed 000 Cor 1; weighted form §5).
+
+    >>> import dpcompare as dc
+    >>> ab, ba = dc.delta_divergences(dc.Gaussian(mu=1), dc.Laplace(b=1))
+    >>> round(ab.value, 5), round(ba.value, 5)
+    (0.00527, 0.03414)
+    """
+    return _divergences(a, b, hyperprior, tol, both=True)
+
+
+def _divergences(a: Mechanism, b: Mechanism, hyperprior: Any, tol: Any, both: bool) -> tuple[DeltaResult, ...]:
     check_mechanisms(a, b)
     tol = check_tolerance(tol)
     h = as_hyperprior(hyperprior)
     if h is None:
         pa, pb = a.pairs(), b.pairs()
         if pa is not None and pb is not None:
-            return widen(_delta_pairs(pa, pb), a, b)
-    target = MaxTarget(False, None if h is None else FoldedWeight(h))
-    _, (o,) = sweep(a, b, [target], tol=tol)
-    return widen(DeltaResult(o.value, o.lower, o.upper, o.pi, o.certified), a, b)
+            return tuple(widen(r, a, b) for r in delta_pairs(pa, pb))
+    w = None if h is None else FoldedWeight(h)
+    _, outs = sweep(a, b, [MaxTarget(False, w), MaxTarget(True, w)] if both else [MaxTarget(False, w)], tol=tol)
+    return tuple(widen(DeltaResult(o.value, o.lower, o.upper, o.pi, o.certified), a, b) for o in outs)
 
 
 def check_mechanisms(a: Any, b: Any) -> None:
@@ -117,25 +135,37 @@ def widen(r: DeltaResult, a: Mechanism, b: Mechanism) -> DeltaResult:
     return DeltaResult(min(max(r.value, lower), upper), lower, upper, r.pi, r.certified)
 
 
-def _delta_pairs(pa, pb) -> DeltaResult:
-    """Exact merge of discrete pairs (step 1): lower = Δ(A_pess‖B_opt), upper = Δ(A_opt‖B_pess).
+def delta_pairs(pa, pb) -> tuple[DeltaResult, DeltaResult]:
+    """(Δ(A‖B), Δ(B‖A)) of discrete pairs by an exact merge (step 1), from one evaluation of the four
+    Bayes error functions at the union of their breakpoints (``bayes_errors_at_breakpoints``).
 
+    For A‖B: lower = max(R_A,pess − R_B,opt), upper = max(R_A,opt − R_B,pess) (floored at 0); R_A − R_B
+    is piecewise linear in π with kinks at breakpoints only, so these maxima over the union are exact.
     The estimate is the max of the midpoint difference ½(R_A,pess + R_A,opt) − ½(R_B,pess + R_B,opt),
-    piecewise linear with kinks at the union of all four breakpoint sets, so exact there (it is 0
-    for the same mechanism, whatever the widths of its bracket).
+    exact likewise (it is 0 for the same mechanism, whatever the widths of its bracket).
     """
     (a_pess, a_opt), (b_pess, b_opt) = pa, pb
-    lower, pi = delta_between_pairs(a_pess, b_opt)
-    if a_pess is a_opt and b_pess is b_opt:
-        return DeltaResult(lower, lower, lower, pi)
-    upper, pi_u = delta_between_pairs(a_opt, b_pess)
-    upper = max(upper, lower)
     lam, (ra_pess, ra_opt, rb_pess, rb_opt) = bayes_errors_at_breakpoints(a_pess, a_opt, b_pess, b_opt)
     mid = 0.5 * (ra_pess + ra_opt) - 0.5 * (rb_pess + rb_opt)
-    k = int(np.argmax(mid)) if lam.size else 0
-    value = float(mid[k]) if lam.size and mid[k] > 0 else 0.0
-    if lower <= 0.0:
-        pi = float(expit(lam[k])) if value > 0 else pi_u
+    return (_from_differences(lam, ra_pess - rb_opt, ra_opt - rb_pess, mid),
+            _from_differences(lam, rb_pess - ra_opt, rb_opt - ra_pess, -mid))
+
+
+def _max_at(lam: np.ndarray, d: np.ndarray) -> tuple[float, float | None]:
+    """(max(maxₖ dₖ, 0), π where it is attained; None where the max is ≤ 0)."""
+    if lam.size == 0:
+        return 0.0, None
+    k = int(np.argmax(d))
+    return (float(d[k]), float(expit(lam[k]))) if d[k] > 0 else (0.0, None)
+
+
+def _from_differences(lam: np.ndarray, lower_d: np.ndarray, upper_d: np.ndarray, mid_d: np.ndarray) -> DeltaResult:
+    lower, pi = _max_at(lam, lower_d)
+    upper, pi_u = _max_at(lam, upper_d)
+    value, pi_v = _max_at(lam, mid_d)
+    upper = max(upper, lower)
+    # π: where the lower bound is attained, else where the estimate is, else where the upper bound is
+    pi = next((x for x in (pi, pi_v, pi_u) if x is not None), 0.0 if lam.size else 0.5)
     # the estimate is clamped into the bracket by ``widen`` (after the numerical error is added), so that the
     # same mechanism gets 0 even when its pessimistic side is a hair less private than its optimistic one
     return DeltaResult(min(value, upper), lower, upper, pi)

@@ -219,7 +219,7 @@ def evaluate_point(cfg: SweepConfig, point: dict[str, float], fft_threads: int |
 def _evaluate_point(cfg: SweepConfig, point: dict[str, float]) -> dict[str, Any]:
     import time
 
-    from ..compare import delta_divergence
+    from ..compare import delta_divergences
     from ..mechanisms.sgm import SubsampledGaussian
     from . import risk
     from .calibrate import sigma_for_epsilon, steps_for_sigma
@@ -244,8 +244,7 @@ def _evaluate_point(cfg: SweepConfig, point: dict[str, float]) -> dict[str, Any]
                 "steps": int(point["steps"]) if "steps" in point else "", "accuracy": cfg.accuracy.get(point_key(point), ""),
                 "seconds": time.perf_counter() - t0, "reason": str(exc) or type(exc).__name__}
     m = SubsampledGaussian(sigma, p, n)
-    ab = delta_divergence(base, m)
-    ba = delta_divergence(m, base)
+    ab, ba = delta_divergences(base, m)
     row = {
         "point": point_key(point), "sigma": sigma, "sampling_rate": p, "steps": n, "epsilon": eps,
         "delta_base_to_point": ab.value, "delta_base_to_point_lower": ab.lower,

@@ -61,15 +61,22 @@ def _bracket(bounds: Any, sense: Sense, low: Any, high: Any, absolute: float | N
     Ends inverted by rounding only (``absolute`` if given, else 1e-15 + 1e-12·|x|) become the interval
     between them; a larger inversion raises (Bracket's own check): a wrong bracket, not a rounding.
     """
+    return Bracket.from_interval(*_ordered(bounds, low, high, absolute), sense)
+
+
+def _ordered(bounds: Any, low: Any, high: Any, absolute: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The (lower, upper) arrays of ``_bracket``, checked as a Bracket checks them (no NaN, no inversion
+    beyond rounding), without building one."""
     lo, hi = bounds
     lo, hi = np.clip(lo, low, high), np.clip(hi, low, high)
     if absolute is None:
         slack = _ROUNDING_DELTA_ABS + _ROUNDING_REL * np.maximum(np.abs(lo), np.abs(hi))
     else:
         slack = absolute
-    if np.all(lo - hi <= slack):
-        lo, hi = np.minimum(lo, hi), np.maximum(lo, hi)
-    return Bracket.from_interval(lo, hi, sense)
+    if np.all(lo - hi <= slack):  # False on a NaN
+        return np.minimum(lo, hi), np.maximum(lo, hi)
+    Bracket.from_interval(lo, hi, Sense.UPPER)  # raises, naming the NaN or the inversion
+    raise AssertionError("unreachable: an inverted bracket passed the Bracket check")  # pragma: no cover
 
 
 class Mechanism(abc.ABC):
@@ -114,8 +121,12 @@ class Mechanism(abc.ABC):
         """Certified bracket of R(π) (Sense.LOWER: the lower end is the pessimistic one), in [0, min(π, 1−π)].
 
         Unpacks as ``lo, hi``; an inverted bracket raises instead of being returned."""
-        pi = check_argument(Argument.PI, pi)
-        return _bracket(self._bayes_error_bounds(pi), Sense.LOWER, 0.0, np.minimum(pi, 1.0 - pi),
+        return Bracket.from_interval(*self._bayes_error_interval(check_argument(Argument.PI, pi)), Sense.LOWER)
+
+    def _bayes_error_interval(self, pi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(lower, upper) of ``bayes_error_bounds`` at a float array π ∈ [0, 1] the caller has validated (the
+        sweep's own grids): the same clipping and checks, without argument parsing or a Bracket."""
+        return _ordered(self._bayes_error_bounds(pi), 0.0, np.minimum(pi, 1.0 - pi),
                         absolute=_ROUNDING_ABS + float(self.numerical_error))
 
     def bayes_error(self, pi: Any) -> np.ndarray:

@@ -7,5 +7,5 @@ from .bracket import Bracket, PairBracket, Sense
 from .envelope import lower_envelope
 from .pair import DiscretePair, Rounding, bayes_errors_at_breakpoints, delta_between_pairs
 
-__all__ = ["Bracket", "PairBracket", "DiscretePair", "Rounding", "Sense", "bayes_errors_at_breakpoints", "delta_between_pairs",
-           "lower_envelope"]
+__all__ = ["Bracket", "PairBracket", "DiscretePair", "Rounding", "Sense", "bayes_errors_at_breakpoints",
+           "delta_between_pairs", "lower_envelope"]

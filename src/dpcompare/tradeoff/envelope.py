@@ -270,7 +270,9 @@ def symmetrize(pair: DiscretePair) -> DiscretePair:
     if pair.is_symmetric:
         return pair
     a, b = _Branch.of(pair), _Branch.of(pair.swap())
-    points = np.unique(np.concatenate([a.loss, b.loss, [0.0]]))
+    # only the half λ ≤ 0 is built (the other is its mirror image): kinks, crossings and the sticky choice
+    # of the active branch on an interval depend only on the intervals to its left
+    points = np.unique(np.concatenate([a.loss[a.loss < 0.0], b.loss[b.loss < 0.0], [0.0]]))
     # R(π) − R(1−π) vanishes at π = ½ and is linear between breakpoints, so a crossing computed inside
     # the interval ending at λ = 0 is rounding of the one at 0 (it would vanish on the whole interval)
     z = int(np.searchsorted(points, 0.0))
