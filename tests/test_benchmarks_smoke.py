@@ -42,7 +42,8 @@ def test_bench_gauss_laplace_quick_json():
     res = json.loads(proc.stdout)  # one JSON object and nothing else
     assert res["quick"] is True
     methods = [r["method"] for r in res["rows"]]
-    assert methods[0].startswith("B.3 (paper)") and len(methods) == 4  # B.3, delta_divergence, compare, oracle
+    # B.3, delta_divergences (one sweep), delta_divergence × 2, compare, oracle
+    assert methods[0].startswith("B.3 (paper)") and len(methods) == 5
     for row in res["rows"][1:]:
         assert row["bracket_contains_exact"] is True
         assert row["err_gl"] < 1e-6 and row["err_lg"] < 1e-6
