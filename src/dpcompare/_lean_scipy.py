@@ -35,7 +35,7 @@ def _exec_with_lean_numpy(exec_module: Any, module: ModuleType) -> None:
         exec_module(module)
         return
     loaded = numpy.__dict__
-    numpy.__all__ = [n for n in full_all if n in loaded or "." in n]
+    numpy.__all__ = [n for n in full_all if n in loaded]
     numpy.__dir__ = lambda: [n for n in full_dir() if n in loaded or n.startswith("_")]
     try:
         exec_module(module)

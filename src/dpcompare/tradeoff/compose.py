@@ -159,13 +159,13 @@ def chernoff_window(step: GridStep, steps: int, tau: float) -> tuple[int, int]:
         return np.where(np.isnan(v), worst, v)
 
     a_best, b_best = math.inf, -math.inf
-    for fun, lower in ((a_of, True), (b_of, False)):
-        worst = math.inf if lower else -math.inf
+    for fun, minimise in ((a_of, True), (b_of, False)):
+        worst = math.inf if minimise else -math.inf
         vals = values(fun, ts, worst)
-        k = int(np.argmin(vals) if lower else np.argmax(vals))
+        k = int(np.argmin(vals) if minimise else np.argmax(vals))
         fine = np.geomspace(ts[max(k - 1, 0)], ts[min(k + 1, ts.size - 1)], 24)
         both = np.concatenate([vals, values(fun, fine, worst)])
-        if lower:
+        if minimise:
             a_best = float(np.min(both))
         else:
             b_best = float(np.max(both))
