@@ -10,13 +10,13 @@ from __future__ import annotations
 import enum
 import math
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from .._search import Side, Unreachable, solve
-from .._validation import check_in_interval, check_integer, check_real, format_number
+from .._validation import check_in_interval, check_integer, check_real
 from ..accounting.sgm import default_discretization
-from .epsilon_bound import _ENGINE_ERRORS, RISK_COARSE_FACTOR, SIGMA_MIN, Progress
+from .epsilon_bound import _ENGINE_ERRORS, RISK_COARSE_FACTOR, SIGMA_MIN, Progress, _SgmResult
 
 
 class RiskMetric(str, enum.Enum):
@@ -29,7 +29,7 @@ class RiskMetric(str, enum.Enum):
 
 
 @dataclass(frozen=True)
-class RiskCalibration:
+class RiskCalibration(_SgmResult):
     """Result of :func:`sigma_for_risk`: ``value`` is the certified (pessimistic) metric of ``sigma``, and it
     meets ``target``; ``sigma_below`` is a σ, within ``rtol``, that was evaluated and does not."""
 
@@ -42,13 +42,6 @@ class RiskCalibration:
     evaluations: int
     sigma_below: float | None = None
     parameters: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @property
-    def spec(self) -> str:
-        return f"sgm(sigma={format_number(self.sigma)}, p={format_number(self.sampling_rate)}, steps={self.steps})"
 
 
 def check_risk_target(metric: Any, target: Any, fpr: Any, prior: Any, baseline: Any) -> tuple[RiskMetric, float, dict[str, Any]]:

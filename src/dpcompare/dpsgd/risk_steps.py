@@ -38,14 +38,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from .._search import Side, Unreachable, solve
-from .._validation import check_in_interval, check_positive, format_number
+from .._validation import check_in_interval, check_positive
 from .calibrate import RiskMetric
 from .calibrate_risk import check_risk_target
-from .epsilon_bound import _ENGINE_ERRORS, Progress
+from .epsilon_bound import _ENGINE_ERRORS, Progress, _SgmResult
 
 __all__ = ["STEPS_LIMIT", "RiskStepsCalibration", "steps_for_risk"]
 
@@ -55,7 +55,7 @@ STEPS_LIMIT = 10**8
 COARSE_FACTOR = 16.0
 
 @dataclass(frozen=True)
-class RiskStepsCalibration:
+class RiskStepsCalibration(_SgmResult):
     """Result of :func:`steps_for_risk`: ``value`` is the certified metric of ``steps`` steps and meets
     ``target``; ``steps_above`` a larger count that was evaluated and misses it (None: none shown)."""
 
@@ -69,13 +69,6 @@ class RiskStepsCalibration:
     steps_above: int | None = None
     at_limit: bool = False
     parameters: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @property
-    def spec(self) -> str:
-        return f"sgm(sigma={format_number(self.sigma)}, p={format_number(self.sampling_rate)}, steps={self.steps})"
 
 
 def _risk(metric: RiskMetric, params: dict[str, Any], baseline: Any) -> Callable[[Any], float]:
