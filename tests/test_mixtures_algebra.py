@@ -6,11 +6,13 @@ symmetrisation, grid maximisation for conjugates, bisection for inverses (seed 0
 
 from __future__ import annotations
 
+import bisect
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import dpcompare as dc
@@ -95,12 +97,42 @@ def test_mix_with_identity_is_pointwise_and_equals_the_pair_p_wp_plus_q(pq, w):
     assert np.allclose(mixed.tradeoff(X), brute.tradeoff(X), atol=1e-12)
 
 
+def _exact_tradeoff(p: list[Fraction], q: list[Fraction], x: np.ndarray) -> np.ndarray:
+    """T(P, Q)(x) in rational arithmetic: Neyman–Pearson rejects outcomes by decreasing q/p.
+
+    The vertices are (Σ p, 1 − Σ q) over the outcomes rejected so far; f is linear in between.
+    Exact, so a mass like w·q = 2.5e-324 that float arithmetic rounds to 0 keeps f(0) = 1.
+    """
+    order = sorted(range(len(p)), key=lambda i: (p[i] == 0, q[i] / p[i] if p[i] else q[i]), reverse=True)
+    va, vb = [Fraction(0)], [Fraction(1)]
+    for i in order:
+        va.append(va[-1] + p[i])
+        vb.append(vb[-1] - q[i])
+    out = []
+    for xf in map(Fraction, x.tolist()):
+        k = bisect.bisect_left(va, xf)  # first vertex with α ≥ x; segment (k−1, k)
+        if k >= len(va):
+            out.append(0.0)  # beyond Σ p = 1: only float rounding of x gets here
+        elif va[k] == xf or k == 0:
+            out.append(float(min(vb[j] for j in range(len(va)) if va[j] == va[k])))
+        else:
+            t = (xf - va[k - 1]) / (va[k] - va[k - 1])
+            out.append(float(vb[k - 1] + t * (vb[k] - vb[k - 1])))
+    return np.array(out)
+
+
 @given(mass_pairs(), st.floats(0.0, 0.5, allow_nan=False))
+@example(pq=(np.array([0.0, 1.0]), np.array([0.5, 0.5])), w=5e-324)  # found by CI: w·q underflows in floats
 def test_swap_mixture_equals_the_brute_force_pair(pq, w):
     p, q = pq
     got = alg.swap_mixture(DiscretePair.from_masses(p, q), w)
-    brute = DiscretePair.from_masses((1 - w) * p + w * q, (1 - w) * q + w * p)
-    assert np.allclose(got.tradeoff(X), brute.tradeoff(X), atol=1e-12)
+    # the reference mixes the masses in rational arithmetic: in floats w·q underflows for w = 5e-324
+    # (found by CI), which moves f(0) from 1 to 1 − q and makes the float brute force the wrong one
+    pf, qf, wf = [Fraction(v) for v in p.tolist()], [Fraction(v) for v in q.tolist()], Fraction(w)
+    mp = [(1 - wf) * a + wf * b for a, b in zip(pf, qf)]
+    mq = [(1 - wf) * b + wf * a for a, b in zip(pf, qf)]
+    assert np.allclose(got.tradeoff(X), _exact_tradeoff(mp, mq, X), atol=1e-12)
+    brute = DiscretePair.from_masses((1 - w) * p + w * q, (1 - w) * q + w * p)  # δ is continuous in the masses
     assert np.allclose(got.delta(np.linspace(0, 4, 21)), brute.delta(np.linspace(0, 4, 21)), atol=1e-12)
 
 
