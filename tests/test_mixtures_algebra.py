@@ -110,14 +110,12 @@ def _exact_tradeoff(p: list[Fraction], q: list[Fraction], x: np.ndarray) -> np.n
         vb.append(vb[-1] - q[i])
     out = []
     for xf in map(Fraction, x.tolist()):
-        k = bisect.bisect_left(va, xf)  # first vertex with α ≥ x; segment (k−1, k)
-        if k >= len(va):
-            out.append(0.0)  # beyond Σ p = 1: only float rounding of x gets here
-        elif va[k] == xf or k == 0:
-            out.append(float(min(vb[j] for j in range(len(va)) if va[j] == va[k])))
+        k = bisect.bisect_right(va, xf) - 1  # the last vertex with α ≤ x: the lowest β at a repeated α
+        if va[k] == xf or k + 1 == len(va):
+            out.append(float(vb[k]))
         else:
-            t = (xf - va[k - 1]) / (va[k] - va[k - 1])
-            out.append(float(vb[k - 1] + t * (vb[k] - vb[k - 1])))
+            t = (xf - va[k]) / (va[k + 1] - va[k])
+            out.append(float(vb[k] + t * (vb[k + 1] - vb[k])))
     return np.array(out)
 
 
