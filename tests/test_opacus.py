@@ -75,6 +75,16 @@ def test_train_private_counts_every_step_and_rejects_bad_input():
     assert engine.accountant.history == [(1.0, 32 / 256, 2 * 256 // 32)]  # 2 epochs of 8 Poisson batches
     from torch.utils.data import DataLoader, TensorDataset
 
+    # 8 records at p = 1/8 draw an empty batch in about a third of the rounds (seeded: 14 of 40 here);
+    # each is still a sampling round of the mechanism, so the accountant must count all 5 × 8 of them
+    torch.manual_seed(1)
+    tiny = DataLoader(TensorDataset(torch.randn(8, 3), torch.randint(0, 2, (8,))), batch_size=1)
+    model = torch.nn.Linear(3, 2)
+    engine, trained = integration.train_private(model, torch.optim.SGD(model.parameters(), lr=0.1), tiny,
+                                                noise_multiplier=1.0, epochs=5)
+    assert engine.accountant.history == [(1.0, 1 / 8, 5 * 8)]
+    assert all(bool(torch.isfinite(w).all()) for w in trained.parameters())
+
     loader = DataLoader(TensorDataset(torch.zeros(4, 2), torch.zeros(4).long()), batch_size=2)
     model = torch.nn.Linear(2, 2)
     for kw, match in (({"noise_multiplier": 0.0, "epochs": 1}, "noise_multiplier"),

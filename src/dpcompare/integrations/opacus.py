@@ -137,9 +137,11 @@ def train_private(
     ``PrivacyEngine(accountant=accountant).make_private(…)`` (Poisson sampling at rate batch size /
     dataset size, per-example clipping to ``max_grad_norm``, Gaussian noise of standard deviation
     ``noise_multiplier · max_grad_norm``), then for each epoch one pass over the private loader with
-    ``loss_fn`` (cross-entropy by default). Poisson sampling can draw an empty batch: it is skipped,
-    and still counted as a step by the accountant (Opacus' own behaviour), so the accounting stays
-    that of the sampled mechanism. ``engine.get_epsilon(δ)`` then reads the accountant.
+    ``loss_fn`` (cross-entropy by default). Poisson sampling can draw an empty batch; it goes through
+    the optimizer like any other (Opacus gives it zero per-example gradients and adds the noise), so
+    every sampling round is a step of the accountant, as the subsampled Gaussian's accounting
+    requires. Skipping it would leave the round uncounted and ε understated (and whether a round
+    updates the model would depend on the data). ``engine.get_epsilon(δ)`` then reads the accountant.
     """
     import torch
     from opacus import PrivacyEngine
@@ -153,8 +155,6 @@ def train_private(
     loss_fn = torch.nn.CrossEntropyLoss() if loss_fn is None else loss_fn
     for _ in range(epochs):
         for xb, yb in loader:
-            if len(xb) == 0:
-                continue
             optimizer.zero_grad()
             loss_fn(model(xb), yb).backward()
             optimizer.step()
