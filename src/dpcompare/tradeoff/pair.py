@@ -454,14 +454,16 @@ def bayes_errors_at_breakpoints(*pairs: DiscretePair) -> tuple[np.ndarray, list[
     The same values as ``pair.bayes_error_logit(λ)`` for each pair (R(π) = π·Σ_{ℓᵢ ≥ λ} pᵢ +
     (1−π)·Σ_{ℓᵢ < λ} qᵢ, seed 000 eq 2), but the counts #{ℓᵢ < λ} come from one merge of the sorted
     loss arrays (a stable sort of sorted runs is a linear merge) instead of a binary search per pair and
-    point, and π, 1 − π are computed once for all pairs.
+    point, and π, 1 − π are computed once for all pairs. A pair passed twice (an exact mechanism's
+    pessimistic and optimistic sides are one object) is merged once and its R shared.
 
     >>> a = DiscretePair.from_masses([0.5, 0.5], [0.25, 0.75])
     >>> lam, (r,) = bayes_errors_at_breakpoints(a)
     >>> bool(np.array_equal(r, a.bayes_error_logit(lam)))
     True
     """
-    losses = [pr.loss for pr in pairs]
+    distinct = list({id(pr): pr for pr in pairs}.values())
+    losses = [pr.loss for pr in distinct]
     merged = np.concatenate(losses)
     order = np.argsort(merged, kind="stable")
     s = merged[order]
@@ -470,14 +472,14 @@ def bayes_errors_at_breakpoints(*pairs: DiscretePair) -> tuple[np.ndarray, list[
     lam = s[first]
     pos = np.flatnonzero(first)
     pi, one_minus_pi = expit(lam), expit(-lam)
-    out = []
+    r = {}
     start = 0
-    for pr, loss in zip(pairs, losses):
+    for pr, loss in zip(distinct, losses):
         member = (order >= start) & (order < start + loss.size)
         start += loss.size
         k = (np.cumsum(member) - member)[pos]  # members strictly before each distinct value: #{ℓᵢ < λ}
-        out.append(pi * pr._p_tail[k] + one_minus_pi * pr._q_head[k])
-    return lam, out
+        r[id(pr)] = pi * pr._p_tail[k] + one_minus_pi * pr._q_head[k]
+    return lam, [r[id(pr)] for pr in pairs]
 
 
 def delta_between_pairs(a: DiscretePair, b: DiscretePair) -> tuple[float, float]:
