@@ -11,14 +11,17 @@ Algorithm
 2. Otherwise a certified branch and bound over π ∈ [0, ½] (``dpcompare.compare.sweep``) that uses only that Bayes error
    functions are concave (seed 000 §2):
    a. On a grid x₀ < … < xₙ, the points give the lower bound L = maxₖ Ψ(xₖ)(R_A,lo − R_B,hi)(xₖ).
-   b. On [xₖ, xₖ₊₁], concavity bounds R_A from above by the secants of the neighbouring intervals
-      extended (slopes computed from lo/hi ends so they stay valid) and by min(π, 1−π), and R_B from
+   b. On [xₖ, xₖ₊₁], concavity bounds R_A from above by secants through nodes left and right of the
+      interval, extended (the nearest nodes, or the nearest at least one interval width away where the
+      neighbouring interval is under a quarter of it, so node rounding is amplified at most 4×; slopes
+      from lo/hi ends so they stay valid) and by min(π, 1−π), and R_B from
       below by its chord; their difference is concave piecewise linear, so its maximum over the
       interval is attained at an end or a pairwise intersection of the lines: an exact interval bound.
    c. With a hyper-prior Ψ ≥ 0 the interval bound is multiplied by max Ψ (or min Ψ if negative).
       Every mechanism is symmetrised (R(π) = R(1−π)), so the search folds onto π ∈ [π_min, ½] with
       weight Ψ̃(π) = max(Ψ(π), Ψ(1−π)); (0, π_min] is bounded by sup π·Ψ̃(π) (R ≤ π there).
-   d. Intervals whose bound exceeds L + tol are bisected; stop when U − L ≤ tol.
+   d. Intervals whose bound exceeds L + tol are bisected; stop when U − L ≤ tol, where tol is raised to
+      twice the node brackets' width at the maximiser (no grid certifies Δ more tightly than those).
    The result is (value, lower, upper, π); closed forms give brackets of width ≤ tol (1e-12).
 """
 

@@ -57,12 +57,12 @@ def initial_grid(a: Mechanism, b: Mechanism, weighted: bool) -> np.ndarray:
     bound is only first order, and the refinement would add geometric clusters (``_cluster``) one round
     later: with at most ``SEEDED_KINKS`` kinks the grid carries them from the start, around ½ and each kink
     (every point is an ordinary certified evaluation)."""
-    parts = [_BASE_GRID, a.bayes_error_kinks(), b.bayes_error_kinks()]
+    found = [a.bayes_error_kinks(), b.bayes_error_kinks()]
     for m in (a, b):
         pairs = m.pairs()
         if pairs is not None and pairs[0].loss.size < 200_000:  # breakpoints of a discrete R
-            parts.append(expit(pairs[0].loss))
-    kinks = np.concatenate(parts[1:])
+            found.append(expit(pairs[0].loss))
+    kinks = np.concatenate(found)
     kinks = np.minimum(kinks, 1.0 - kinks)
     kinks = kinks[(kinks > 0) & (kinks <= 0.5)]
     parts = [_BASE_GRID, kinks]
@@ -391,7 +391,7 @@ def sweep(a: Mechanism, b: Mechanism, targets, *, tol: float, regret_rtol: float
                 mid = np.union1d(mid, _cluster(x, k, split))
             x, (alo, ahi, blo, bhi) = insert_points(x, mid, (alo, ahi, blo, bhi), (*_bounds(a, mid), *_bounds(b, mid)))
     g = Grid(x, alo, ahi, blo, bhi)
-    return g, [last[ti][1] if ti in last and last[ti][0] is x else state(g, t)[0] for ti, t in enumerate(targets)]
+    return g, [last[ti][1] if last[ti][0] is x else state(g, t)[0] for ti, t in enumerate(targets)]
 
 
 def insert_points(x: np.ndarray, new: np.ndarray, columns: tuple[np.ndarray, ...],

@@ -138,7 +138,7 @@ def sigma_for_epsilon(
 
     # (c) working grid: the grid excess of ε is ≈ a·F^k (k ≈ 2: splitting/merging error ∝ h², less at coarse
     # grids); a and k are read off ε at F = 64, 32, 16 at the coarse answer (three cheap evaluations), and F
-    # is the largest with a·F^k ≤ tol/2 (≈ tol/4 in fact, step 1c), at most 64. The model also predicts ε at that grid (step d).
+    # is the largest with a·F^k ≤ tol/2 (tol/4 to tol/2 measured, step 1c), at most 64. The model also predicts ε at that grid (step d).
     factor, e_model = COARSE_FACTOR, b1.epsilon
     if b1.accountant is Accountant.PLD:
         e32, e16 = ebound(s1, None, COARSE_FACTOR / 2), ebound(s1, None, COARSE_FACTOR / 4)

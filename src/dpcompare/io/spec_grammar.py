@@ -2,7 +2,7 @@
 
 Grammar (whitespace anywhere between tokens; names and keys case-insensitive)::
 
-    spec   := NAME [ "(" [ arg ("," arg)* [","] ] ")" ]
+    spec   := NAME [ "(" [ arg ("," arg)* ] ")" ]
     arg    := KEY "=" NUMBER            (mechanisms take keyword arguments only)
             | NUMBER                    (only where an entry declares positional keys, e.g. beta(a,b))
     NUMBER := [+-] ( digits [. digits] [e [+-] digits] | . digits [e …] | inf | infinity | nan )

@@ -52,9 +52,7 @@ class _SymmetrisedSteps(PairMechanism):
 
     def _check(self, *, without_replacement: bool) -> None:
         s = object.__setattr__
-        s(self, "sigma", check_positive("sigma", self.sigma))
-        if not math.isfinite(self.sigma):
-            raise ValueError(f"sigma must be finite, got {self.sigma!r}")
+        s(self, "sigma", check_positive("sigma", self.sigma))  # finite and > 0
         if 1.0 / self.sigma > 1e6:
             raise ValueError(f"sigma must be >= 1e-6 (the privacy loss of a smaller noise multiplier does not fit in "
                              f"double precision), got {self.sigma:g}")
