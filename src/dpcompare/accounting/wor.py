@@ -85,6 +85,8 @@ from .sgm import (
     negligible_composition,
     sgm_partition,
 )
+from .sgm_compose import _sides_or_error
+from .sgm_grid import _check_grid
 
 __all__ = ["K_TAIL", "compose_with_replacement", "compose_without_replacement", "multiplicity_weights", "symmetric_step",
            "with_replacement_step"]
@@ -198,20 +200,19 @@ def compose_without_replacement(sigma: float, q: float, steps: int, discretizati
         return negligible_composition(sigma, q, steps)
     if q >= 1.0:  # every step sees the whole dataset: the Gaussian mechanism (Poisson at rate 1 is the same)
         return compose_subsampled_gaussian(sigma, 1.0, steps, discretization)
-    # the realised (optimistic) side first: its grid checks refuse a run too large to compose before any work
+    # the realised (optimistic) side first, the Poisson remove pair's (only that side: the Poisson pessimistic
+    # side is not needed); its grid checks refuse a run too large to compose before any work
     try:
-        poisson = compose_subsampled_gaussian(sigma, q, steps, discretization)
+        h, tail, sub = _check_grid(sigma, q, steps, discretization)
+        sides, reports = _sides_or_error(sigma, q, steps, h, sub, tail, (Rounding.OPTIMISTIC,))
     except ValueError as exc:
         msg = str(exc).replace(f"sgm(sigma={sigma:g}, p={q:g}, steps={steps})",
                                f"fixed-batch DP-SGD (sigma={sigma:g} per replace-one sensitivity, q={q:g}, steps={steps})")
         msg = msg.replace("sampling_rate=1 (a closed form at any number of steps)", "batch_size=dataset_size (a closed form)")
         raise type(exc)(msg) from None
-    h = default_discretization(sigma, q, steps) if discretization is None else float(discretization)
-    tail = min(1e-18, 1e-16 / steps)
     pess, eta, report = _compose_symmetric(*symmetric_step(sigma, q, h, tail=tail), h, steps)
-    errs = (eta, poisson.optimistic_error)
-    return CertifiedComposition(pess, poisson.optimistic, max(errs), h, steps, (report, *poisson.reports[1:]),
-                                time.perf_counter() - t0, errs)
+    errs = (eta, reports[0].numerical_error + 64 * U)  # the optimistic error as compose_subsampled_gaussian's
+    return CertifiedComposition(pess, sides[0], max(errs), h, steps, (report, reports[0]), time.perf_counter() - t0, errs)
 
 
 # ---------------------------------------------------------------------------------------------- with replacement
@@ -302,9 +303,8 @@ def compose_with_replacement(sigma: float, dataset_size: int, sample_size: int, 
     the perfectly private pair (no realised instance is computed).
     """
     t0 = time.perf_counter()
-    _, ks, _, _ = multiplicity_weights(dataset_size, sample_size)
-    eta = multiplicity_weights(dataset_size, sample_size)[0]
-    h = default_discretization(sigma, min(eta, 1.0), steps) if discretization is None else float(discretization)
+    eta = multiplicity_weights(dataset_size, sample_size)[0]  # η = P(K ≥ 1) ≤ 1: the Poisson rate of the grid
+    h = default_discretization(sigma, eta, steps) if discretization is None else float(discretization)
     tail = min(1e-18, 1e-16 / steps)
     pess, eta_err, report = _compose_symmetric(*with_replacement_step(sigma, dataset_size, sample_size, h, tail=tail),
                                                h, steps)
