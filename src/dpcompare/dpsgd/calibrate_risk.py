@@ -47,6 +47,7 @@ class RiskCalibration(_SgmResult):
 def check_risk_target(metric: Any, target: Any, fpr: Any, prior: Any, baseline: Any) -> tuple[RiskMetric, float, dict[str, Any]]:
     """Validated (metric, target, parameters) of a risk target, for σ (:func:`sigma_for_risk`) and for the
     number of steps (:func:`dpcompare.dpsgd.risk_steps.steps_for_risk`); errors name the field and the range.
+    The parameters are those a result reports: fpr, prior, or the baseline's spec.
 
     >>> check_risk_target("tpr", 0.05, 0.01, None, None)[2]
     {'fpr': 0.01}
@@ -80,20 +81,37 @@ def check_risk_target(metric: Any, target: Any, fpr: Any, prior: Any, baseline: 
         if baseline is None or not hasattr(baseline, "bayes_error"):
             raise ValueError("metric 'delta' needs baseline, a mechanism (e.g. dpcompare.Gaussian(mu=1))")
         t = check_in_interval("target (Delta)", t, 0.0, 1.0, low_open=True)
+        params["baseline"] = str(getattr(baseline, "spec", baseline))
     return m, t, params
 
 
-def _risk_g(metric: RiskMetric, target: float, fpr: float | None, prior: float | None, baseline: Any) -> Callable[[Any], float]:
-    """g(mechanism) ≤ 0 ⇔ the mechanism meets the risk target (certified side, module docstring step 3)."""
+def risk_of(metric: RiskMetric, params: dict[str, Any], baseline: Any) -> tuple[Callable[[Any], float], float]:
+    """(risk, sign): the certified (pessimistic) metric of a mechanism oriented so that larger = more risk, and
+    the sign that puts a target on that scale, limit = sign·target; a mechanism meets the target ⇔
+    risk(m) − limit ≤ 0 (module docstring step 3). The Bayes error is negated (larger Bayes error = less
+    risk); negation is exact, so −b − (−t) = t − b."""
     from . import risk
 
     if metric is RiskMetric.ADVANTAGE:
-        return lambda m: risk.advantage(m) - target
+        return risk.advantage, 1.0
     if metric is RiskMetric.TPR:
-        return lambda m: float(risk.tpr_at_fpr(m, fpr)) - target
+        return (lambda m: float(risk.tpr_at_fpr(m, params["fpr"]))), 1.0
     if metric is RiskMetric.BAYES_ERROR:
-        return lambda m: target - float(risk.bayes_error(m, prior))
-    return lambda m: risk.excess_vulnerability(baseline, m) - target
+        return (lambda m: -float(risk.bayes_error(m, params["prior"]))), -1.0
+    return (lambda m: risk.excess_vulnerability(baseline, m)), 1.0
+
+
+def gaussian_end(risk: Callable[[Any], float], limit: float) -> Callable[[float], float]:
+    """μ ↦ risk(G_μ) − limit, +inf where the engine cannot answer: the dominating Gaussian's side of a search."""
+    from ..mechanisms import Gaussian
+
+    def g_mu(mu: float) -> float:
+        try:
+            return float(risk(Gaussian(mu=mu))) - limit
+        except _ENGINE_ERRORS:
+            return math.inf
+
+    return g_mu
 
 
 def sigma_for_risk(
@@ -111,28 +129,22 @@ def sigma_for_risk(
     >>> r.value <= 0.2, round(r.sigma, 3)
     (True, 1.974)
     """
-    from ..mechanisms import Gaussian
     from ..mechanisms.sgm import SubsampledGaussian
 
     metric, target, params = check_risk_target(metric, target, fpr, prior, baseline)
     p = check_in_interval("sampling_rate", sampling_rate, 0.0, 1.0, low_open=True)
     n = check_integer("steps", steps, minimum=1)
     rtol = check_in_interval("rtol", rtol, 0.0, 1.0, low_open=True, high_open=True)
-    fpr, prior = params.get("fpr"), params.get("prior")
-    if metric is RiskMetric.DELTA:
-        params["baseline"] = str(getattr(baseline, "spec", baseline))
-    g_mech = _risk_g(metric, target, fpr, prior, baseline)
+    risk, sign = risk_of(metric, params, baseline)
+    limit = sign * target
+
+    def g_mech(m: Any) -> float:
+        return risk(m) - limit
+
     evals = [0]
-
     # domain end from the dominating Gaussian G_μ, μ = √N/σ: the largest μ that meets the target
-    def g_mu(mu: float) -> float:
-        try:
-            return g_mech(Gaussian(mu=mu))
-        except _ENGINE_ERRORS:
-            return math.inf
-
     try:
-        rmu = solve(g_mu, 1e-12, 1e4, side=Side.BELOW, rtol=1e-3)
+        rmu = solve(gaussian_end(risk, limit), 1e-12, 1e4, side=Side.BELOW, rtol=1e-3)
     except Unreachable:
         raise ValueError(f"{metric.value} target {target:g} is out of reach: even a Gaussian mechanism with mu=1e-12 "
                          "(almost no information) does not meet it; a larger target would work") from None

@@ -44,15 +44,13 @@ from typing import Any
 from .._search import Side, Unreachable, solve
 from .._validation import check_in_interval, check_positive
 from .calibrate import RiskMetric
-from .calibrate_risk import check_risk_target
-from .epsilon_bound import _ENGINE_ERRORS, Progress, _SgmResult
+from .calibrate_risk import check_risk_target, gaussian_end, risk_of
+from .epsilon_bound import _ENGINE_ERRORS, PLD_MAX_STEPS, RISK_COARSE_FACTOR, Progress, _SgmResult
 
 __all__ = ["STEPS_LIMIT", "RiskStepsCalibration", "steps_for_risk"]
 
 #: largest number of steps searched (the certified composition's own range); beyond, the answer is "more"
-STEPS_LIMIT = 10**8
-#: grid factor of the coarse phase (both sides of the pair are composed; every side stays certified)
-COARSE_FACTOR = 16.0
+STEPS_LIMIT = PLD_MAX_STEPS
 
 @dataclass(frozen=True)
 class RiskStepsCalibration(_SgmResult):
@@ -71,19 +69,6 @@ class RiskStepsCalibration(_SgmResult):
     parameters: dict[str, Any] = field(default_factory=dict)
 
 
-def _risk(metric: RiskMetric, params: dict[str, Any], baseline: Any) -> Callable[[Any], float]:
-    """The certified (pessimistic) metric of a mechanism, oriented so that larger = more risk."""
-    from . import risk
-
-    if metric is RiskMetric.ADVANTAGE:
-        return risk.advantage
-    if metric is RiskMetric.TPR:
-        return lambda m: float(risk.tpr_at_fpr(m, params["fpr"]))
-    if metric is RiskMetric.BAYES_ERROR:
-        return lambda m: -float(risk.bayes_error(m, params["prior"]))
-    return lambda m: risk.excess_vulnerability(baseline, m)
-
-
 def steps_for_risk(
     metric: RiskMetric | str, target: float, sigma: float, sampling_rate: float, *, fpr: float | None = None,
     prior: float | None = None, baseline: Any = None, progress: Progress | None = None,
@@ -96,15 +81,10 @@ def steps_for_risk(
     from ..mechanisms.sgm import SubsampledGaussian
 
     m, t, params = check_risk_target(metric, target, fpr, prior, baseline)
-    s = check_positive("sigma", sigma)
-    if not math.isfinite(s):
-        raise ValueError(f"sigma must be finite, got {sigma!r}")
+    s = check_positive("sigma", sigma)  # finite and > 0
     p = check_in_interval("sampling_rate", sampling_rate, 0.0, 1.0, low_open=True)
-    risk_of = _risk(m, params, baseline)
-    limit = -t if m is RiskMetric.BAYES_ERROR else t
-    shown = dict(params)
-    if m is RiskMetric.DELTA:
-        shown["baseline"] = str(getattr(baseline, "spec", baseline))
+    risk, sign = risk_of(m, params, baseline)
+    limit = sign * t
     where = f"with sigma={s:g}, sampling_rate={p:g}"
     evals = [0]
     seen: dict[tuple[int, float], float] = {}
@@ -115,10 +95,10 @@ def steps_for_risk(
             evals[0] += 1
             try:
                 if p >= 1.0:  # SGM(σ, 1, N) = G_{√N/σ} exactly (Dong, Roth & Su 2022, Cor 3.3)
-                    v = float(risk_of(Gaussian(mu=math.sqrt(n) / s)))
+                    v = float(risk(Gaussian(mu=math.sqrt(n) / s)))
                 else:
                     h = None if factor == 1.0 else factor * default_discretization(s, p, n)
-                    v = float(risk_of(SubsampledGaussian(s, p, n, discretization=h)))
+                    v = float(risk(SubsampledGaussian(s, p, n, discretization=h)))
             except _ENGINE_ERRORS:
                 v = math.inf
             seen[(n, factor)] = v if v == v else math.inf
@@ -127,28 +107,23 @@ def steps_for_risk(
     def make_g(factor: float) -> Callable[[int], float]:
         return lambda n: value(int(n), factor) - limit
 
-    def result(n: int, above: int | None) -> RiskStepsCalibration:
-        v = value(n, 1.0)
+    def result(n: int, above: int | None = None) -> RiskStepsCalibration:
         if above is not None and not math.isfinite(value(above, 1.0)):
             above = None  # the engine could not build it: not shown to miss the target
-        return RiskStepsCalibration(n, -v if m is RiskMetric.BAYES_ERROR else v, m.value, t, s, p, evals[0], above,
-                                    above is None and n == STEPS_LIMIT, shown)
+        return RiskStepsCalibration(n, sign * value(n, 1.0), m.value, t, s, p, evals[0], above,
+                                    above is None and n == STEPS_LIMIT, params)
+
+    def result_of(r) -> RiskStepsCalibration:
+        return result(int(r.feasible), None if r.infeasible is None else int(r.infeasible))
 
     def out_of_reach() -> ValueError:
-        v = value(1, 1.0)
-        v = -v if m is RiskMetric.BAYES_ERROR else v
         return ValueError(f"{m.value} target {t:g} is out of reach {where}: even one step is certified only to "
-                          f"{v:.6g}; a larger sigma, a smaller sampling_rate or a larger target would work")
+                          f"{sign * value(1, 1.0):.6g}; a larger sigma, a smaller sampling_rate or a larger target "
+                          "would work")
 
     # 1. the Gaussian lower end: μ* = the largest μ at which G_μ meets the target; N ≤ ⌊(σμ*)²⌋ all meet it
-    def g_mu(mu: float) -> float:
-        try:
-            return float(risk_of(Gaussian(mu=mu))) - limit
-        except _ENGINE_ERRORS:
-            return math.inf
-
     try:
-        mu_star = float(solve(g_mu, 1e-12, 1e4, side=Side.BELOW, rtol=1e-9).feasible)
+        mu_star = float(solve(gaussian_end(risk, limit), 1e-12, 1e4, side=Side.BELOW, rtol=1e-9).feasible)
     except Unreachable:
         mu_star = 0.0
     n_gauss = int(min(math.floor((s * mu_star) ** 2), STEPS_LIMIT))
@@ -158,37 +133,33 @@ def steps_for_risk(
             r = solve(make_g(1.0), 1, STEPS_LIMIT, side=Side.BELOW, integer=True, start=lo, callback=progress)
         except Unreachable:
             raise out_of_reach() from None
-        return result(int(r.feasible), None if r.infeasible is None else int(r.infeasible))
+        return result_of(r)
     if n_gauss >= STEPS_LIMIT:  # the Gaussian bound alone certifies every count searched
-        v = float(risk_of(Gaussian(mu=math.sqrt(STEPS_LIMIT) / s)))
-        return RiskStepsCalibration(STEPS_LIMIT, -v if m is RiskMetric.BAYES_ERROR else v, m.value, t, s, p, evals[0],
-                                    None, True, shown)
+        v = float(risk(Gaussian(mu=math.sqrt(STEPS_LIMIT) / s)))
+        return RiskStepsCalibration(STEPS_LIMIT, sign * v, m.value, t, s, p, evals[0], None, True, params)
     # 2. coarse solve (certified at any grid) from the CLT guess, above the Gaussian end
     start = _clt_guess(mu_star, s, p, lo)
     try:
-        rc = solve(make_g(COARSE_FACTOR), lo, STEPS_LIMIT, side=Side.BELOW, integer=True, start=start, rtol=1e-2,
+        rc = solve(make_g(RISK_COARSE_FACTOR), lo, STEPS_LIMIT, side=Side.BELOW, integer=True, start=start, rtol=1e-2,
                    callback=progress)
     except Unreachable:
         rc = None
     if rc is not None and rc.infeasible is None:
-        return result(STEPS_LIMIT, None)
+        return result(STEPS_LIMIT)
     # 3. fine solve at the automatic grid: from the certified coarse answer (or the Gaussian end, or 1) up to the
     # coarse infeasible count, and above it when the fine grid still meets the target there
     g = make_g(1.0)
     lo_n = int(rc.feasible) if rc is not None else lo
-    if g(lo_n) > 0:
-        if rc is not None or lo_n > 1:  # not expected (a finer grid is less pessimistic): search below
-            r = solve(g, 1, lo_n, side=Side.BELOW, integer=True, callback=progress) if g(1) <= 0 else None
-            if r is None:
-                raise out_of_reach()
-            return result(int(r.feasible), None if r.infeasible is None else int(r.infeasible))
-        raise out_of_reach()
+    if g(lo_n) > 0:  # not expected after a coarse answer (a finer grid is less pessimistic): search below
+        if g(1) > 0:
+            raise out_of_reach()
+        return result_of(solve(g, 1, lo_n, side=Side.BELOW, integer=True, callback=progress))
     hi_n = int(rc.infeasible) if rc is not None else min(STEPS_LIMIT, 2 * lo_n)
     r = solve(g, lo_n, hi_n, side=Side.BELOW, integer=True, callback=progress)
     if r.infeasible is None and hi_n < STEPS_LIMIT:  # the fine grid meets the target at hi_n: search above it
         r = solve(g, hi_n, STEPS_LIMIT, side=Side.BELOW, integer=True, start=min(2 * hi_n, STEPS_LIMIT),
                   callback=progress)
-    return result(int(r.feasible), None if r.infeasible is None else int(r.infeasible))
+    return result_of(r)
 
 
 def _clt_guess(mu_star: float, sigma: float, p: float, lo: int) -> float:
