@@ -31,7 +31,7 @@ import functools
 import math
 
 import numpy as np
-from scipy.special import gammaln, logsumexp
+from scipy.special import gammaln
 
 #: integer Rényi orders tried (2 … 10⁴, ~9 % apart; large orders matter only at tiny δ)
 ORDERS = np.unique(np.round(np.geomspace(2, 10_000, 100)).astype(np.int64))

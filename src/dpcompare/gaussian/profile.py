@@ -16,7 +16,6 @@ Example: ``delta(1.0, 1.0)`` = Φ(−½) − e·Φ(−3/2) = 0.1269367…;
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np

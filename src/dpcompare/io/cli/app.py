@@ -23,7 +23,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -76,6 +76,34 @@ _jsonable = jsonable
 def _console() -> Console:
     # created per call so it writes to the current sys.stdout (tests capture it)
     return Console(file=sys.stdout, highlight=False)
+
+
+def _print_parts(parts: list[Any]) -> None:
+    """Print a command's tables and notes, one blank line between them."""
+    con = _console()
+    for i, part in enumerate(parts):
+        if i:
+            con.print()
+        con.print(part)
+
+
+def _numbers(option: str, text: str, *, what: str, ok, rule: str, syntax: str | None = None) -> list[float]:
+    """A comma-separated list of numbers, each satisfying ``ok``; no empty items (``2,,4`` and a trailing
+    comma are typos, not a shorter list). Errors name ``option``: an empty item says ``what`` to write, a
+    word that is not a number says ``syntax`` (default ``rule``), a number outside the range says ``rule``."""
+    out: list[float] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            raise ValueError(f"{option} has an empty item in {text!r}; write {what}")
+        try:
+            x = float(part)
+        except ValueError:
+            raise ValueError(f"{option} must be {syntax or rule}, got {part!r}") from None
+        if not ok(x):
+            raise ValueError(f"{option} must be {rule}, got {part}")
+        out.append(x)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------- entry point

@@ -16,29 +16,12 @@ import typer
 from rich.table import Table
 
 from ..render import emit_json, num
-from .app import _console, app
+from .app import _numbers, _print_parts, app
 
 #: false-positive rates shown by default
 DEFAULT_FPR = "0.001,0.01,0.05,0.1,0.25,0.5"
 #: Rényi orders shown by default (1 = KL)
 DEFAULT_ORDERS = "0.5,1,2,4,8"
-
-
-def _numbers(option: str, text: str, *, what: str, ok, rule: str) -> list[float]:
-    """A comma-separated list of numbers, each satisfying ``ok``; no empty items."""
-    out: list[float] = []
-    for part in text.split(","):
-        part = part.strip()
-        if not part:
-            raise ValueError(f"{option} has an empty item in {text!r}; write {what}")
-        try:
-            x = float(part)
-        except ValueError:
-            raise ValueError(f"{option} must be {rule}, got {part!r}") from None
-        if not ok(x):
-            raise ValueError(f"{option} must be {rule}, got {part}")
-        out.append(x)
-    return out
 
 
 def _mean(option: str, text: str) -> list[float]:
@@ -116,8 +99,4 @@ def binormal_cmd(
     if as_json:
         emit_json(d)
         return
-    con = _console()
-    for i, part in enumerate(_tables(d)):
-        if i:
-            con.print()
-        con.print(part)
+    _print_parts(_tables(d))

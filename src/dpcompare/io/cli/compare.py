@@ -15,7 +15,7 @@ from ..spec import parse, parse_hyperprior
 
 if TYPE_CHECKING:
     from ...compare import Comparison, DeltaResult
-from .app import _console, _emit_json, _num, app
+from .app import _emit_json, _num, _print_parts, app
 
 # ---------------------------------------------------------------------------------------------- compare
 _DIRECTION_MEANING = (
@@ -114,11 +114,6 @@ def compare_cmd(
     if as_json:
         _emit_json(result.to_dict())
         return
-    parts = _compare_tables(result)
-    con = _console()
-    for i, part in enumerate(parts):
-        if i:
-            con.print()
-        con.print(part)
+    _print_parts(_compare_tables(result))
 
 

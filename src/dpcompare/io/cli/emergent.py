@@ -10,7 +10,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..spec import parse
-from .app import _console, _emit_json, _num, app
+from .app import _emit_json, _num, _print_parts, app
 
 if TYPE_CHECKING:
     from ...compare.emergent import Emergent
@@ -75,8 +75,4 @@ def emergent_cmd(
     if as_json:
         _emit_json(result.to_dict())
         return
-    con = _console()
-    for i, part in enumerate(_tables(result)):
-        if i:
-            con.print()
-        con.print(part)
+    _print_parts(_tables(result))

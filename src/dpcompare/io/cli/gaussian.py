@@ -11,7 +11,7 @@ from rich.table import Table
 
 
 from ..render import emit_json as _emit_json, num as _num
-from .app import _console, app
+from .app import _numbers, _print_parts, app
 
 # ---------------------------------------------------------------------------------------------- gaussian
 _GAUSSIAN_SOURCE = {
@@ -24,23 +24,9 @@ _GAUSSIAN_SOURCE = {
 
 
 def _parse_orders(text: str) -> list[float]:
-    """``"2,4,8"`` → [2.0, 4.0, 8.0]; every order must be a finite number > 1, and no item may be
-    empty (``2,,4`` and a trailing comma are typos, not a shorter list)."""
-    out: list[float] = []
-    for part in text.split(","):
-        part = part.strip()
-        if not part:
-            raise ValueError(f"--orders has an empty item in {text!r}; write e.g. 2,4,8")
-        try:
-            a = float(part)
-        except ValueError:
-            raise ValueError(f"--orders must be a comma-separated list of numbers > 1, got {part!r}") from None
-        if not (math.isfinite(a) and a > 1):
-            raise ValueError(f"--orders must be Rényi orders > 1, got {part}")
-        out.append(a)
-    if not out:
-        raise ValueError("--orders must list at least one Rényi order > 1")
-    return out
+    """``"2,4,8"`` → [2.0, 4.0, 8.0]; every order must be a finite number > 1."""
+    return _numbers("--orders", text, what="e.g. 2,4,8", ok=lambda a: math.isfinite(a) and a > 1,
+                    rule="Rényi orders > 1", syntax="a comma-separated list of numbers > 1")
 
 
 def _gaussian_tables(d: dict[str, Any]) -> list[Any]:
@@ -130,10 +116,6 @@ def gaussian_cmd(
     if as_json:
         _emit_json(result)
         return
-    con = _console()
-    for i, part in enumerate(_gaussian_tables(result)):
-        if i:
-            con.print()
-        con.print(part)
+    _print_parts(_gaussian_tables(result))
 
 
