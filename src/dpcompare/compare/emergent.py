@@ -37,7 +37,7 @@ from .._validation import check_integer
 from ..mechanisms import FromPair, Gaussian, Mechanism, RandomizedResponse, SubsampledGaussian
 from ..mechanisms.composed import Composed as ComposedMechanism, composable
 from ..tradeoff import DiscretePair
-from .delta import DeltaResult, check_mechanisms, delta_divergence
+from .delta import DeltaResult, check_mechanisms, delta_divergences
 from .plrv import Moments, MomentsMethod, moments_with_method
 
 #: the largest N for which randomized response is composed exactly (N + 1 atoms)
@@ -222,7 +222,7 @@ def emergent(a: Mechanism, b: Mechanism, steps_a: int, steps_b: int, *, certifie
         if ca is not None and cb is not None:
             try:
                 ca, why_a, cb, why_b = _as_pairs(ca, why_a, cb, why_b)
-                comp = Composed(delta_divergence(ca, cb), delta_divergence(cb, ca), f"A: {why_a}; B: {why_b}")
+                comp = Composed(*delta_divergences(ca, cb), f"A: {why_a}; B: {why_b}")
             except ValueError as exc:  # e.g. DiscretizationTooFine (does not fit in memory): say so, keep the rest
                 comp = Composed(None, None, f"not composed: {exc}")
         else:
