@@ -16,9 +16,15 @@ privacy profile is δ_sym(ε) = max(δ_{P‖Q}(ε), δ_{Q‖P}(ε)) (DESIGN.md �
   direction's profile is a difference of Gaussian tails at the point x_ε where ℓ(x) = ε):
   P = N(0, σ²), Q = (1−p)N(0, σ²) + pN(1, σ²).
 - Bayes error R(π) = π(1 − δ(log((1−π)/π))) for π ≤ ½ and R(π) = R(1−π) (DESIGN.md §1).
+- Discrete pairs in rational arithmetic (``fractions.Fraction``): mixtures of masses and the trade-off
+  T(P, Q) by Neyman–Pearson, so a mass such as w·q = 2.5e-324 that floats round to 0 keeps f(0) = 1.
 """
 
 from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from fractions import Fraction
 
 import mpmath as mp
 
@@ -159,3 +165,29 @@ def bayes_error_from(delta_fn, pi):
         if pi <= 0:
             return mp.mpf(0)
         return +(pi * (1 - delta_fn(mp.log((1 - pi) / pi))))
+
+
+def rational_mixture(u: Sequence[float], v: Sequence[float], w: float) -> list[Fraction]:
+    """(1 − w)·u + w·v, entry by entry, exactly (every double is a rational)."""
+    wf = Fraction(w)
+    return [(1 - wf) * Fraction(a) + wf * Fraction(b) for a, b in zip(u, v)]
+
+
+def exact_tradeoff(p: Sequence[Fraction], q: Sequence[Fraction], x: Sequence[float]) -> list[float]:
+    """T(P, Q)(x) exactly, rounded to doubles at the end: Neyman–Pearson rejects outcomes by decreasing
+    q/p (outcomes with p = 0 first); the vertices are (Σ p, 1 − Σ q) over the outcomes rejected so
+    far, and f is linear in between (Dong, Roth & Su 2022, Def 2.1 and the Neyman–Pearson lemma)."""
+    order = sorted(range(len(p)), key=lambda i: (p[i] == 0, q[i] / p[i] if p[i] else q[i]), reverse=True)
+    va, vb = [Fraction(0)], [Fraction(1)]
+    for i in order:
+        va.append(va[-1] + p[i])
+        vb.append(vb[-1] - q[i])
+    out = []
+    for xf in map(Fraction, x):
+        k = bisect.bisect_right(va, xf) - 1  # the last vertex with α ≤ x: the lowest β at a repeated α
+        if va[k] == xf or k + 1 == len(va):
+            out.append(float(vb[k]))
+        else:
+            t = (xf - va[k]) / (va[k + 1] - va[k])
+            out.append(float(vb[k] + t * (vb[k + 1] - vb[k])))
+    return out

@@ -1,14 +1,13 @@
 """Trade-off algebra (dpcompare.mixtures.algebra) against independent computations.
 
-References: brute-force pairs built from masses (``DiscretePair.from_masses``), the core's
-symmetrisation, grid maximisation for conjugates, bisection for inverses (seed 002 App. A, eq 3).
+References: brute-force pairs built from masses (``DiscretePair.from_masses``), the trade-off of mixed
+masses in rational arithmetic (``domain_reference.exact_tradeoff``), the core's symmetrisation, grid
+maximisation for conjugates, bisection for inverses (seed 002 App. A, eq 3).
 """
 
 from __future__ import annotations
 
-import bisect
 import math
-from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -18,6 +17,7 @@ from hypothesis import strategies as st
 import dpcompare as dc
 from dpcompare.mixtures import algebra as alg
 from dpcompare.tradeoff import DiscretePair, Rounding
+from domain_reference import exact_tradeoff, rational_mixture
 from strategies import discrete_pairs, mass_pairs
 
 RR = DiscretePair.from_masses([0.75, 0.25], [0.25, 0.75])  # randomized response, ε = log 3
@@ -97,28 +97,6 @@ def test_mix_with_identity_is_pointwise_and_equals_the_pair_p_wp_plus_q(pq, w):
     assert np.allclose(mixed.tradeoff(X), brute.tradeoff(X), atol=1e-12)
 
 
-def _exact_tradeoff(p: list[Fraction], q: list[Fraction], x: np.ndarray) -> np.ndarray:
-    """T(P, Q)(x) in rational arithmetic: Neyman–Pearson rejects outcomes by decreasing q/p.
-
-    The vertices are (Σ p, 1 − Σ q) over the outcomes rejected so far; f is linear in between.
-    Exact, so a mass like w·q = 2.5e-324 that float arithmetic rounds to 0 keeps f(0) = 1.
-    """
-    order = sorted(range(len(p)), key=lambda i: (p[i] == 0, q[i] / p[i] if p[i] else q[i]), reverse=True)
-    va, vb = [Fraction(0)], [Fraction(1)]
-    for i in order:
-        va.append(va[-1] + p[i])
-        vb.append(vb[-1] - q[i])
-    out = []
-    for xf in map(Fraction, x.tolist()):
-        k = bisect.bisect_right(va, xf) - 1  # the last vertex with α ≤ x: the lowest β at a repeated α
-        if va[k] == xf or k + 1 == len(va):
-            out.append(float(vb[k]))
-        else:
-            t = (xf - va[k]) / (va[k + 1] - va[k])
-            out.append(float(vb[k] + t * (vb[k + 1] - vb[k])))
-    return np.array(out)
-
-
 @given(mass_pairs(), st.floats(0.0, 0.5, allow_nan=False))
 @example(pq=(np.array([0.0, 1.0]), np.array([0.5, 0.5])), w=5e-324)  # found by CI: w·q underflows in floats
 def test_swap_mixture_equals_the_brute_force_pair(pq, w):
@@ -126,10 +104,8 @@ def test_swap_mixture_equals_the_brute_force_pair(pq, w):
     got = alg.swap_mixture(DiscretePair.from_masses(p, q), w)
     # the reference mixes the masses in rational arithmetic: in floats w·q underflows for w = 5e-324
     # (found by CI), which moves f(0) from 1 to 1 − q and makes the float brute force the wrong one
-    pf, qf, wf = [Fraction(v) for v in p.tolist()], [Fraction(v) for v in q.tolist()], Fraction(w)
-    mp = [(1 - wf) * a + wf * b for a, b in zip(pf, qf)]
-    mq = [(1 - wf) * b + wf * a for a, b in zip(pf, qf)]
-    assert np.allclose(got.tradeoff(X), _exact_tradeoff(mp, mq, X), atol=1e-12)
+    exact = exact_tradeoff(rational_mixture(p, q, w), rational_mixture(q, p, w), X)
+    assert np.allclose(got.tradeoff(X), exact, atol=1e-12)
     brute = DiscretePair.from_masses((1 - w) * p + w * q, (1 - w) * q + w * p)  # δ is continuous in the masses
     assert np.allclose(got.delta(np.linspace(0, 4, 21)), brute.delta(np.linspace(0, 4, 21)), atol=1e-12)
 
