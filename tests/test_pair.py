@@ -159,13 +159,17 @@ def test_bayes_errors_at_breakpoints_match_a_binary_search_per_pair(pqs, shared)
     # independent computation: np.union1d and searchsorted (bayes_error_logit) for each pair; with
     # ``shared`` the pairs are built on overlapping losses, so ties across pairs are exercised
     pairs = [dc.DiscretePair.from_masses(*pq) for pq in pqs]
-    if shared:
+    masses = list(pqs)
+    if shared:  # the same object twice, and its swap (masses exchanged)
         pairs = pairs + [pairs[0], pairs[0].swap()]
+        masses = masses + [pqs[0], pqs[0][::-1]]
     lam, rs = dc.tradeoff.bayes_errors_at_breakpoints(*pairs)
     want = np.unique(np.concatenate([pr.loss for pr in pairs]))
     np.testing.assert_array_equal(lam, want)
-    for pr, r in zip(pairs, rs):
+    pi = 1.0 / (1.0 + np.exp(-want))
+    for pr, (p, q), r in zip(pairs, masses, rs):
         np.testing.assert_array_equal(r, pr.bayes_error_logit(want))
+        assert np.allclose(r, brute_R(p, q, pi), rtol=1e-12, atol=1e-15)  # R = Σ min(πp, (1−π)q), seed 000 eq 2
 
 
 def test_tiny_masses_keep_relative_precision_in_delta():
