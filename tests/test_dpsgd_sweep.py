@@ -195,18 +195,30 @@ def test_damaged_parquet_is_not_overwritten(tmp_path):
         prepare_results(str(tmp_path / "r.txt"))
 
 
-def test_parallel_points_use_one_fft_thread(tmp_path):
-    """evaluate_point(fft_threads=1) (what parallel sweeps pass) sets this process's FFT threads; results
+def test_parallel_points_use_one_fft_thread(tmp_path, monkeypatch):
+    """evaluate_point(fft_threads=1) (what parallel sweeps pass) composes with one FFT thread; results
     do not depend on the thread count."""
     from dpcompare.accounting import sgm as acc
+    from dpcompare.accounting import sgm_compose
     from dpcompare.dpsgd.sweep import evaluate_point
 
+    def clear_caches():
+        for f in vars(sgm_compose).values():
+            getattr(f, "cache_clear", lambda: None)()
+
+    seen: list[int] = []
+    build = sgm_compose._build_side
+    monkeypatch.setattr(sgm_compose, "_build_side", lambda part, steps, h, r, workers: (seen.append(workers),
+                                                                                      build(part, steps, h, r, workers))[1])
     cfg = parse_grid(GRID)
     pt = cfg.points()[0]
+    clear_caches()
     a = evaluate_point(cfg, pt)
-    acc.compose_subsampled_gaussian.cache_clear()
-    acc.pessimistic_pair.cache_clear()
+    assert seen and set(seen) == {os.cpu_count() or 1}  # every composition built here, on all cores
+    seen.clear()
+    clear_caches()
     b = evaluate_point(cfg, pt, 1)
+    assert seen and set(seen) == {1}  # rebuilt from scratch, each with one FFT thread
     with acc.fft_workers_scope(1):
         assert acc.fft_workers() == 1
     assert acc.fft_workers() == (os.cpu_count() or 1)  # the scope does not leak
