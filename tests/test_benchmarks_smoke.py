@@ -1,4 +1,4 @@
-"""Smoke tests of benchmarks/bench_gauss_laplace.py and benchmarks/bench_all.py (--quick): they run, print their tables and valid JSON.
+"""Smoke tests of the benchmarks in benchmarks/: they run, print their tables and valid JSON (the big ones with --quick).
 
 No timing is asserted (DESIGN.md §5); the B.3 baseline runs at tol = 1e-2 (100 priors).
 """
@@ -84,3 +84,49 @@ def test_bench_all_quick_json_is_certified_and_accurate():
     lo, hi = big["delta"]
     assert 0.0 <= lo <= hi <= 1e-6 and big["rss_mb"] > 0  # the reported ε is certified at δ = 1e-6
     assert len(rows) == len(res["rows"])
+
+
+# ---------------------------------------------------------------------------------------------- the other benchmarks
+# The smallest run of each benchmark that has no smoke test above: it runs, and its JSON says what it
+# measured. Baselines are this tree itself (the ratio is then ~1; the point is that the script works).
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def _bench_json(name: str, *args: str) -> dict | list:
+    proc = subprocess.run([sys.executable, str(BENCH / name), *args, "--json"], capture_output=True, text=True,
+                          timeout=300, cwd=BENCH.parent)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+@pytest.mark.skipif(not BENCH.exists(), reason="benchmarks/ not present (installed package)")
+def test_bench_fixed_batch_smoke():
+    rows = _bench_json("bench_fixed_batch.py", "--runs", "1")
+    for r in rows:  # certified ε ≥ the realised lower ε, and below dp-accounting's (looser) RDP ε
+        assert r["epsilon_realised_lower"] <= r["epsilon_certified"] <= r["epsilon_rdp"]
+
+
+@pytest.mark.skipif(not BENCH.exists(), reason="benchmarks/ not present (installed package)")
+def test_bench_composed_laplace_smoke():
+    proc = subprocess.run([sys.executable, str(BENCH / "bench_composed_laplace.py")], capture_output=True, text=True,
+                          timeout=300, cwd=BENCH.parent)
+    assert proc.returncode == 0, proc.stderr
+    assert "ratio baseline/ours" in proc.stdout and proc.stdout.count("FFT length") == 3
+
+
+@pytest.mark.skipif(not BENCH.exists(), reason="benchmarks/ not present (installed package)")
+def test_bench_sweep_smoke():
+    res = _bench_json("bench_sweep.py", "--baseline", "src", "--size", "2", "--workers", "1")
+    assert res["points"] == 4 and res["brackets_disjoint"] == []  # the same tree twice: the brackets agree
+
+
+@pytest.mark.skipif(not BENCH.exists(), reason="benchmarks/ not present (installed package)")
+def test_bench_cli_startup_smoke():
+    res = _bench_json("bench_cli_startup.py", "--baseline", ".", "--runs", "1")
+    assert {"compare gaussian laplace", "--help", "--version"} <= set(res["results"])
+
+
+@pytest.mark.skipif(not BENCH.exists(), reason="benchmarks/ not present (installed package)")
+def test_bench_mixtures_engine_smoke():
+    res = _bench_json("bench_mixtures_engine.py", "--baseline-src", "src", "--repeat", "1", "--rounds", "1")
+    assert res["rows"] and all(r["epsilon_this"] == r["epsilon_baseline"] for r in res["rows"])
