@@ -7,7 +7,10 @@ log space with ``logsumexp`` in the far tails); the envelope must equal their mi
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 from scipy.special import logsumexp
 
@@ -107,3 +110,21 @@ def test_certified_tail_mass_at_infinity_is_kept():
     assert float(sym.delta(50.0)) >= 1e-17
     env = lower_envelope([pair, DiscretePair.from_masses([1.0], [1.0])])
     assert env.q_pos_inf == 1e-17 and env.p_neg_inf == 1e-55
+
+
+def test_the_ends_are_decided_by_A_and_B_not_by_a_rounded_log_R():
+    """A pair with Q-mass a = 1e-6 at +∞ and atoms at λ = ±5e7. At λ → −∞ the branches' Bayes errors are
+    π·1 and π·(1 − a): log R ≈ −5e7 + log A, where a relative tie tolerance of 1e-13 on log R (5e-6)
+    swallowed the difference, the branch with A = 1 stayed active, and the envelope's P-mass came to
+    1 + a ("masses at ±∞ plus the finite atoms exceed 1"). Reference: min(R(π), R(1−π)) of the pair itself,
+    and total masses of exactly 1."""
+    a = 1e-6
+    pair = DiscretePair.from_atoms(np.array([-5e7, 5e7]), np.array([0.0, math.log1p(-a) - 5e7]), p_neg_inf=0.0,
+                                   q_pos_inf=a, log_q=np.array([-5e7, math.log1p(-a)]))
+    pi = np.array([1e-300, 1e-30, 0.3, 0.5, 0.7, 1 - 1e-12])
+    for env in (pair.symmetrize(), lower_envelope([pair, pair.swap()])):
+        assert env.p_neg_inf == env.q_pos_inf == a
+        assert math.fsum(env.p) + a == pytest.approx(1.0, abs=1e-15)
+        assert math.fsum(env.q) + a == pytest.approx(1.0, abs=1e-15)
+        np.testing.assert_allclose(env.bayes_error(pi), np.minimum(pair.bayes_error(pi), pair.bayes_error(1 - pi)),
+                                   rtol=1e-12, atol=0.0)

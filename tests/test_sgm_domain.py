@@ -154,7 +154,14 @@ def test_small_sigma_every_view_is_served():
     alpha = np.array([1e-300, 1e-6, 0.1, 0.3, c - 1e-3, 0.5, 0.9])
     f = m.tradeoff_bounds(alpha)
     truth = np.maximum(c - alpha, 0.0)  # for α ≥ e^{−4000}; f(0) = 1 (no mass at ℓ = +∞)
-    assert 1.0 - 1e-12 <= float(m.tradeoff(0.0)) <= 1.0  # the pessimistic pair moves tail mass to +∞
+    # the pessimistic pair moves the composition's tail mass to ℓ = +∞ (q₊∞ = 1.2e-10 here), so its f(0) is
+    # 1 − q₊∞; the symmetrised pair keeps it (it used to report 1 − 3.5e-14 from a pair whose P-mass was
+    # 1 + 1.2e-10: the branch with the larger A stayed active at λ → −∞)
+    q_inf = m.composition.pessimistic.q_pos_inf
+    assert 0.0 < q_inf < 1e-9
+    assert float(m.tradeoff(0.0)) == pytest.approx(1.0 - q_inf, abs=1e-15)
+    sym = m.pairs()[0]
+    assert math.fsum(sym.p) + sym.p_neg_inf <= 1.0 + 1e-15 and math.fsum(sym.q) + sym.q_pos_inf <= 1.0 + 1e-15
     assert np.all(f.pessimistic <= truth + 1e-12) and np.all(f.optimistic >= truth - 1e-12)
     assert np.max(truth - f.pessimistic) < 1e-6
     pi = np.array([1e-12, 0.2, 0.5, 0.8, 1 - 1e-12])
@@ -253,3 +260,23 @@ def test_tolerance_validation():
         SubsampledGaussian(2.0, 0.2, 50, tolerance=0.0)
     with pytest.raises(ValueError, match="tolerance or discretization"):
         SubsampledGaussian(2.0, 0.2, 50, tolerance=1e-6, discretization=1e-3)
+
+
+def test_huge_noise_free_steps_at_a_tiny_rate_are_served():
+    """SubsampledGaussian(0.001, 1e-9, 223) (deep harness): f raised "masses at ±∞ plus the finite atoms
+    exceed 1". μ = 1000 per step, so a sampled step reveals the record: the remove pair is about P-mass 1 at
+    ℓ ≈ N·log(1 − p) and Q-mass 1 − (1 − p)^N ≈ N·p at +∞. Reference: δ(ε) ≈ TV ≈ 1 − (1 − p)^N for
+    small ε, f ≥ 1 − α − TV, and every view answers."""
+    p, n = 1e-9, 223
+    tv = -math.expm1(n * math.log1p(-p))  # 2.23e-7
+    m = SubsampledGaussian(0.001, p, n)
+    alpha = np.array([0.0, 1e-9, 0.1, 0.5, 1.0])
+    f = m.tradeoff(alpha)
+    assert np.all(f >= 1 - alpha - tv * (1 + 1e-6)) and np.all(f <= 1 - alpha)
+    eta = m.numerical_error  # 2e-5 at this grid: the brackets below are certified, not tight
+    assert tv * (1 - 1e-9) <= m.advantage <= tv + eta
+    r = m.bayes_error(np.array([0.5]))[0]
+    assert (1 - tv) / 2 - eta - 1e-12 <= r <= 0.5  # the R bracket is widened by η
+    sym = m.pairs()[0]
+    assert math.fsum(sym.p) + sym.p_neg_inf <= 1.0 + 1e-15 and math.fsum(sym.q) + sym.q_pos_inf <= 1.0 + 1e-15
+    assert 0.5 <= m.auc <= 0.5 + tv + eta and 0.5 - tv - eta <= m.fixed_point <= 0.5
