@@ -99,9 +99,10 @@ class _Branch:
 def _log_r_scaled(log_a: np.ndarray, log_b: np.ndarray, lam: np.ndarray) -> np.ndarray:
     """log R − log max(π, 1−π) = log(A + e^{−λ}B) for λ ≤ 0 and log(e^{λ}A + B) for λ > 0: the same order
     between components at one λ as log R, without the common term log π (or log(1−π)), which at
-    λ = −5e7 is −5e7 and would make a relative tie tolerance of 1e-13 swallow a difference of 5e-6 in A
-    (deep harness: ``SubsampledGaussian(0.001, 1e-9, 223)``, whose pessimistic pair has q₊∞ = 1.9e-9; the
-    branch with the larger A stayed active at λ → −∞ and the symmetrised P-mass came to 1 + 1.9e-9)."""
+    λ = −5e5 is −5e5 and made the relative tie tolerance of 1e-13 swallow a difference of 5e-8 in log A
+    (deep harness: ``SubsampledGaussian(0.001, 1e-9, 223)``, atoms at ±5e5, whose pessimistic pair has
+    q₊∞ = 1.9e-9; the branch with the larger A stayed active at λ → −∞ and the symmetrised P-mass came to
+    1 + 1.9e-9)."""
     neg = lam <= 0
     return np.where(neg, np.logaddexp(log_a, log_b - np.where(neg, lam, 0.0)),
                     np.logaddexp(log_a + np.where(neg, 0.0, lam), log_b))
