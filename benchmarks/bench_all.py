@@ -124,7 +124,7 @@ def gauss_laplace(quick: bool, repeat: int) -> list[dict]:
     from reference_values import gauss_laplace_reference
 
     import dpcompare as dc
-    from dpcompare.compare import delta_divergences
+    from dpcompare.comparison import delta_divergences
 
     tol = 1e-2 if quick else 1e-3
     ref = gauss_laplace_reference(1.0, 1.0)
@@ -151,7 +151,7 @@ def gauss_laplace(quick: bool, repeat: int) -> list[dict]:
 # ---------------------------------------------------------------------------------------------- 3. Theorem 3
 _THM3 = """
 import json, time
-from dpcompare.accounting import delta_bracket
+from dpcompare.comparison import delta_bracket
 from dpcompare.mechanisms.sgm import SubsampledGaussian
 t0 = time.perf_counter()
 a, b = SubsampledGaussian(2.0, 9e-4, {na}), SubsampledGaussian(3.0, 9e-4, {nb})
@@ -191,7 +191,7 @@ def thm3(quick: bool) -> list[dict]:
 
 # ---------------------------------------------------------------------------------------------- 4. σ calibration
 def _clear_caches() -> None:
-    import dpcompare.accounting.sgm as sgm
+    import dpcompare.composition.sgm_certified as sgm
     from dpcompare.dpsgd import rdp_bound
 
     for f in vars(sgm).values():

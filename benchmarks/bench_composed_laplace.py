@@ -1,7 +1,7 @@
 """Certified Δ between a composed Laplace mechanism and a composed Gaussian (dpcompare emergent).
 
 Baseline (same run): Δ(Laplace^⊗N ‖ G_{μ√Ñ}) with the Gaussian in closed form, which makes
-``delta_divergence`` run its certified branch and bound (compare/sweep.py) against the numeric pairs.
+``delta_divergence`` run its certified branch and bound (comparison/prior_sweep.py) against the numeric pairs.
 Ours: the Gaussian as certified discrete pairs too (``Composed(Gaussian(μ), Ñ)``, what ``emergent`` does),
 so Δ is an exact merge of breakpoints. Both are certified; the table shows both brackets and the time
 ratio. Also: the cost of composing Laplace N times (grid + FFT), for growing N.
@@ -15,7 +15,7 @@ import math
 import time
 
 import dpcompare as dc
-from dpcompare.accounting.continuous import compose_laplace
+from dpcompare.composition.closed_form import compose_laplace
 from dpcompare.mechanisms.composed import Composed
 
 

@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     eps, delta, tol = 8.0, 1e-5, 1e-3
 
-    import dpcompare.accounting.sgm as sgm  # imports outside the timings, as for the baselines
+    import dpcompare.composition.sgm_certified as sgm  # imports outside the timings, as for the baselines
     import dpcompare.gaussian  # noqa: F401
     from dpcompare.dpsgd import certified_epsilon, sigma_for_epsilon
     from dpcompare.dpsgd import rdp_bound

@@ -20,7 +20,7 @@ CONFIGS = [(1.1, 256, 60000, 10), (2.0, 256, 60000, 10), (1.0, 64, 10000, 5)]
 
 
 def _clear_caches() -> None:
-    from dpcompare.accounting import sgm_compose, sgm_grid, wor
+    from dpcompare.composition import sgm_compose, sgm_grid, wor
 
     for mod in (wor, sgm_compose, sgm_grid):
         for f in vars(mod).values():

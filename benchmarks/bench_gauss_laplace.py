@@ -3,7 +3,7 @@
 In one run it times
   1. the paper's method (``baseline_b3.py``: uniform π grid of ceil(1/tol) points, one
      ``minimize_scalar`` per π, multiprocessing Pool over all cores), tol = 1e-4 by default;
-  2. ``dpcompare.compare.delta_divergences`` on the closed-form mechanisms: both directions from one
+  2. ``dpcompare.comparison.delta_divergences`` on the closed-form mechanisms: both directions from one
      certified sweep (the headline row), then ``delta_divergence`` called once per direction; min over
      ``--repeat`` runs, mechanisms rebuilt every run;
   3. the same with only oracle access, like B.3: ``TradeoffOracle`` on the very callables B.3 uses,
@@ -40,7 +40,7 @@ import scipy  # noqa: E402
 
 import baseline_b3  # noqa: E402
 import dpcompare as dc  # noqa: E402
-from dpcompare.compare import delta_divergence, delta_divergences  # noqa: E402
+from dpcompare.comparison import delta_divergence, delta_divergences  # noqa: E402
 from dpcompare.mechanisms.oracle import TradeoffOracle  # noqa: E402
 from reference_values import gauss_laplace_reference  # noqa: E402
 

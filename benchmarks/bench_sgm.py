@@ -35,8 +35,9 @@ import numpy as np
 import scipy
 
 import dpcompare as dc
-from dpcompare.accounting import delta_bracket, pld_pair, subsampled_gaussian_composed
-from dpcompare.accounting.sgm import compose_subsampled_gaussian
+from dpcompare.accounting import pld_pair, subsampled_gaussian_composed
+from dpcompare.comparison import delta_bracket
+from dpcompare.composition.sgm_certified import compose_subsampled_gaussian
 from dpcompare.mechanisms import FromPair
 from dpcompare.mechanisms.sgm import SubsampledGaussian
 from dpcompare.tradeoff import delta_between_pairs

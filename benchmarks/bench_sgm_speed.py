@@ -28,7 +28,7 @@ OURS = os.path.join(os.path.dirname(HERE), "src")
 CHILD = r"""
 import json, resource, time
 import dpcompare
-from dpcompare.accounting import delta_bracket
+from dpcompare.comparison import delta_bracket
 from dpcompare.mechanisms.sgm import SubsampledGaussian
 rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 t0 = time.perf_counter()

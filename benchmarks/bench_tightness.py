@@ -8,7 +8,7 @@ For three SGM configurations (σ, p, N) and ε ∈ {0.5, 1, 2} it prints, in one
   width is the reference's own error (printed). With ``--cross-check`` it also computes dp-accounting's
   pessimistic PLD at a 10× finer grid (1e-5), an independent implementation, and prints its distance
   to the certified bracket (≈ 30 s more for the first configuration).
-- **ours**: ``accounting.sgm.certified_delta(σ, p, N, ε, tolerance=τ)`` — the pessimistic side only,
+- **ours**: ``composition.sgm_certified.certified_delta(σ, p, N, ε, tolerance=τ)`` — the pessimistic side only,
   grid chosen from the tolerance asked for, error bound and tail bound included — its excess over the
   truth (max over ε) and its time. τ is the accuracy dp-accounting's default grid delivers, estimated
   the way its user could, without the truth: Richardson's |δ(1e-4) − δ(2e-4)|/3 (its error is ∝ h²);
@@ -33,7 +33,7 @@ import time
 
 import numpy as np
 
-from dpcompare.accounting import sgm as acc
+from dpcompare.composition import sgm_certified as acc
 from dpcompare.mechanisms.sgm import SubsampledGaussian
 
 CONFIGS = [(0.7, 0.05, 300), (2.0, 0.2, 50), (1.0, 0.02, 1000)]

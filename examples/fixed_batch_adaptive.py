@@ -1,4 +1,4 @@
-"""Why fixed-size batches under replace-one need each step symmetrised *before* composing (accounting/wor.py).
+"""Why fixed-size batches under replace-one need each step symmetrised *before* composing (composition/wor.py).
 
 Two steps, n = 4 records, batch b = 1 (q = 1/4), Gaussian noise σ = 1 per unit of replace-one sensitivity.
 A "type A" step has every other record equal to the replacement x′: M(D) = (1−q)N(0,1) + qN(1,1),

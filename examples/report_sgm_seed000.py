@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     for s in rep.summaries:
         eps = {v.label: v.value for v in s.views if v.key.startswith("epsilon")}
         print(f"{s.name} = {s.spec}: " + ", ".join(f"{k} = {v:.4f}" for k, v in eps.items() if v is not None))
-    from dpcompare.compare.emergent import emergent
+    from dpcompare.comparison.emergent_dominance import emergent
 
     one = [dc.parse(f"sgm(sigma={s:g}, p={SAMPLING_RATE:g}, steps=1)") for s in STEPS]
     e = emergent(one[0], one[1], *(n // scale for n in STEPS.values()), certified=False)

@@ -23,8 +23,8 @@ from dp_accounting.pld import privacy_loss_mechanism as plm
 from hypothesis import given, settings, strategies as st
 from scipy.stats import norm
 
+from dpcompare.composition import compose_subsampled_gaussian
 from dpcompare.accounting import (
-    compose_subsampled_gaussian,
     pld_from_event,
     pld_pair,
     pld_to_pairs,
@@ -34,7 +34,7 @@ from dpcompare.accounting import (
 )
 from dpcompare.tradeoff import compose as certified_compose
 from dpcompare.tradeoff import grid as certified
-from dpcompare.accounting.sgm import sgm_partition
+from dpcompare.composition.sgm_certified import sgm_partition
 from dpcompare.tradeoff import DiscretePair, Rounding, lower_envelope
 
 PI = np.concatenate([np.linspace(0.001, 0.999, 999), [1e-6, 1 - 1e-6]])
@@ -303,11 +303,11 @@ def test_dense_self_composition_is_used():
 
 @pytest.mark.parametrize("sigma, p, steps, h", [(1.0, 0.01, 200, None), (0.8, 0.05, 50, 2e-3), (2.0, 1.0, 30, None)])
 def test_pessimistic_pair_alone_is_the_pessimistic_side(sigma, p, steps, h):
-    """accounting.sgm.pessimistic_pair (what calibration composes) is the pessimistic field of the full
+    """composition.sgm_certified.pessimistic_pair (what calibration composes) is the pessimistic field of the full
     composition, atom for atom, and its ε/δ equal the mechanism's (so calibrated ε are the public ones)."""
     from dpcompare import SubsampledGaussian
-    from dpcompare.accounting.sgm import pessimistic_pair
-    from dpcompare.accounting.sgm import certified_epsilon
+    from dpcompare.composition.sgm_certified import pessimistic_pair
+    from dpcompare.composition.sgm_certified import certified_epsilon
 
     full = compose_subsampled_gaussian(sigma, p, steps, h).pessimistic
     alone = pessimistic_pair(sigma, p, steps, h)

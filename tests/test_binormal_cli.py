@@ -1,5 +1,5 @@
 """``dpcompare binormal`` (io/cli/binormal.py): exit codes, one-line errors, and every number equal to
-the Python functions of dpcompare.gaussian.binormal (which tests/test_gaussian_binormal.py checks against
+the Python functions of dpcompare.gaussian.binormal_roc (which tests/test_gaussian_binormal.py checks against
 numerical integration)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from dpcompare.gaussian.binormal import binormal_auc, binormal_params, binormal_roc, optimal_roc, renyi_divergence
+from dpcompare.gaussian.binormal_roc import binormal_auc, binormal_params, binormal_roc, optimal_roc, renyi_divergence
 from dpcompare.io import cli
 
 

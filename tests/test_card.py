@@ -1,4 +1,4 @@
-"""The privacy card (``dpcompare card``, :mod:`dpcompare.io.card`).
+"""The privacy card (``dpcompare card``, :mod:`dpcompare.io.privacy_card`).
 
 Every number is checked against an independent closed form for the Gaussian mechanism (Dong, Roth &
 Su 2022: f = G_μ, TPR(α) = Φ(Φ⁻¹(α) + μ), R(½) = Φ(−μ/2), advantage = 2Φ(μ/2) − 1) and randomized
@@ -16,7 +16,7 @@ from statistics import NormalDist
 import pytest
 
 import dpcompare as dc
-from dpcompare.io.card import CARD_FPRS, Direction, build_card
+from dpcompare.io.privacy_card import CARD_FPRS, Direction, build_card
 from dpcompare.io.cli import main
 
 N = NormalDist()

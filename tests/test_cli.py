@@ -275,7 +275,7 @@ def test_a_bug_is_one_line_exit_1_without_traceback(capsys, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(sys.modules["dpcompare.compare"], "compare", broken)
+    monkeypatch.setattr(sys.modules["dpcompare.comparison"], "compare", broken)
     monkeypatch.delenv("DPCOMPARE_DEBUG", raising=False)
     code, out, err = run(capsys, "compare", "pp()", "bnp()", "--json")
     assert code == 1 and out == ""

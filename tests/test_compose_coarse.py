@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpcompare.accounting.sgm import sgm_partition
+from dpcompare.composition.sgm_certified import sgm_partition
 from dpcompare.tradeoff import DiscretePair, Rounding
 from dpcompare.tradeoff import grid as certified
 from dpcompare.tradeoff.compose_coarse import compose_coarsened, smooth_floor
@@ -145,9 +145,9 @@ def test_power_spectrum_error_bound_holds():
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**31), n=st.integers(2, 60), log_d=st.floats(-12.0, -0.5))
 def test_closed_form_epsilon_is_certified_and_minimal(seed, n, log_d):
-    """accounting.sgm._closed_form_epsilon on random discrete pairs: where it answers, δ(ε) ≤ d (checked by
+    """composition.sgm_certified._closed_form_epsilon on random discrete pairs: where it answers, δ(ε) ≤ d (checked by
     brute force over the atoms, in mpmath-free double sums) and ε is no larger than the log-space search's."""
-    from dpcompare.accounting.sgm import _closed_form_epsilon
+    from dpcompare.composition.sgm_certified import _closed_form_epsilon
 
     rng = np.random.default_rng(seed)
     p, q = rng.dirichlet(np.ones(n)), rng.dirichlet(np.ones(n))

@@ -1,4 +1,4 @@
-"""Certified N-fold composition of closed-form one-step laws (accounting/continuous.py, mechanisms/composed.py).
+"""Certified N-fold composition of closed-form one-step laws (composition/closed_form.py, mechanisms/composed.py).
 
 Independent references: the Laplace closed forms (N = 1), dp-accounting's PLD of the Laplace mechanism
 composed N times (its pessimistic and optimistic estimates), numerical integration of the two-step
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from scipy import integrate
 
 import dpcompare as dc
-from dpcompare.accounting.continuous import (
+from dpcompare.composition.closed_form import (
     aligned_spacing,
     compose_discrete,
     compose_laplace,
@@ -26,7 +26,7 @@ from dpcompare.accounting.continuous import (
     laplace_loss_std,
     laplace_partition,
 )
-from dpcompare.compare.emergent import compose_n, emergent
+from dpcompare.comparison.emergent_dominance import compose_n, emergent
 from dpcompare.mechanisms.composed import Composed, composable
 from dpcompare.tradeoff import DiscretePair, Rounding
 
@@ -248,7 +248,7 @@ def test_emergent_certified_delta_for_laplace_rr():
 # ---------------------------------------------------------------------------------------------- Gaussian as pairs
 @pytest.mark.parametrize("mu", [0.05, 1.0, 6.0, 40.0])
 def test_gaussian_pairs_bracket_the_closed_form(mu):
-    from dpcompare.accounting.continuous import compose_gaussian
+    from dpcompare.composition.closed_form import compose_gaussian
 
     c = compose_gaussian(mu)
     g = dc.Gaussian(mu=mu)

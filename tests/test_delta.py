@@ -18,7 +18,7 @@ from hypothesis import given, settings, strategies as st
 from scipy.stats import norm
 
 import dpcompare as dc
-from dpcompare.compare import blackwell_verdict
+from dpcompare.comparison import blackwell_verdict
 
 G1, L1 = dc.Gaussian(mu=1.0), dc.Laplace(b=1.0)
 
@@ -237,7 +237,7 @@ def test_bad_hyperprior_raises(bad):
 
 def test_verdict_uses_estimates_and_reports_certification():
     """Seed 000 Thm 1 with a tolerance: a bracket straddling tol gives an uncertified verdict."""
-    from dpcompare.compare.comparison import blackwell_verdict, verdict_certified
+    from dpcompare.comparison.comparison import blackwell_verdict, verdict_certified
 
     clear = dc.DeltaResult(0.03, 0.029, 0.031, 0.27)
     zero = dc.DeltaResult(0.0, 0.0, 1e-12, 0.0)

@@ -198,13 +198,11 @@ def test_damaged_parquet_is_not_overwritten(tmp_path):
 def test_parallel_points_use_one_fft_thread(tmp_path, monkeypatch):
     """evaluate_point(fft_threads=1) (what parallel sweeps pass) composes with one FFT thread; results
     do not depend on the thread count."""
-    from dpcompare.accounting import sgm as acc
-    from dpcompare.accounting import sgm_compose
+    from dpcompare.composition import sgm_certified as acc
+    from dpcompare.composition import sgm_compose
     from dpcompare.dpsgd.sweep import evaluate_point
 
-    def clear_caches():
-        for f in vars(sgm_compose).values():
-            getattr(f, "cache_clear", lambda: None)()
+    from dpcompare import clear_caches
 
     seen: list[int] = []
     build = sgm_compose._build_side

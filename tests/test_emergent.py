@@ -19,8 +19,8 @@ import pytest
 from scipy import integrate
 
 import dpcompare as dc
-from dpcompare.compare.emergent import MAX_RR_STEPS, compose_n, emergent
-from dpcompare.compare.plrv import MomentsMethod, laplace_moments, moments_with_method, thm3
+from dpcompare.comparison.emergent_dominance import MAX_RR_STEPS, compose_n, emergent
+from dpcompare.comparison.plrv import MomentsMethod, laplace_moments, moments_with_method, thm3
 from dpcompare.io import cli
 
 

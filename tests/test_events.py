@@ -15,7 +15,8 @@ from dp_accounting.rdp import rdp_privacy_accountant as rdp_acc
 from hypothesis import given, settings, strategies as st
 
 import dpcompare as dc
-from dpcompare.accounting import event_from_dict, event_to_dict, event_to_json, profile_bound_pair
+from dpcompare.accounting import event_from_dict, event_to_dict, event_to_json
+from dpcompare.composition import profile_bound_pair
 from dpcompare.io.cli import main
 from dpcompare.mechanisms.events import Guarantee, discrete_laplace_pair, randomized_response_pair
 

@@ -1,5 +1,5 @@
 """Fixed-size batches sampled without replacement, replace-one (issue 14): the certified bracket of
-accounting/wor.py and mechanisms/fixed_batch.py, checked against brute force and dp-accounting.
+composition/wor.py and mechanisms/fixed_batch.py, checked against brute force and dp-accounting.
 
 Independent computations: the subsampled mechanism of a tiny dataset written out batch by batch (every
 batch of b of n records, 1-D Gaussian sums, numerical integration of the hockey-stick divergence on a
@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from scipy.stats import norm
 
 import dpcompare as dc
-from dpcompare.accounting.wor import symmetric_step
+from dpcompare.composition.wor import symmetric_step
 from dpcompare.io import cli
 from dpcompare.mechanisms.fixed_batch import FixedBatchGaussian
 
@@ -79,8 +79,8 @@ def test_adaptive_two_steps_beat_the_poisson_answer_but_not_ours() -> None:
 
 @pytest.mark.parametrize("sigma, q", [(1.0, 0.01), (0.5, 0.2), (2.0, 0.5), (0.3, 0.9)])
 def test_symmetric_step_keeps_the_remove_profile(sigma: float, q: float) -> None:
-    # the mirror pair's δ on ε ≥ 0 is the remove pair's, and the add pair's δ is below it there (accounting/wor.py 3.)
-    from dpcompare.accounting.sgm import default_discretization, sgm_partition
+    # the mirror pair's δ on ε ≥ 0 is the remove pair's, and the add pair's δ is below it there (composition/wor.py 3.)
+    from dpcompare.composition.sgm_certified import default_discretization, sgm_partition
     from dpcompare.tradeoff import DiscretePair, Rounding, grid
 
     h = default_discretization(sigma, q, 1)

@@ -1,5 +1,5 @@
 """Batches drawn *with* replacement (dp-accounting's SampledWithReplacementDpEvent of a Gaussian, replace-one):
-the certified upper bound of accounting/wor.py ``compose_with_replacement``.
+the certified upper bound of composition/wor.py ``compose_with_replacement``.
 
 Independent computations: the mechanism of a tiny dataset written out draw by draw (all n^b ordered draws,
 1-D Gaussian sums, numerical integration of the hockey-stick divergence); the closed form of the one-step
@@ -17,7 +17,7 @@ import pytest
 from scipy.stats import binom, norm
 
 import dpcompare as dc
-from dpcompare.accounting.wor import multiplicity_weights
+from dpcompare.composition.wor import multiplicity_weights
 from dpcompare.mechanisms.fixed_batch import FixedBatchGaussian, WithReplacementGaussian
 
 X = np.linspace(-12.0, 14.0, 5201)

@@ -41,7 +41,7 @@ def test_delta_to_itself_is_zero(m):
 @given(mechanisms)
 def test_sweep_self_comparison_converges(m):
     """There is no a == b shortcut: the sweep itself certifies Δ(M‖M) ≈ 0 (kinks seeded)."""
-    from dpcompare.compare.sweep import MaxTarget, sweep
+    from dpcompare.comparison.prior_sweep import MaxTarget, sweep
 
     _, outs = sweep(m, m, [MaxTarget(False), MaxTarget(True)], tol=1e-12)
     for r in outs:

@@ -17,7 +17,7 @@ import pytest
 from scipy import special
 
 import dpcompare as dc
-from dpcompare.compare import delta_divergence
+from dpcompare.comparison import delta_divergence
 from dpcompare.mechanisms.oracle import TradeoffOracle
 from reference_values import gauss_laplace_reference
 

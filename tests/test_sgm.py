@@ -25,7 +25,8 @@ from dp_accounting.pld import pld_privacy_accountant
 from scipy.stats import norm
 
 import dpcompare as dc
-from dpcompare.accounting import delta_bracket, subsampled_gaussian_composed
+from dpcompare.accounting import subsampled_gaussian_composed
+from dpcompare.comparison import delta_bracket
 from dpcompare.mechanisms.events import FromDpEvent, FromPLD
 from dpcompare.mechanisms.sgm import SubsampledGaussian
 
@@ -169,7 +170,7 @@ def test_from_dp_event_routes_dp_sgm_to_the_certified_mechanism():
     assert m.certified and m.spec == "sgm(sigma=1, p=0.01, steps=100)"
     ref = SubsampledGaussian(1.0, 0.01, 100)
     # FromDpEvent reads the symmetrised pairs, the mechanism the asymmetric ones widened by η
-    # (accounting.sgm.profile_bracket): they agree up to η and the symmetrisation's rounding
+    # (composition.sgm_certified.profile_bracket): they agree up to η and the symmetrisation's rounding
     np.testing.assert_allclose(m.delta_bounds(EPS), ref.delta_bounds(EPS), rtol=1e-9, atol=2 * ref.numerical_error + 1e-11)
 
 

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import dpcompare as dc
-from dpcompare.compare.hyperprior import JEFFREYS, BetaPrior, UQuadratic
+from dpcompare.comparison.hyperprior import JEFFREYS, BetaPrior, UQuadratic
 from dpcompare.io.spec import MECHANISMS, Param, Registry, format_number, parse, parse_hyperprior
 
 finite = dict(allow_nan=False, allow_infinity=False)

@@ -45,8 +45,8 @@ from dp_accounting.rdp import rdp_privacy_accountant as rdp_lib
 from scipy.special import logsumexp
 
 from ..tradeoff import DiscretePair, Rounding, lower_envelope
-from .envelope import profile_bound_pair
-from .events import Adjacency, Route, check_event_dict, plan
+from ..composition.profile_bound import profile_bound_pair
+from .event_plan import Adjacency, Route, check_event_dict, plan
 
 PrivacyLossDistribution = pld_lib.PrivacyLossDistribution
 
@@ -271,7 +271,7 @@ def rdp_log_delta(orders: np.ndarray, rdp: np.ndarray, eps: np.ndarray) -> np.nd
 def rdp_bound_pair(event: dp_event.DpEvent | Mapping[str, Any], adjacency: Adjacency, *, points: int = 2000) -> DiscretePair:
     """Certified pessimistic pair of an RDP bound: the profile bound δ(εᵢ) ≤ δᵢ of :func:`rdp_log_delta` at
     ``points`` values εᵢ (0 up to where the bound reaches δ = 1e-300, half of them log-spaced) →
-    :func:`~dpcompare.accounting.envelope.profile_bound_pair`. Between grid points the pair takes the
+    :func:`~dpcompare.composition.profile_bound.profile_bound_pair`. Between grid points the pair takes the
     bound at the grid point below, so the pair is valid whatever the grid (coarser = looser)."""
     orders, rdp = rdp_curve(event, adjacency)
     a, r = orders, rdp

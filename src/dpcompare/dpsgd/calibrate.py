@@ -6,7 +6,7 @@ Every calibration here is one call (or two) of the certified monotone solver
 
 The certified ε of N steps of SGM(σ, p) at δ
 --------------------------------------------
-ε_hi(σ, N) = ε of the pessimistic PLD pair (accounting/sgm.py; seed 000 §5 and DESIGN.md §1) at grid
+ε_hi(σ, N) = ε of the pessimistic PLD pair (composition/sgm_certified.py; seed 000 §5 and DESIGN.md §1) at grid
 spacing h, which is an upper bound of the true ε at *every* h (coarser h: larger, still certified).
 Where that engine cannot answer — δ below the mass it puts at ε = +∞ (δ ≲ 1e-12), σ so small that the
 loss leaves double precision, more than ``PLD_MAX_STEPS`` steps — ε_hi is the Rényi-DP bound of

@@ -15,7 +15,7 @@ from typing import Any
 
 from .._search import Side, Unreachable, solve
 from .._validation import check_in_interval, check_integer, check_real
-from ..accounting.sgm import default_discretization
+from ..composition.sgm_certified import default_discretization
 from .epsilon_bound import _ENGINE_ERRORS, RISK_COARSE_FACTOR, SIGMA_MIN, Progress, _SgmResult
 
 

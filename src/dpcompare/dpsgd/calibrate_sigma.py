@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .._search import SearchResult, Side, Unreachable, solve
 from .._validation import check_in_interval, check_integer, check_positive
-from ..accounting.sgm import default_discretization
+from ..composition.sgm_certified import default_discretization
 from .epsilon_bound import (
     COARSE_FACTOR,
     SIGMA_MIN,

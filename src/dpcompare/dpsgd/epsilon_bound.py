@@ -1,6 +1,6 @@
 """The certified ε_hi of N steps of SGM(σ, p) at δ, shared by every DP-SGD calibration.
 
-ε_hi is the pessimistic PLD engine's ε (accounting/sgm.py), or the Rényi-DP bound (:mod:`.rdp_bound`) where
+ε_hi is the pessimistic PLD engine's ε (composition/sgm_certified.py), or the Rényi-DP bound (:mod:`.rdp_bound`) where
 that engine cannot certify a finite ε; see :mod:`dpcompare.dpsgd.calibrate` for the whole story.
 
 >>> b = epsilon_upper(2.0, 1.0, 4, 1e-5)      # p = 1: the Gaussian mechanism with μ = 1
@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from .._validation import check_in_interval, check_positive, format_number
-from ..accounting.sgm import default_discretization
+from ..composition.sgm_certified import default_discretization
 from .rdp_bound import rdp_epsilon
 
 #: smallest σ searched: below it the single-step privacy loss overflows the PLD engine (the RDP bound
@@ -56,12 +56,12 @@ def _check_target(epsilon: Any, delta: Any) -> tuple[float, float]:
 def certified_epsilon(sigma: float, p: float, steps: int, delta: float, discretization: float | None = None) -> float:
     """Certified ε(δ) of N steps of SGM(σ, p) from the PLD engine: an upper bound of the true ε at every grid.
 
-    The engine's own entry point (:func:`dpcompare.accounting.sgm.certified_epsilon`): only the
+    The engine's own entry point (:func:`dpcompare.composition.sgm_certified.certified_epsilon`): only the
     pessimistic pair is composed, and its floating-point error bound η and the certified Chernoff
     tail bound are included, so ε_hi(δ) ≥ the true ε(δ) at every grid spacing (DESIGN.md §1). For the
     symmetrised pair ε_sym(δ) = max(ε_f(δ), ε_{f⁻¹}(δ)), which the engine takes.
     """
-    from ..accounting.sgm import certified_epsilon as engine_epsilon
+    from ..composition.sgm_certified import certified_epsilon as engine_epsilon
 
     return float(engine_epsilon(sigma, p, steps, delta, discretization))
 

@@ -1,7 +1,7 @@
-"""PLRV moments and Theorem 3 for DP-SGD (seed 000 §4): the implementation lives in ``dpcompare.compare.plrv``
-(it serves every mechanism, see ``dpcompare.compare.emergent``); these names stay importable from here."""
+"""PLRV moments and Theorem 3 for DP-SGD (seed 000 §4): the implementation lives in ``dpcompare.comparison.plrv``
+(it serves every mechanism, see ``dpcompare.comparison.emergent_dominance``); these names stay importable from here."""
 
-from ..compare.plrv import (
+from ..comparison.plrv import (
     BERRY_ESSEEN,
     Direction,
     Moments,

@@ -1,6 +1,6 @@
 """A second certified upper bound on ε(δ) of DP-SGD, from Rényi DP — for where the PLD engine cannot go.
 
-The PLD accountant (accounting/sgm.py) is tight but has a numerical range: below δ ≈ 1e-12 its
+The PLD accountant (composition/sgm_certified.py) is tight but has a numerical range: below δ ≈ 1e-12 its
 pessimistic pair carries a mass ≥ δ at ε = +∞ (so it certifies only ε = ∞), and beyond ~10⁸ steps or
 at σ ≲ 0.01 its grid cannot be built. Rényi DP gives a looser bound that holds everywhere:
 

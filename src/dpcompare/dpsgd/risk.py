@@ -56,7 +56,7 @@ def reconstruction_bound(mechanism: Any, kappa: Any) -> np.ndarray | float:
 
 def excess_vulnerability(baseline: Any, mechanism: Any) -> float:
     """Certified upper end of Δ(baseline‖mechanism) (seed 000 Def 1): the regret of choosing ``mechanism``."""
-    from ..compare import delta_divergence
+    from ..comparison import delta_divergence
 
     return float(delta_divergence(baseline, mechanism).upper)
 

@@ -76,7 +76,7 @@ def steps_for_risk(
     """The largest N ≤ ``STEPS_LIMIT`` whose certified risk metric of SGM(σ, p, N) meets ``target`` (module
     docstring). Raises ValueError naming the field for bad input, and saying what would work when even one
     step misses the target."""
-    from ..accounting.sgm import default_discretization
+    from ..composition.sgm_certified import default_discretization
     from ..mechanisms import Gaussian
     from ..mechanisms.sgm import SubsampledGaussian
 

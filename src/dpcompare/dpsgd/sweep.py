@@ -208,9 +208,9 @@ def evaluate_point(cfg: SweepConfig, point: dict[str, float], fft_threads: int |
     """Calibrate one grid point to (ε, δ) and measure it against the baseline (runs in a worker process).
 
     ``fft_threads``: threads for the composition FFT while this point is evaluated
-    (accounting.sgm.fft_workers_scope); parallel sweeps pass 1 so that K processes on K cores do not
+    (composition.sgm_certified.fft_workers_scope); parallel sweeps pass 1 so that K processes on K cores do not
     each start K threads."""
-    from ..accounting.sgm import fft_workers_scope
+    from ..composition.sgm_certified import fft_workers_scope
 
     with fft_workers_scope(fft_threads):
         return _evaluate_point(cfg, point)
@@ -219,7 +219,7 @@ def evaluate_point(cfg: SweepConfig, point: dict[str, float], fft_threads: int |
 def _evaluate_point(cfg: SweepConfig, point: dict[str, float]) -> dict[str, Any]:
     import time
 
-    from ..compare import delta_divergences
+    from ..comparison import delta_divergences
     from ..mechanisms.sgm import SubsampledGaussian
     from . import risk
     from .calibrate import sigma_for_epsilon, steps_for_sigma

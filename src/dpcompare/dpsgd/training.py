@@ -14,7 +14,7 @@ always *noise standard deviation / per-example clipping norm C* (Opacus' and TF-
   meaningful): one replaced example moves the clipped sum by up to 2C, so the event is
   ``SelfComposed(SampledWithoutReplacement(n, b, Gaussian(σ/2)), steps)`` — dp-accounting takes a replace-one
   event's noise multiplier relative to the replace-one sensitivity 2C (its RDP accountant uses the base
-  RDP α/(2σ'²)). Certified (:class:`~dpcompare.mechanisms.fixed_batch.FixedBatchGaussian`, accounting/wor.py):
+  RDP α/(2σ'²)). Certified (:class:`~dpcompare.mechanisms.fixed_batch.FixedBatchGaussian`, composition/wor.py):
   each step is C_q(G_{2/σ})-DP, q = b/n (Balle, Barthe & Gaboardi 2018, Thm 10; Dong, Roth & Su 2022,
   Thm 4.2), the steps compose adaptively (Dong, Roth & Su 2022, Thm 3.2) — the pessimistic side; a fixed
   worst-case dataset realises the Poisson pair at rate q with sensitivity 2C at every step — the optimistic
@@ -55,7 +55,7 @@ class Sampling(enum.Enum):
 
 
 def _adjacency_for(sampling: Sampling):
-    from ..accounting.events import Adjacency
+    from ..accounting.event_plan import Adjacency
 
     return Adjacency.ADD_REMOVE if sampling is Sampling.POISSON else Adjacency.REPLACE_ONE
 
@@ -133,7 +133,7 @@ class TrainingConfig:
                 raise ValueError(f"steps must be a whole number of epochs for sampling=shuffle: a multiple of "
                                  f"{per} (= ceil(dataset_size/batch_size)), got {self.steps_given}")
         if adjacency is not None:
-            from ..accounting.events import Adjacency
+            from ..accounting.event_plan import Adjacency
 
             adj = _enum("adjacency", adjacency, Adjacency)
             if adj is not self.adjacency:

@@ -23,8 +23,8 @@ RDP conversions and the classical bound, which are (flagged) lossy bounds:
 (4.3772, 3.7306, 0.7602)
 """
 
-from .calibrate import ClassicalEpsilon, classical_epsilon, psi_for, sigma_for
-from .gdp import CLTComparison, clt_psi, compare_clt, compose, group, is_gdp
+from .psi_calibration import ClassicalEpsilon, classical_epsilon, psi_for, sigma_for
+from .psi_gdp import CLTComparison, clt_psi, compare_clt, compose, group, is_gdp
 from .profile import delta, epsilon, log_delta, log_loss_tail, loss_tail
 from .rdp import (
     DEFAULT_ALPHA_MAX,

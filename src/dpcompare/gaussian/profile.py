@@ -22,7 +22,7 @@ import numpy as np
 
 from .._numerics import log_ndtr
 from ..mechanisms import gaussian_profile as _gp
-from ._checks import check_delta, check_eps, check_psi, scalar_or_array
+from ._psi_checks import check_delta, check_eps, check_psi, scalar_or_array
 
 __all__ = ["delta", "epsilon", "log_delta", "loss_tail", "log_loss_tail"]
 

@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 from scipy import optimize
 
-from ._checks import check_alpha, check_delta, check_psi, check_scalar_positive, scalar_or_array
+from ._psi_checks import check_alpha, check_delta, check_psi, check_scalar_positive, scalar_or_array
 
 __all__ = [
     "Conversion",

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from .._numerics import ndtr, ndtri
-from ._checks import check_eps, check_psi, check_unit_open, scalar_or_array
+from ._psi_checks import check_eps, check_psi, check_unit_open, scalar_or_array
 from .profile import _log_delta
 
 __all__ = ["Tangent", "auc", "psi_from_auc", "roc", "tangent", "tradeoff"]

@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from ..mechanisms.continuous import Gaussian
-from ._checks import PSI_MAX, check_delta, check_psi, check_scalar_positive, check_unit_open
-from .calibrate import classical_epsilon, psi_for
+from ._psi_checks import PSI_MAX, check_delta, check_psi, check_scalar_positive, check_unit_open
+from .psi_calibration import classical_epsilon, psi_for
 from ..mechanisms.gaussian_profile import log_delta as _log_delta
 from .profile import epsilon as profile_epsilon
 from .rdp import DEFAULT_ALPHA_MAX, Conversion, RDPEpsilon, rdp_epsilon

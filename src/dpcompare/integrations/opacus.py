@@ -32,7 +32,7 @@ from typing import Any
 from opacus.accountants import IAccountant, register_accountant
 
 from .._validation import check_integer, check_positive
-from ..compare import delta_divergence
+from ..comparison import delta_divergence
 from ..mechanisms import FromDpEvent, Mechanism, PerfectlyPrivate, SubsampledGaussian
 
 __all__ = ["DpcompareAccountant", "NAME", "history_mechanism", "register", "train_private"]

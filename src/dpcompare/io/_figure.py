@@ -240,7 +240,7 @@ class DeltaCache:
     def get(self, a: "Mechanism", b: "Mechanism", hyperprior: Any = None) -> Any:
         key = (id(a), id(b), id(hyperprior))
         if key not in self.results:
-            from ..compare import delta_divergence
+            from ..comparison import delta_divergence
 
             self.put(a, b, delta_divergence(a, b, hyperprior, tol=_DRAW_TOL), hyperprior)
         return self.results[key]

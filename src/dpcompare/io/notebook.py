@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from .render import num
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..compare import Comparison
+    from ..comparison import Comparison
     from ..mechanisms import Mechanism
 
 __all__ = ["comparison_html", "mechanism_html"]
@@ -85,10 +85,10 @@ def register(shell: Any) -> None:
     """Show every mechanism and every ``Comparison`` as HTML in an IPython/Jupyter ``shell``.
 
     The HTML formatter is told the two classes *by name* (``for_type_by_name``), so nothing is imported
-    until an object is displayed, and the lower layers (mechanisms/, compare/) never import io/ — the
+    until an object is displayed, and the lower layers (mechanisms/, comparison/) never import io/ — the
     display is wired from above, by ``import dpcompare`` when it runs inside IPython. Subclasses are
     matched through their MRO, so every mechanism is covered.
     """
     fmt = shell.display_formatter.formatters["text/html"]
     fmt.for_type_by_name("dpcompare.mechanisms.base", "Mechanism", mechanism_html)
-    fmt.for_type_by_name("dpcompare.compare.comparison", "Comparison", comparison_html)
+    fmt.for_type_by_name("dpcompare.comparison.comparison", "Comparison", comparison_html)

@@ -70,7 +70,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from ..compare.hyperprior import HyperPrior
+    from ..comparison.hyperprior import HyperPrior
     from ..mechanisms import Mechanism
 
 __all__ = [
@@ -134,7 +134,7 @@ def bayes_error_difference(mechanisms: Any, *, labels: Sequence[str] | None = No
     where the Bayes error functions cross. It makes visible what a Δ of 1e-4 hides in
     :func:`bayes_error`.
     """
-    from ..compare import crossing_points
+    from ..comparison import crossing_points
 
     mechs, names, legend = _mechanisms(mechanisms, labels)
     if len(mechs) < 2:
@@ -337,7 +337,7 @@ def weighted_bayes_error(mechanisms: Any, hyperprior: Any = "jeffreys", *, label
 
     ``hyperprior``: a HyperPrior, a density callable, or 'jeffreys' | 'uquadratic' | 'beta(a,b)'.
     """
-    from ..compare.hyperprior import as_hyperprior
+    from ..comparison.hyperprior import as_hyperprior
     from .spec import parse_hyperprior
 
     mechs, names, legend = _mechanisms(mechanisms, labels)

@@ -32,11 +32,11 @@ from typing import Any
 import numpy as np
 
 from . import plot as _plot
-from .card import mu_at_fixed_point
+from .privacy_card import mu_at_fixed_point
 from .render import num, short
 from .report_html import render_html
-from ..compare import Comparison, DeltaResult, compare, delta_divergence
-from ..compare.hyperprior import as_hyperprior as _as_hyperprior_object
+from ..comparison import Comparison, DeltaResult, compare, delta_divergence
+from ..comparison.hyperprior import as_hyperprior as _as_hyperprior_object
 from ..mechanisms import Mechanism
 from .spec import parse_hyperprior
 

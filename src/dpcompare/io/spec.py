@@ -26,7 +26,7 @@ from .spec_grammar import _Parser  # noqa: F401  (re-exported for spec_training 
 from .spec_registry import Entry, Param, Registry  # noqa: F401  (Entry: re-exported, was defined here)
 
 if TYPE_CHECKING:
-    from ..compare.hyperprior import HyperPrior
+    from ..comparison.hyperprior import HyperPrior
     from ..mechanisms import Mechanism
 
 __all__ = [
@@ -141,14 +141,14 @@ def _shuffle_pair(eps0: float, n: int) -> "Mechanism":
 
 @HYPERPRIORS.register("jeffreys", {}, summary="Beta(1/2, 1/2)")
 def _jeffreys() -> "HyperPrior":
-    from ..compare.hyperprior import JEFFREYS
+    from ..comparison.hyperprior import JEFFREYS
 
     return JEFFREYS
 
 
 @HYPERPRIORS.register("uquadratic", {}, summary="12 (pi - 1/2)^2")
 def _uquadratic() -> "HyperPrior":
-    from ..compare.hyperprior import UQuadratic
+    from ..comparison.hyperprior import UQuadratic
 
     return UQuadratic()
 
@@ -157,7 +157,7 @@ def _uquadratic() -> "HyperPrior":
     "beta", {"a": Param.positive(), "b": Param.positive()}, positional=("a", "b"), summary="Beta(a, b) density"
 )
 def _beta(a: float, b: float) -> "HyperPrior":
-    from ..compare.hyperprior import BetaPrior
+    from ..comparison.hyperprior import BetaPrior
 
     return BetaPrior(a, b)
 

@@ -69,7 +69,7 @@ def _sgm(**kw: Any) -> "Mechanism":
 
 def load_event_file(path: str) -> "Mechanism":
     """The mechanism of a DpEvent JSON file (module docstring); ``ValueError`` naming the file and field."""
-    from ..accounting.events import load_event_text
+    from ..accounting.event_plan import load_event_text
     from ..mechanisms import FromDpEvent
 
     try:

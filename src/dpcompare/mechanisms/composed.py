@@ -1,7 +1,7 @@
 """The N-fold composition of a one-step mechanism with a closed-form privacy-loss law, certified.
 
 ``Composed(m, steps=N)`` is M^⊗N for M a Laplace mechanism (closed-form loss law, composed on a grid:
-accounting/continuous.py) or a mechanism given by an exact discrete pair (randomized response, ε-DP,
+composition/closed_form.py) or a mechanism given by an exact discrete pair (randomized response, ε-DP,
 (ε, δ)-DP, a piecewise-linear trade-off curve, ``FromPair``). For a Gaussian G_μ it is G_{μ√N} as
 certified discrete pairs (the closed form ``Gaussian(mu=μ√N)`` is exact; the pairs make Δ against
 another pair-backed mechanism an exact merge instead of a branch and bound: 8.5× faster, building the
@@ -71,7 +71,7 @@ class Composed(PairMechanism):
         why = composable(self.mechanism)
         if why is not None:
             raise ValueError(f"cannot compose: {why} (supported: laplace, gaussian and mechanisms with an exact discrete pair)")
-        from ..accounting.continuous import MAX_LAPLACE_M
+        from ..composition.closed_form import MAX_LAPLACE_M
 
         if isinstance(self.mechanism, Gaussian) and self.mechanism.mu * math.sqrt(self.steps) > 1e3:
             raise ValueError(f"cannot compose gaussian as certified pairs with μ√N = {self.mechanism.mu * math.sqrt(self.steps):g} "
@@ -82,8 +82,8 @@ class Composed(PairMechanism):
 
     @cached_property
     def composition(self):
-        """The certified composition (pairs, grid spacing, error bound): accounting/continuous.py."""
-        from ..accounting.continuous import compose_discrete, compose_gaussian, compose_laplace
+        """The certified composition (pairs, grid spacing, error bound): composition/closed_form.py."""
+        from ..composition.closed_form import compose_discrete, compose_gaussian, compose_laplace
 
         m = self.mechanism
         if isinstance(m, Laplace):
@@ -121,10 +121,10 @@ class Composed(PairMechanism):
         return np.clip(lo - eta, 0.0, 1.0), np.clip(hi + eta, 0.0, 1.0)
 
     def _epsilon_scalar(self, delta: float) -> float:
-        """Smallest ε with δ_pess(ε) + η ≤ δ (accounting/sgm.py ``pair_epsilon``): an upper bound of ε(δ)."""
+        """Smallest ε with δ_pess(ε) + η ≤ δ (composition/sgm_certified.py ``pair_epsilon``): an upper bound of ε(δ)."""
         if self.numerical_error == 0.0:
             return super()._epsilon_scalar(delta)
-        from ..accounting.sgm import pair_epsilon
+        from ..composition.sgm_certified import pair_epsilon
 
         return pair_epsilon(self._pairs[0], self.numerical_error, delta)
 

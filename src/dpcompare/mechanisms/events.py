@@ -1,6 +1,6 @@
 """Mechanisms from dp-accounting objects: any ``DpEvent`` (:class:`FromDpEvent`) and any PLD (:class:`FromPLD`).
 
-:class:`FromDpEvent` follows the route that accounting/events.py picks for the event and delegates every
+:class:`FromDpEvent` follows the route that accounting/event_plan.py picks for the event and delegates every
 view to the mechanism it builds, stating how good the answer is in :attr:`FromDpEvent.guarantee`:
 
 - ``EXACT``: NoOp → perfectly private; NonPrivate (or a zero noise parameter) → blatantly non-private;
@@ -10,17 +10,17 @@ view to the mechanism it builds, stating how good the answer is in :attr:`FromDp
 - ``CERTIFIED``: Poisson-sampled Gaussian, N times → :class:`SubsampledGaussian` (certified bracket);
   Gaussian sampled without replacement (fixed-size batches, replace-one), N times →
   :class:`~dpcompare.mechanisms.fixed_batch.FixedBatchGaussian` (certified bracket around the truth:
-  accounting/wor.py).
+  composition/wor.py).
 - ``PLD``: other compositions of events with a dp-accounting PLD (Laplace, discrete Laplace, randomized
   response, mixtures of Gaussians, Poisson-sampled Laplace, truncated subsampled Gaussian, heterogeneous
   compositions): dp-accounting's pessimistic (connect-the-dots) PLD is the pessimistic pair and its
   optimistic PLD the optimistic pair (perfect privacy where dp-accounting has none). Sound up to the
   floating-point error of dp-accounting's FFT composition, which is not bounded here.
 - ``BOUND``: Gaussian sampled *with* replacement, N times →
-  :class:`~dpcompare.mechanisms.fixed_batch.WithReplacementGaussian` (accounting/wor.py: a certified upper
+  :class:`~dpcompare.mechanisms.fixed_batch.WithReplacementGaussian` (composition/wor.py: a certified upper
   bound that reveals the record's multiplicity; optimistic side perfect privacy). Sampling without
   replacement composed with other events, repeat-and-select, tree aggregation, zCDP → dp-accounting's RDP
-  bound converted to a privacy-profile bound and then to a pair (accounting/envelope.py): a certified
+  bound converted to a privacy-profile bound and then to a pair (composition/profile_bound.py): a certified
   *upper bound* on what the attacker can do, not the mechanism's exact trade-off; the optimistic side is
   perfect privacy.
 """
@@ -125,7 +125,7 @@ class FromDpEvent(Mechanism):
 
     def __post_init__(self) -> None:
         from ..accounting.dp_accounting import event_to_dict, is_event
-        from ..accounting.events import check_event_dict
+        from ..accounting.event_plan import check_event_dict
 
         if not (is_event(self.event) or isinstance(self.event, dict)):
             raise ValueError(f"event must be a dp_accounting DpEvent or its plain (JSON) form, got {type(self.event).__name__}")
@@ -141,8 +141,8 @@ class FromDpEvent(Mechanism):
     # ------------------------------------------------------------------ route
     @cached_property
     def plan(self):
-        """The route (accounting/events.py ``EventPlan``)."""
-        from ..accounting.events import plan
+        """The route (accounting/event_plan.py ``EventPlan``)."""
+        from ..accounting.event_plan import plan
 
         return plan(self._plain)
 
@@ -153,7 +153,7 @@ class FromDpEvent(Mechanism):
 
     @cached_property
     def guarantee(self) -> Guarantee:
-        from ..accounting.events import Route
+        from ..accounting.event_plan import Route
 
         r = self.plan.route
         if r in (Route.SUBSAMPLED_GAUSSIAN, Route.FIXED_BATCH_GAUSSIAN):
@@ -172,7 +172,7 @@ class FromDpEvent(Mechanism):
     @cached_property
     def mechanism(self) -> Mechanism:
         """The mechanism every view is delegated to."""
-        from ..accounting.events import Route
+        from ..accounting.event_plan import Route
 
         p = self.plan
         r = p.route
@@ -269,7 +269,7 @@ class FromDpEvent(Mechanism):
 
     @property
     def spec(self) -> str:
-        from ..accounting.events import event_summary
+        from ..accounting.event_plan import event_summary
 
         if self.name != "dpevent":
             return self.name

@@ -5,7 +5,7 @@ N steps, each a uniformly random batch of exactly b of the n records (without re
 replace-one sensitivity 1 released with N(0, σ²) noise. For clipped gradients of norm ≤ C the replace-one
 sensitivity is 2C, so Opacus' noise multiplier σ_C (noise std / C) is σ = σ_C/2 here.
 
-The analysis (accounting/wor.py, which cites the theorems): one step is f_S-DP with f_S the symmetrised
+The analysis (composition/wor.py, which cites the theorems): one step is f_S-DP with f_S the symmetrised
 Poisson pair at rate q = b/n (Balle, Barthe & Gaboardi 2018, Thm 10; Dong, Roth & Su 2022, Thm 4.2), and
 N adaptive steps are f_S^{⊗N}-DP (Dong, Roth & Su 2022, Thm 3.2) — the certified *pessimistic* side. A
 fixed worst-case instance realises the Poisson remove/add pairs at every step, so the certified Poisson
@@ -15,7 +15,7 @@ Prop E.1).
 
 :class:`WithReplacementGaussian` is dp-accounting's ``SampledWithReplacement(n, b, Gaussian(σ))`` N times: a
 certified *upper bound* (the multiplicity of the record in the batch is revealed to the attacker; optimistic
-side: perfect privacy); accounting/wor.py ``compose_with_replacement`` gives the argument.
+side: perfect privacy); composition/wor.py ``compose_with_replacement`` gives the argument.
 
 >>> m = FixedBatchGaussian(1.0, dataset_size=1000, batch_size=10, steps=100)
 >>> lo, hi = m.delta_bounds(1.0)
@@ -103,7 +103,7 @@ class _SymmetrisedSteps(PairMechanism):
     def _delta_bounds(self, eps):
         if self._closed_form:
             return self._gaussian._delta_bounds(eps)
-        from ..accounting.sgm import profile_bracket
+        from ..composition.sgm_certified import profile_bracket
 
         eps = np.asarray(eps, dtype=float)
         b = profile_bracket(self.composition, eps)
@@ -119,7 +119,7 @@ class _SymmetrisedSteps(PairMechanism):
             return float(self._gaussian._epsilon_scalar(delta))
         if delta >= 1.0:
             return 0.0
-        from ..accounting.sgm import pair_epsilon
+        from ..composition.sgm_certified import pair_epsilon
 
         c = self.composition
         e = pair_epsilon(c.pessimistic, c.pessimistic_error, delta)
@@ -183,8 +183,8 @@ class FixedBatchGaussian(_SymmetrisedSteps):
 
     @cached_property
     def composition(self):
-        """The certified pessimistic/optimistic pairs (accounting/wor.py ``compose_without_replacement``)."""
-        from ..accounting.wor import compose_without_replacement
+        """The certified pessimistic/optimistic pairs (composition/wor.py ``compose_without_replacement``)."""
+        from ..composition.wor import compose_without_replacement
 
         return compose_without_replacement(self.sigma, self.sampling_rate, self.steps, self.discretization)
 
@@ -204,7 +204,7 @@ class FixedBatchGaussian(_SymmetrisedSteps):
 @dataclass(frozen=True, repr=False)
 class WithReplacementGaussian(_SymmetrisedSteps):
     """N steps of the Gaussian on batches of b records drawn independently *with* replacement from n (b > n is
-    allowed): a certified upper bound (accounting/wor.py ``compose_with_replacement``), labelled as such.
+    allowed): a certified upper bound (composition/wor.py ``compose_with_replacement``), labelled as such.
 
     >>> m = WithReplacementGaussian(2.0, dataset_size=100, batch_size=1, steps=10)
     >>> n = FixedBatchGaussian(2.0, dataset_size=100, batch_size=1, steps=10)    # one draw: the same mechanism
@@ -223,7 +223,7 @@ class WithReplacementGaussian(_SymmetrisedSteps):
 
     @cached_property
     def composition(self):
-        from ..accounting.wor import compose_with_replacement
+        from ..composition.wor import compose_with_replacement
 
         return compose_with_replacement(self.sigma, self.dataset_size, self.batch_size, self.steps, self.discretization)
 

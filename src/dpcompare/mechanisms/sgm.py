@@ -40,10 +40,10 @@ class SubsampledGaussian(PairMechanism):
     steps : number of compositions N ≥ 1 (an integral float such as 1.4e6 is accepted).
     discretization : privacy-loss grid spacing h (keyword only). Default: h = 0.01·s, s the
         single-step loss standard deviation, so the bracket width is ≈ 1e-5 or less in Δ
-        (accounting/sgm.py, ``auto_discretization``); a coarser h is faster and wider, never uncertified.
+        (composition/sgm_certified.py, ``auto_discretization``); a coarser h is faster and wider, never uncertified.
     tolerance : instead of ``discretization``, the accuracy wanted for δ(ε) (absolute; keyword only): the
         grid is chosen so that the pessimistic δ exceeds the truth by about this much or less
-        (accounting/sgm.py, ``discretization_for_tolerance``); ``accuracy(ε)`` reports back the certified
+        (composition/sgm_certified.py, ``discretization_for_tolerance``); ``accuracy(ε)`` reports back the certified
         bracket width achieved.
 
     >>> import dpcompare as dc
@@ -112,7 +112,7 @@ class SubsampledGaussian(PairMechanism):
             return _huge_gaussian_delta_bounds(self._gaussian.mu, np.asarray(eps, dtype=float))
         if self._closed_form:
             return self._gaussian._delta_bounds(eps)
-        from ..accounting.sgm import TAIL_FACTOR, profile_bracket, tail_bound
+        from ..composition.sgm_certified import TAIL_FACTOR, profile_bracket, tail_bound
         from ..tradeoff import Bracket
 
         eps = np.asarray(eps, dtype=float)
@@ -130,7 +130,7 @@ class SubsampledGaussian(PairMechanism):
             return float(self._gaussian._epsilon_scalar(delta))
         if delta >= 1.0:
             return 0.0
-        from ..accounting.sgm import TAIL_FACTOR, pair_epsilon, tail_bound
+        from ..composition.sgm_certified import TAIL_FACTOR, pair_epsilon, tail_bound
 
         c = self.composition
         eps = pair_epsilon(c.pessimistic, c.pessimistic_error, delta)
@@ -165,8 +165,8 @@ class SubsampledGaussian(PairMechanism):
 
     @cached_property
     def composition(self):
-        """The certified composition (pairs, discretisation, error bound, timings): accounting/sgm.py."""
-        from ..accounting.sgm import compose_subsampled_gaussian
+        """The certified composition (pairs, discretisation, error bound, timings): composition/sgm_certified.py."""
+        from ..composition.sgm_certified import compose_subsampled_gaussian
 
         return compose_subsampled_gaussian(self.sigma, self.sampling_rate, self.steps, self._grid_spacing)
 
@@ -175,7 +175,7 @@ class SubsampledGaussian(PairMechanism):
         """The grid spacing asked for: ``discretization``, or the one ``tolerance`` needs, or None (default)."""
         if self.tolerance is None or self.sampling_rate >= 1.0:
             return self.discretization
-        from ..accounting.sgm import discretization_for_tolerance
+        from ..composition.sgm_certified import discretization_for_tolerance
 
         return discretization_for_tolerance(self.sigma, self.sampling_rate, self.steps, self.tolerance)
 

@@ -4,7 +4,7 @@ Every symmetrisation (f_sym = conv(min(f, f⁻¹)), Dong, Roth & Su, "Gaussian d
 Prop F.2), every join of a PLD's REMOVE and ADD directions and the certified optimistic pair of a
 dp-accounting pmf go through the envelope's kink construction (``_kinks``): :func:`lower_envelope`
 for several components, :func:`symmetrize` for a pair and its swap (only the half λ ≤ 0 it keeps).
-The one exception is the without-replacement accountant's ``_mirror`` (accounting/wor.py), which
+The one exception is the without-replacement accountant's ``_mirror`` (composition/wor.py), which
 mirrors a pessimistic profile on ε ≥ 0 directly.
 
 The mathematics (DESIGN.md §1, seed 000 eq 2). Each component c is a pair whose Bayes error is, on

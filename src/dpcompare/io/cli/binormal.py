@@ -4,7 +4,7 @@
 against N(μ₁, σ₁²I) ("positives"): the binormal parameters (a, b), the ROC of the threshold test
 (eq 4.5) beside the Neyman–Pearson ROC at chosen false-positive rates, the AUC (eq 4.6), and the Rényi
 divergences D_α in both directions at chosen orders (Cor 10; α = 1 is the KL divergence).
-Means may be vectors (``--mu1 3,4``); every number is :mod:`dpcompare.gaussian.binormal`'s.
+Means may be vectors (``--mu1 3,4``); every number is :mod:`dpcompare.gaussian.binormal_roc`'s.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def _sd(option: str, value: float) -> float:
 def binormal_report(mu0: list[float], sigma0: float, mu1: list[float], sigma1: float,
                     fpr: list[float], orders: list[float]) -> dict[str, Any]:
     """Every number of the command as one dict (the ``--json`` output)."""
-    from ...gaussian.binormal import binormal_auc, binormal_params, binormal_roc, optimal_roc, renyi_divergence
+    from ...gaussian.binormal_roc import binormal_auc, binormal_params, binormal_roc, optimal_roc, renyi_divergence
 
     if len(mu0) != len(mu1):
         raise ValueError(f"--mu0 and --mu1 must have the same length, got {len(mu0)} and {len(mu1)}")

@@ -1,4 +1,4 @@
-"""The ``card`` command: the privacy card of one mechanism or training run (see :mod:`dpcompare.io.card`)."""
+"""The ``card`` command: the privacy card of one mechanism or training run (see :mod:`dpcompare.io.privacy_card`)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def card_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout and nothing else.")] = False,
 ) -> None:
     """Privacy card of SPEC: ε at δ = 1e-5, 1e-6 (1/N), μ-GDP, advantage, TPR at FPR, Bayes error, registry fields."""
-    from ..card import DEFAULT_UNIT, build_card, card_table_rows
+    from ..privacy_card import DEFAULT_UNIT, build_card, card_table_rows
     from ..files import output_path, write_output
 
     if html_out is not None:

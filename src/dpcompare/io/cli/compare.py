@@ -10,11 +10,11 @@ from rich.markup import escape
 from rich.table import Table
 
 
-from ...compare.comparison import VERDICT_TEXT
+from ...comparison.comparison import VERDICT_TEXT
 from ..spec import parse, parse_hyperprior
 
 if TYPE_CHECKING:
-    from ...compare import Comparison, DeltaResult
+    from ...comparison import Comparison, DeltaResult
 from .app import _emit_json, _num, _print_parts, app
 
 # ---------------------------------------------------------------------------------------------- compare
@@ -103,7 +103,7 @@ def compare_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout and nothing else.")] = False,
 ) -> None:
     """Compare A and B: Δ(A‖B), Δ(B‖A), symmetric Δ, Blackwell verdict and crossing priors."""
-    from ...compare import compare
+    from ...comparison import compare
 
     ma, mb = parse(a), parse(b)
     h = parse_hyperprior(hyperprior) if hyperprior is not None else None

@@ -55,7 +55,7 @@ def describe_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout and nothing else.")] = False,
 ) -> None:
     """The scalar views of A: ε at δ, advantage, fixed point, minimax Bayes error, AUC, GDP μ."""
-    from ..card import mu_at_fixed_point
+    from ..privacy_card import mu_at_fixed_point
 
     mech = parse(a)
     result = mech.describe(delta)

@@ -13,7 +13,7 @@ from ..spec import parse
 from .app import _emit_json, _num, _print_parts, app
 
 if TYPE_CHECKING:
-    from ...compare.emergent import Emergent
+    from ...comparison.emergent_dominance import Emergent
 
 
 def _steps(name: str, text: str) -> int:
@@ -67,7 +67,7 @@ def emergent_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout and nothing else.")] = False,
 ) -> None:
     """Emergent Blackwell dominance (seed 000 Thm 3): moments, CLT μ, the theorem's precondition and bound, and the certified Δ."""
-    from ...compare.emergent import emergent
+    from ...comparison.emergent_dominance import emergent
 
     n = _steps("steps", steps)
     m = n if steps_b is None else _steps("steps_b", steps_b)

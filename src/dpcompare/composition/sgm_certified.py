@@ -4,9 +4,9 @@ One step in closed form, on a grid-aligned partition, then :mod:`dpcompare.trade
 composition with an upper (pessimistic) and a lower (optimistic) version.
 
 The dominating pair (remove adjacency, composed once: the add pair is its swap) and the log-space cell
-masses are documented in :mod:`dpcompare.accounting.sgm_step`.
+masses are documented in :mod:`dpcompare.composition.sgm_step`.
 
-The code is split by job; every name is re-exported here, so ``dpcompare.accounting.sgm.<name>`` keeps
+The code is split by job; every name is re-exported here, so ``dpcompare.composition.sgm_certified.<name>`` keeps
 working: :mod:`.sgm_step` (the one-step law and the partition's log masses), :mod:`.sgm_grid` (the grid
 spacing from the accuracy asked for, memory limits), :mod:`.sgm_compose` (the certified pairs and the
 Chernoff tail bound), and this module (the certified answers: δ(ε), ε(δ), Δ brackets).
@@ -15,7 +15,6 @@ Chernoff tail bound), and this module (the certified answers: δ(ε), ε(δ), Δ
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -52,39 +51,6 @@ from .sgm_grid import (  # noqa: F401  (re-exported)
     discretization_for_tolerance,
 )
 from .sgm_step import grid_range, inverse_privacy_loss, loss_std, privacy_loss, sgm_partition  # noqa: F401
-
-
-@dataclass(frozen=True)
-class DeltaBracket:
-    """Δ(A‖B) certified: lower ≤ Δ ≤ upper, including both mechanisms' numerical error bounds."""
-
-    lower: float
-    upper: float
-    pi: float
-    numerical_error: float
-
-    @property
-    def width(self) -> float:
-        return self.upper - self.lower
-
-    @property
-    def value(self) -> float:
-        return 0.5 * (self.lower + self.upper)
-
-
-def delta_bracket(a, b) -> DeltaBracket:
-    """Certified Δ(A‖B) = max_π (R_A − R_B) for two pair-backed mechanisms (tradeoff/compose.py step 7):
-    lower = Δ(A_pess‖B_opt) − η_A − η_B, upper = Δ(A_opt‖B_pess) + η_A + η_B, on the symmetrised pairs
-    of ``mech.pairs()``; η = ``mech.numerical_error`` (0 for mechanisms without one)."""
-    from ..tradeoff import delta_between_pairs
-
-    (a_pess, a_opt), (b_pess, b_opt) = a.pairs(), b.pairs()
-    eta = float(getattr(a, "numerical_error", 0.0)) + float(getattr(b, "numerical_error", 0.0))
-    lo, pi_lo = delta_between_pairs(a_pess, b_opt)
-    hi, pi_hi = delta_between_pairs(a_opt, b_pess)
-    lower = max(0.0, lo - eta)
-    upper = max(hi, lo) + eta
-    return DeltaBracket(lower, upper, pi_lo if lo > 0 else pi_hi, eta)
 
 
 def profile_bracket(comp: CertifiedComposition, eps: np.ndarray) -> Bracket:

@@ -14,7 +14,7 @@ from .comparison import (
     delta_from_perfect_privacy,
     delta_to_blatant_non_privacy,
 )
-from .delta import DeltaResult, delta_divergence, delta_divergences
+from .delta import DeltaBracket, DeltaResult, delta_bracket, delta_divergence, delta_divergences
 from .levy import LevyDistance, levy_distance
 from .hyperprior import JEFFREYS, BetaPrior, DensityPrior, HyperPrior, UQuadratic, as_hyperprior
 
@@ -30,7 +30,9 @@ __all__ = [
     "delta_to_blatant_non_privacy",
     "JEFFREYS",
     "BetaPrior",
+    "DeltaBracket",
     "DeltaResult",
+    "delta_bracket",
     "DensityPrior",
     "HyperPrior",
     "UQuadratic",

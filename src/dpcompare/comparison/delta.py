@@ -8,7 +8,7 @@ Algorithm
 1. Both mechanisms discrete (exact or numeric pairs) and no hyper-prior: R_A − R_B is piecewise
    linear with kinks at the merged breakpoints, so the maximum is read off there exactly (``delta_pairs``,
    both directions from one merge): lower = Δ(A_pess‖B_opt), upper = Δ(A_opt‖B_pess).
-2. Otherwise a certified branch and bound over π ∈ [0, ½] (``dpcompare.compare.sweep``) that uses only that Bayes error
+2. Otherwise a certified branch and bound over π ∈ [0, ½] (``dpcompare.comparison.prior_sweep``) that uses only that Bayes error
    functions are concave (seed 000 §2):
    a. On a grid x₀ < … < xₙ, the points give the lower bound L = maxₖ Ψ(xₖ)(R_A,lo − R_B,hi)(xₖ).
    b. On [xₖ, xₖ₊₁], concavity bounds R_A from above by secants through nodes left and right of the
@@ -37,7 +37,7 @@ from .._numerics import expit, logit
 from ..mechanisms.base import Mechanism
 from ..tradeoff import bayes_errors_at_breakpoints
 from .hyperprior import HyperPrior, as_hyperprior
-from .sweep import FP_SLACK, FoldedWeight, MaxTarget, sweep
+from .prior_sweep import FP_SLACK, FoldedWeight, MaxTarget, sweep
 
 #: absolute tolerance of the branch and bound (bracket width for closed forms)
 DEFAULT_TOL = 1e-12
@@ -172,3 +172,36 @@ def _from_differences(lam: np.ndarray, lower_d: np.ndarray, upper_d: np.ndarray,
     # the estimate is clamped into the bracket by ``widen`` (after the numerical error is added), so that the
     # same mechanism gets 0 even when its pessimistic side is a hair less private than its optimistic one
     return DeltaResult(min(value, upper), lower, upper, pi)
+
+
+@dataclass(frozen=True)
+class DeltaBracket:
+    """Δ(A‖B) certified: lower ≤ Δ ≤ upper, including both mechanisms' numerical error bounds."""
+
+    lower: float
+    upper: float
+    pi: float
+    numerical_error: float
+
+    @property
+    def width(self) -> float:
+        return self.upper - self.lower
+
+    @property
+    def value(self) -> float:
+        return 0.5 * (self.lower + self.upper)
+
+
+def delta_bracket(a: Mechanism, b: Mechanism) -> DeltaBracket:
+    """Certified Δ(A‖B) = max_π (R_A − R_B) for two pair-backed mechanisms (tradeoff/compose.py step 7):
+    lower = Δ(A_pess‖B_opt) − η_A − η_B, upper = Δ(A_opt‖B_pess) + η_A + η_B, on the symmetrised pairs
+    of ``mech.pairs()``; η = ``mech.numerical_error`` (0 for mechanisms without one)."""
+    from ..tradeoff import delta_between_pairs
+
+    (a_pess, a_opt), (b_pess, b_opt) = a.pairs(), b.pairs()
+    eta = float(getattr(a, "numerical_error", 0.0)) + float(getattr(b, "numerical_error", 0.0))
+    lo, pi_lo = delta_between_pairs(a_pess, b_opt)
+    hi, pi_hi = delta_between_pairs(a_opt, b_pess)
+    lower = max(0.0, lo - eta)
+    upper = max(hi, lo) + eta
+    return DeltaBracket(lower, upper, pi_lo if lo > 0 else pi_hi, eta)

@@ -33,7 +33,7 @@ import numpy as np
 from scipy import special
 
 from .._search import Scale, Side, solve
-from ._checks import PSI_MAX, check_delta, check_eps, check_psi, scalar_or_array
+from ._psi_checks import PSI_MAX, check_delta, check_eps, check_psi, scalar_or_array
 from ..mechanisms.gaussian_profile import log_delta as _log_delta
 
 __all__ = ["ClassicalEpsilon", "classical_epsilon", "psi_for", "sigma_for"]

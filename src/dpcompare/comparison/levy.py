@@ -32,7 +32,7 @@ import numpy as np
 
 from ..mechanisms.base import Mechanism
 from .delta import check_mechanisms, check_tolerance
-from .sweep import insert_points
+from .prior_sweep import insert_points
 
 _BISECTIONS = 56  # 2⁻⁵⁶ < 1.4e-17: α located to below double-precision spacing on [0, 1]
 

@@ -19,7 +19,7 @@ from .._validation import check_nonnegative
 from ..mechanisms import BlatantlyNonPrivate, Mechanism, PerfectlyPrivate
 from .delta import DEFAULT_TOL, DeltaResult, check_mechanisms, delta_divergence, delta_pairs, widen
 from .hyperprior import HyperPrior, as_hyperprior
-from .sweep import FoldedWeight, MaxTarget, RegretTarget, crossings as sweep_crossings, sweep
+from .prior_sweep import FoldedWeight, MaxTarget, RegretTarget, crossings as sweep_crossings, sweep
 
 #: bracket width of the weighted Δ^Ψ inside ``compare``
 WEIGHTED_TOL = 1e-10
@@ -79,7 +79,7 @@ class Weighted:
 @dataclass(frozen=True)
 class Comparison:
     """Both directions of Δ, the symmetrised Δ↔, the Blackwell verdict and the crossing priors,
-    all from one sweep (``dpcompare.compare.sweep``); ``weighted`` holds the hyper-prior figures.
+    all from one sweep (``dpcompare.comparison.prior_sweep``); ``weighted`` holds the hyper-prior figures.
 
     The verdict and ``delta_ab``/``delta_ba`` always come from the unweighted Bayes error functions:
     Blackwell dominance is a property of the curves, not of a prior over adversaries.
@@ -224,7 +224,7 @@ def compare(
 
 
 def crossing_points(a: Mechanism, b: Mechanism) -> list[float]:
-    """Priors π ∈ (0, 1) where R_A − R_B changes sign, certified (``dpcompare.compare.sweep.crossings``).
+    """Priors π ∈ (0, 1) where R_A − R_B changes sign, certified (``dpcompare.comparison.prior_sweep.crossings``).
 
     >>> import dpcompare as dc
     >>> [round(x, 6) for x in dc.crossing_points(dc.Gaussian(mu=1), dc.Laplace(b=1))]

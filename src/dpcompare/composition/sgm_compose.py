@@ -1,6 +1,6 @@
 """The certified N-fold composition of the subsampled Gaussian: pessimistic and optimistic remove-adjacency
 pairs with their error bounds (tradeoff/compose.py steps 1–8), and the Chernoff tail bound (step 9).
-Part of :mod:`dpcompare.accounting.sgm`, which re-exports every name."""
+Part of :mod:`dpcompare.composition.sgm_certified`, which re-exports every name."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """One step of the Poisson-subsampled Gaussian (tradeoff/compose.py step 1): the privacy-loss law and the
-log masses of a grid-aligned partition. Part of :mod:`dpcompare.accounting.sgm`, which re-exports every name.
+log masses of a grid-aligned partition. Part of :mod:`dpcompare.composition.sgm_certified`, which re-exports every name.
 
 Dominating pair (remove adjacency; Balle et al. 2018, "Privacy amplification by subsampling";
 Zhu, Dong & Wang 2022, "Optimal accounting of differential privacy via characteristic functions",

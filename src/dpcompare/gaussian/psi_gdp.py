@@ -30,7 +30,7 @@ import numpy as np
 
 from .._numerics import ndtr
 from .._validation import check_in_interval, check_integer, check_positive
-from ._checks import check_delta, check_psi, scalar_or_array
+from ._psi_checks import check_delta, check_psi, scalar_or_array
 from ..mechanisms.gaussian_profile import epsilon as _gauss_epsilon
 
 __all__ = ["CLTComparison", "clt_psi", "compare_clt", "compose", "group", "is_gdp"]
@@ -163,7 +163,7 @@ def compare_clt(
     True
     """
     from ..mechanisms.sgm import SubsampledGaussian  # lazy: the PLD machinery is heavy
-    from .calibrate import psi_for
+    from .psi_calibration import psi_for
 
     d = float(check_delta(delta))
     psi_c = clt_psi(sigma, sampling_rate, steps)

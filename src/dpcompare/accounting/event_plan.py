@@ -17,9 +17,9 @@ LAPLACE, DISCRETE_LAPLACE,  one such leaf with count 1: the exact closed form / 
 RANDOMIZED_RESPONSE
 SUBSAMPLED_GAUSSIAN         one Poisson-sampled Gaussian leaf, N times: the certified composition
 FIXED_BATCH_GAUSSIAN        one SampledWithoutReplacement(Gaussian) leaf, N times (replace-one): the certified
-                            bracket of accounting/wor.py (symmetrise each step, then compose)
+                            bracket of composition/wor.py (symmetrise each step, then compose)
 WITH_REPLACEMENT_GAUSSIAN   one SampledWithReplacement(Gaussian) leaf, N times (replace-one): the certified
-                            upper bound of accounting/wor.py (multiplicity K revealed, then as above)
+                            upper bound of composition/wor.py (multiplicity K revealed, then as above)
 PLD                         every leaf has a dp-accounting PLD (pessimistic: connect-the-dots, a valid
                             dominating pair, Doroshenko et al. 2022; optimistic where dp-accounting has one)
 RDP_BOUND                   otherwise, if dp-accounting's RDP accountant supports every leaf: a certified

@@ -1,6 +1,6 @@
 """Certified N-fold composition of closed-form one-step privacy-loss laws (Laplace; any discrete pair).
 
-The same construction as the subsampled Gaussian (:mod:`dpcompare.accounting.sgm`), with the one
+The same construction as the subsampled Gaussian (:mod:`dpcompare.composition.sgm_certified`), with the one
 split/merge engine (:mod:`dpcompare.tradeoff.grid`) and the one FFT composition
 (:mod:`dpcompare.tradeoff.compose`, whose module docstring is the argument, steps 1–8):
 
@@ -8,7 +8,7 @@ split/merge engine (:mod:`dpcompare.tradeoff.grid`) and the one FFT composition
    (:func:`laplace_partition`, :func:`discrete_partition`);
 2. the pessimistic split and the optimistic merge of that partition (exact Blackwell statements);
 3. each composed N times by FFT with an a-priori floating-point bound η;
-4. the two pairs, coarsened once for output, as a :class:`~dpcompare.accounting.sgm.CertifiedComposition`:
+4. the two pairs, coarsened once for output, as a :class:`~dpcompare.composition.sgm_certified.CertifiedComposition`:
    R_pess − η ≤ R_true ≤ R_opt + η at every prior π.
 
 Laplace (P = Lap(0, b), Q = Lap(Δ, b), m = Δ/b): the loss L = (|x| − |x − Δ|)/b has an atom at −m
@@ -43,7 +43,7 @@ from ..tradeoff import compose as certified_compose
 from ..tradeoff import grid as certified_grid
 from ..tradeoff.compose import CompositionReport, DiscretizationTooFine
 from ..tradeoff.grid import U, StepPartition
-from .sgm import AUTO_MAX_FFT, MAX_ABS_LOSS, OUTPUT_ATOMS, WINDOW_TAIL, CertifiedComposition, fft_workers
+from .sgm_certified import AUTO_MAX_FFT, MAX_ABS_LOSS, OUTPUT_ATOMS, WINDOW_TAIL, CertifiedComposition, fft_workers
 
 #: grid spacing as a fraction of the one-step loss standard deviation (bracket width ∝ KAPPA²)
 KAPPA = 0.01
@@ -152,10 +152,10 @@ def compose_laplace(m: float, steps: int, discretization: float | None = None) -
 def compose_gaussian(mu: float, discretization: float | None = None) -> CertifiedComposition:
     """Certified pessimistic/optimistic pairs of the Gaussian mechanism G_μ (one step; G_μ^⊗N = G_{μ√N},
     Dong, Roth & Su 2022, Cor 3.3). The partition is the subsampled Gaussian's at p = 1
-    (:func:`dpcompare.accounting.sgm.sgm_partition`: Gauss–Legendre / log_ndtr cell masses with a
+    (:func:`dpcompare.composition.sgm_certified.sgm_partition`: Gauss–Legendre / log_ndtr cell masses with a
     relative error bound), spacing h = KAPPA_GAUSS·μ (widened so that one step has ≤ MAX_STEP_INTERVALS
     grid intervals). The closed form is exact; these pairs exist so that Δ against another pair-backed
-    mechanism is an exact merge of breakpoints rather than a branch and bound (compare/delta.py).
+    mechanism is an exact merge of breakpoints rather than a branch and bound (comparison/delta.py).
 
     >>> c = compose_gaussian(2.0)
     >>> import dpcompare as dc
@@ -163,7 +163,7 @@ def compose_gaussian(mu: float, discretization: float | None = None) -> Certifie
     >>> bool(c.optimistic.delta(1.0) - c.numerical_error <= d <= c.pessimistic.delta(1.0) + c.numerical_error)
     True
     """
-    from .sgm import KAPPA_GAUSS, sgm_partition
+    from .sgm_certified import KAPPA_GAUSS, sgm_partition
 
     if not (isinstance(mu, (int, float)) and not isinstance(mu, bool) and 0.0 < mu <= 1e3):
         raise ValueError(f"mu must be in (0, 1000] for a gridded Gaussian, got {mu!r}")

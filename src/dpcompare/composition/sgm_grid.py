@@ -1,5 +1,5 @@
 """Grid choice for the certified SGM composition: the spacing h from the accuracy asked for, the memory
-limits, and the checks that refuse a grid that cannot be built (for :mod:`dpcompare.accounting.sgm`)."""
+limits, and the checks that refuse a grid that cannot be built (for :mod:`dpcompare.composition.sgm_certified`)."""
 
 from __future__ import annotations
 

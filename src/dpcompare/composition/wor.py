@@ -40,10 +40,10 @@ under add/remove — where every step of a fixed neighbour pair is the remove pa
 A⁻¹-like at the next, so the symmetrisation must come *before* the composition. The truth lies between:
 
 - pessimistic (certified upper bound): f_S^{⊗N}, composed here: A's pessimistic grid pair
-  (accounting/sgm.py, connect-the-dots split), symmetrised, split again onto a grid through ℓ = 0 and
+  (composition/sgm_certified.py, connect-the-dots split), symmetrised, split again onto a grid through ℓ = 0 and
   composed by tradeoff/compose.py (every step a Blackwell statement, floating point bounded a priori);
 - optimistic (realised): the fixed instance of 4. at every step gives conv(min(f_A^{⊗N}, f_{A⁻¹}^{⊗N})), the
-  certified *Poisson* composition's optimistic side at rate q (accounting/sgm.py).
+  certified *Poisson* composition's optimistic side at rate q (composition/sgm_certified.py).
 
 So the bracket contains the true trade-off of the fixed-batch mechanism; its width mixes the
 discretisation error with the gap of the analysis (symmetrise-then-compose vs the realised instance).
@@ -52,7 +52,7 @@ adaptive choice of the other records whose δ(ε) exceeds max(δ_{A⊗A}, δ_{A�
 our bracket. With b = n (q = 1) every step sees the whole dataset: the Gaussian with μ = √N/σ exactly.
 Sampling *with* replacement: :func:`compose_with_replacement` (the multiplicity of the record revealed).
 
->>> from dpcompare.accounting.sgm import pair_epsilon
+>>> from dpcompare.composition.sgm_certified import pair_epsilon
 >>> c = compose_without_replacement(1.0, 0.1, 10)
 >>> hi = pair_epsilon(c.pessimistic, c.pessimistic_error, 1e-5)   # certified
 >>> lo = max(c.optimistic.epsilon(1e-5), c.optimistic.swap().epsilon(1e-5))  # the realised instance
@@ -74,7 +74,7 @@ from ..tradeoff import compose as certified_compose
 from ..tradeoff import grid as certified_grid
 from ..tradeoff.compose import CompositionReport
 from ..tradeoff.grid import U, StepPartition
-from .sgm import (
+from .sgm_certified import (
     NEGLIGIBLE_MU,
     OUTPUT_ATOMS,
     WINDOW_TAIL,
@@ -91,7 +91,7 @@ from .sgm_grid import _check_grid
 __all__ = ["K_TAIL", "compose_with_replacement", "compose_without_replacement", "multiplicity_weights", "symmetric_step",
            "with_replacement_step"]
 
-#: sub-cells per grid interval of the one-step partition (as accounting/sgm.py)
+#: sub-cells per grid interval of the one-step partition (as composition/sgm_certified.py)
 _SUB = 4
 
 
@@ -139,7 +139,7 @@ def symmetric_step(sigma: float, q: float, h: float, *, tail: float = 1e-18) -> 
     """The pessimistic one-step pair of f_S (module docstring, 3.) and a bound on the ℓ₁ error (‖Δp‖₁ + ‖Δq‖₁)
     of its masses from floating point.
 
-    Â = A's pessimistic grid pair (accounting/sgm.py: split = connect-the-dots, δ_Â ≥ δ_A at every ε). Its
+    Â = A's pessimistic grid pair (composition/sgm_certified.py: split = connect-the-dots, δ_Â ≥ δ_A at every ε). Its
     *mirror* S keeps Â's atoms with ℓ > 0, adds each mirrored (ℓ ↦ −ℓ, P- and Q-mass swapped) and puts the
     rest, m₀ = 1 − Σ_{ℓ>0}(p + q) − q₊∞, at ℓ = 0 (p = q = m₀). S is symmetric and its profile on ε ≥ 0 is
     δ_Â ≥ δ_A, so T(S) ≤ f_S. If m₀ < 0 (a grid too coarse for the split near ℓ = 0 to leave room) the
@@ -191,7 +191,7 @@ def _compose_symmetric(one: DiscretePair, err1: float, h: float, steps: int) -> 
 def compose_without_replacement(sigma: float, q: float, steps: int, discretization: float | None = None) -> CertifiedComposition:
     """Pessimistic pair f_S^{⊗N} and optimistic (realised) pair of N fixed-batch steps (module docstring).
 
-    ``discretization`` is the grid spacing h (default: accounting/sgm.py ``default_discretization`` of the
+    ``discretization`` is the grid spacing h (default: composition/sgm_certified.py ``default_discretization`` of the
     Poisson mechanism at the same rate). The pessimistic pair is symmetric; the optimistic one is the
     asymmetric Poisson remove pair (symmetrise it for the mechanism). ``side_errors`` holds each side's η.
     """

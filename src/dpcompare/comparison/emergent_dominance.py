@@ -2,7 +2,7 @@
 
 For M composed N times and M̃ composed Ñ times:
 
-- the one-step PLRV moments v₁…v₄ and η = v₁/√(v₂ − v₁²) of each (``dpcompare.compare.plrv``);
+- the one-step PLRV moments v₁…v₄ and η = v₁/√(v₂ − v₁²) of each (``dpcompare.comparison.plrv``);
 - the CLT proxies G_μ and G_μ̃ with μ = 2η√N, μ̃ = 2η̃√Ñ (proof eq 77–78); Gaussians are always
   Blackwell ordered (Lemma B.2), the larger μ is the less private: that mechanism is the predicted
   winner (it comes to Blackwell-dominate as N, Ñ grow at a fixed ratio, Lemma 6);
@@ -13,7 +13,7 @@ For M composed N times and M̃ composed Ñ times:
   composition exists: Gaussian (closed form G_{μ√N}), subsampled Gaussian (the certified engine,
   ``sgm(..., steps=1)`` composed N times), randomized response and ε-DP (exact binomial pair),
   Laplace and every other mechanism with an exact discrete pair (the certified grid composition of
-  accounting/continuous.py: pessimistic split / optimistic merge of one step, FFT, error bound η,
+  composition/closed_form.py: pessimistic split / optimistic merge of one step, FFT, error bound η,
   :class:`~dpcompare.mechanisms.composed.Composed`). The certified Δ(A‖B) is then the bracket
   [Δ(A_pess‖B_opt) − η, Δ(A_opt‖B_pess) + η] (R_A high and R_B low give the upper end). Other kinds
   are reported as "not composed" with the reason, never approximated.

@@ -58,7 +58,7 @@ import numpy as np
 from scipy import optimize
 from scipy.special import ndtr, ndtri
 
-from ._checks import scalar_or_array
+from ._psi_checks import scalar_or_array
 
 __all__ = ["binormal_auc", "binormal_params", "binormal_roc", "kl_divergence", "optimal_roc", "renyi_divergence"]
 

@@ -1,0 +1,40 @@
+"""One switch for the module-level caches: :func:`clear_caches`.
+
+Every certified composition is memoised per argument tuple with a bounded ``functools.lru_cache``
+(16 entries for composed pairs, which can hold 10⁵–10⁶ atoms each; 64 for the small RDP order arrays;
+4 for a sweep's baseline). A long-running process that wants the memory back, or a benchmark that
+wants a cold run, calls ``clear_caches()``. Only modules already imported are touched, so the call never
+imports scipy or dp-accounting.
+
+>>> import dpcompare as dc
+>>> dc.clear_caches() >= 0
+True
+"""
+
+from __future__ import annotations
+
+import sys
+
+#: module (relative to dpcompare) → its module-level lru_cache'd functions
+CACHED: dict[str, tuple[str, ...]] = {
+    "composition.closed_form": ("compose_laplace", "compose_gaussian"),
+    "composition.sgm_compose": ("compose_subsampled_gaussian", "pessimistic_pair", "tail_bound", "pessimistic_side"),
+    "composition.wor": ("compose_without_replacement", "compose_with_replacement"),
+    "dpsgd.rdp_bound": ("_rdp_orders_cached",),
+    "dpsgd.sweep": ("_baseline",),
+}
+
+__all__ = ["CACHED", "clear_caches"]
+
+
+def clear_caches() -> int:
+    """Empty every module-level cache of dpcompare; returns how many caches were cleared."""
+    cleared = 0
+    for module, names in CACHED.items():
+        mod = sys.modules.get(f"{__package__}.{module}")
+        for name in names if mod is not None else ():
+            clear = getattr(getattr(mod, name, None), "cache_clear", None)
+            if clear is not None:
+                clear()
+                cleared += 1
+    return cleared
