@@ -110,7 +110,7 @@ def _row(key: str, job: str, now: str, peer: str, ratio: float | None, **detail)
 # ---------------------------------------------------------------------------------------------- 1. CLI
 def cli(runs: int) -> list[dict]:
     cmd = [sys.executable, "-m", "dpcompare", "compare", "gaussian(mu=1)", "laplace(b=1)"]
-    # what any compare must import, as dpcompare imports it (scipy through dpcompare._lean_scipy)
+    # what any compare must import
     floor = [sys.executable, "-c", "import dpcompare, numpy, scipy.special, typer, rich.table"]
     t_now, t_floor = _median_wall(cmd, runs), _median_wall(floor, runs)
     return [_row("cli", "CLI `compare gaussian laplace`, whole process", f"{t_now:.3f} s",

@@ -10,8 +10,8 @@ shared machine hits both alike) and prints the median wall time of each, and the
 With ``--floors`` it also times, in the same run, processes that only start Python and import what any
 ``compare`` must load — the floor no lazy import in dpcompare can go below: the interpreter (with this
 environment's ``site`` and ``.pth`` files), numpy, scipy.special (the Gaussian's Φ) both as scipy imports
-itself (scipy ≥ 1.16 clones the numpy namespace at import, which loads numpy.f2py, numpy.testing, numpy.random…)
-and through ``dpcompare._lean_scipy`` (which skips those), and typer + rich (the pydantic typer ≥ 0.29 builds
+itself (scipy ≥ 1.16 clones the numpy namespace at import, which loads numpy.f2py, numpy.testing, numpy.random…;
+dpcompare no longer patches that at import), and typer + rich (the pydantic typer ≥ 0.29 builds
 an adapter with for every command parameter is timed too when it is installed; dpcompare pins typer < 0.29).
 
 With ``--importtime`` it also prints the largest cumulative import costs of this tree's ``compare``
@@ -49,7 +49,6 @@ FLOORS = {
     "python (site, .pth files)": "pass",
     "+ numpy": "import numpy",
     "+ scipy.special (as scipy imports it)": "import numpy, scipy.special",
-    "+ scipy.special (lean, dpcompare._lean_scipy)": "import dpcompare, numpy, scipy.special",
     "+ typer, rich": "import dpcompare, numpy, scipy.special, typer, rich.table",
 }
 try:  # typer ≥ 0.29 imports pydantic to coerce every parameter

@@ -1,5 +1,5 @@
 """``dpcompare._malloc.retain_freed_memory``: accepted by glibc, and a measurable change of the allocator
-(a kept array of 1 MB is served from the heap, not by a fresh mmap)."""
+(a kept array of 1 MB is served from the heap, not by a fresh mmap); opt-in only (DPCOMPARE_TUNE_MALLOC=1)."""
 
 from __future__ import annotations
 
@@ -40,3 +40,11 @@ def test_large_arrays_come_from_the_heap_after_the_setting() -> None:
 @glibc
 def test_importing_dpcompare_leaves_the_allocator_alone() -> None:
     assert _mmapped_blocks("import dpcompare, dpcompare.mechanisms") == 1
+
+
+@glibc
+def test_tuning_is_opt_in() -> None:
+    """Without DPCOMPARE_TUNE_MALLOC=1 the entry points' call changes nothing; with it, the setting applies."""
+    call = "from dpcompare._malloc import retain_freed_memory_if_asked as f\nassert {}f()"
+    assert _mmapped_blocks("import os; os.environ.pop('DPCOMPARE_TUNE_MALLOC', None)\n" + call.format("not ")) == 1
+    assert _mmapped_blocks("import os; os.environ['DPCOMPARE_TUNE_MALLOC'] = '1'\n" + call.format("")) == 0

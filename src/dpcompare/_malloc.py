@@ -10,19 +10,24 @@ the command line's Theorem 3 comparison 1.14 s instead of 1.28 s with a peak RSS
 267 MB. (Thresholds of 32 MB / 256 MB were as fast but raised that peak to 316 MB: larger arrays taken
 from the heap fragment it.)
 
-It is called in the worker processes of ``dpsgd.sweep.run_sweep`` and by the command line, which are
-dpcompare's own processes; the library never changes the allocator of a user's process.
+Opt-in: it runs only when the environment variable ``DPCOMPARE_TUNE_MALLOC=1`` is set, and then only in
+dpcompare's own processes — the command line (``main``) and the worker processes of
+``dpsgd.sweep.run_sweep`` — through :func:`retain_freed_memory_if_asked`. The library never changes the
+allocator of a user's process, and ``import dpcompare`` never calls it.
 """
 
 from __future__ import annotations
 
 import ctypes
+import os
 import platform
 
 #: arrays up to this size come from the heap (glibc's own limit is 32 MB on 64-bit systems)
 _MMAP_THRESHOLD = 4 << 20
 _TRIM_THRESHOLD = 64 << 20
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # <malloc.h>
+#: the opt-in switch
+ENV_VAR = "DPCOMPARE_TUNE_MALLOC"
 
 
 def retain_freed_memory() -> bool:
@@ -36,3 +41,8 @@ def retain_freed_memory() -> bool:
         return False
     mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
     return bool(mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD)) and bool(mallopt(_M_TRIM_THRESHOLD, _TRIM_THRESHOLD))
+
+
+def retain_freed_memory_if_asked() -> bool:
+    """:func:`retain_freed_memory` when ``DPCOMPARE_TUNE_MALLOC=1`` is set; otherwise nothing (returns False)."""
+    return os.environ.get(ENV_VAR) == "1" and retain_freed_memory()

@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
@@ -112,6 +114,12 @@ class Comparison:
     @property
     def symmetric_bounds(self) -> tuple[float, float]:
         return max(self.delta_ab.lower, self.delta_ba.lower), max(self.delta_ab.upper, self.delta_ba.upper)
+
+    def _repr_html_(self) -> str:
+        """Jupyter's display hook: what ``dpcompare compare`` prints, with the Bayes error figure
+        (io/notebook.py). The presentation layer is named, not imported, here: comparison/ does not
+        depend on io/."""
+        return importlib.import_module("dpcompare.io.notebook").comparison_html(self)
 
     def sentence(self) -> str:
         """One-sentence summary in plain words."""

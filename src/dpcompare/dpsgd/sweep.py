@@ -400,9 +400,9 @@ def _local_results(cfg: SweepConfig, todo: list[dict[str, float]], workers: int)
         for pt in todo:
             yield evaluate_point(cfg, pt)
         return
-    from .._malloc import retain_freed_memory
+    from .._malloc import retain_freed_memory_if_asked  # opt-in: DPCOMPARE_TUNE_MALLOC=1
 
-    ex = ProcessPoolExecutor(max_workers=workers, initializer=retain_freed_memory)
+    ex = ProcessPoolExecutor(max_workers=workers, initializer=retain_freed_memory_if_asked)
     try:
         futs = [ex.submit(evaluate_point, cfg, pt, 1) for pt in todo]
         for f in as_completed(futs):

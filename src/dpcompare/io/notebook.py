@@ -79,16 +79,3 @@ def comparison_html(c: "Comparison", *, figure: bool = True) -> str:
             cache.put(c.b, c.a, c.delta_ba)
         out += _svg(plot.bayes_error([c.a, c.b], cache=cache), f"c{id(c):x}", "Bayes error functions")
     return out + "</div>"
-
-
-def register(shell: Any) -> None:
-    """Show every mechanism and every ``Comparison`` as HTML in an IPython/Jupyter ``shell``.
-
-    The HTML formatter is told the two classes *by name* (``for_type_by_name``), so nothing is imported
-    until an object is displayed, and the lower layers (mechanisms/, comparison/) never import io/ — the
-    display is wired from above, by ``import dpcompare`` when it runs inside IPython. Subclasses are
-    matched through their MRO, so every mechanism is covered.
-    """
-    fmt = shell.display_formatter.formatters["text/html"]
-    fmt.for_type_by_name("dpcompare.mechanisms.base", "Mechanism", mechanism_html)
-    fmt.for_type_by_name("dpcompare.comparison.comparison", "Comparison", comparison_html)

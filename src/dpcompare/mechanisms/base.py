@@ -28,6 +28,8 @@ profiles over all real ε); δ ∈ [0, 1] for ε(δ) (ε(0) may be ∞, ε(1) = 
 from __future__ import annotations
 
 import abc
+import importlib
+import importlib
 import math
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -256,6 +258,11 @@ class Mechanism(abc.ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}>"
+
+    def _repr_html_(self) -> str:
+        """Jupyter's display hook: the ``describe`` table and the ROC figure (io/notebook.py). The
+        presentation layer is named, not imported, here: mechanisms/ does not depend on io/."""
+        return importlib.import_module("dpcompare.io.notebook").mechanism_html(self)
 
 
 def _finite_or_none(x: float) -> float | None:

@@ -141,7 +141,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # every command computes: load scipy.special (through the numerics) before typer dispatches, as
         # an eager import did — imported later, from inside the command, it measured 0.1–0.2 s slower
         importlib.import_module("dpcompare._numerics")
-        importlib.import_module("dpcompare._malloc").retain_freed_memory()  # this process is dpcompare's own
+        # opt-in (DPCOMPARE_TUNE_MALLOC=1): this process is dpcompare's own
+        importlib.import_module("dpcompare._malloc").retain_freed_memory_if_asked()
     try:
         rv = app(args=args, prog_name="dpcompare", standalone_mode=False)
     except _NO_ARGS as exc:  # bare `dpcompare`: help on stderr, exit 2 as click does
