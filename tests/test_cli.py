@@ -286,9 +286,9 @@ def test_jsonable_turns_non_finite_numbers_into_null():
     import numpy as np
 
     obj = {"a": float("nan"), "b": [float("inf"), np.float64(-np.inf), np.float32(1.5)], "c": np.int64(3), "d": np.bool_(True)}
-    from dpcompare.io.cli.app import _jsonable
+    from dpcompare.io.render import jsonable
 
-    text = json.dumps(_jsonable(obj), allow_nan=False)
+    text = json.dumps(jsonable(obj), allow_nan=False)
     assert json.loads(text) == {"a": None, "b": [None, None, 1.5], "c": 3, "d": True}
 
 

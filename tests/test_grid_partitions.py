@@ -114,10 +114,10 @@ def test_tails_partition_of_a_discrete_law_is_its_pair_partition(pair, h, K):
 @pytest.mark.parametrize("mu", [0.05, 1.5, 8.0])
 def test_gaussian_cells_are_within_their_error_bound(mu):
     g = dc.Gaussian(mu=mu)
-    lo, hi = loss_range(g._log_sf, g._log_cdf, 1e-30, mu)
+    lo, hi = loss_range(g.log_sf, g.log_cdf, 1e-30, mu)
     bins = 512
     h = (hi - lo) / bins
-    part = partition.tails_partition(g._log_sf, g._log_cdf, h, lo, 0, bins)
+    part = partition.tails_partition(g.log_sf, g.log_cdf, h, lo, 0, bins)
     mpmath.mp.dps = 50
     rel = np.broadcast_to(np.asarray(part.rel_err), part.log_p.shape)
     for j in np.linspace(0, part.cell_k.size - 1, 25).astype(int):
@@ -138,11 +138,11 @@ def test_loss_range_is_the_doubling_search(mu):
     g = dc.Gaussian(mu=mu)
     tail = 1e-30
     hi = lo = max(mu, 1e-3)
-    while float(g._log_sf(np.array([hi]), "Q")[0]) > math.log(tail):
+    while float(g.log_sf(np.array([hi]), "Q")[0]) > math.log(tail):
         hi *= 2.0
-    while float(g._log_cdf(np.array([-lo]), "P")[0]) > math.log(tail):
+    while float(g.log_cdf(np.array([-lo]), "P")[0]) > math.log(tail):
         lo *= 2.0
-    assert loss_range(g._log_sf, g._log_cdf, tail, mu) == (-lo, hi)
+    assert loss_range(g.log_sf, g.log_cdf, tail, mu) == (-lo, hi)
 
 
 @given(st.lists(discrete_pairs, min_size=2, max_size=3), st.data())

@@ -119,7 +119,7 @@ def test_auc_is_integral_of_one_minus_f(m):
     # quadrature split at the kinks of f (the vertices of a discrete curve) so each piece is smooth
     kinks = [1e-6, 1e-3, 0.5]
     if m.pairs() is not None:
-        kinks += [float(x) for x in m.pairs()[0]._vertices[0] if 0 < x < 1]
+        kinks += [float(x) for x in m.pairs()[0].vertices[0] if 0 < x < 1]
     if isinstance(m, dc.Laplace):  # f has kinks where the test's threshold meets the loss atoms ±m: α = e^{−m}/2, 1 − e^{−m}/2
         kinks += [math.exp(-m.m) / 2, 1 - math.exp(-m.m) / 2]
     edges = np.unique(np.concatenate([[0.0, 1.0], kinks]))

@@ -298,9 +298,9 @@ def test_format_number_parses_back_exactly(x):
     if math.isnan(x):
         assert text == "nan"
     else:
-        from dpcompare.io.spec import _Parser
+        from dpcompare.io.spec import Parser
 
-        num = _Parser(f"f(x={text})", "thing").parse().args[0][1]
+        num = Parser(f"f(x={text})", "thing").parse().args[0][1]
         assert num.value == x
 
 

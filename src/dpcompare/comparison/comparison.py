@@ -278,7 +278,7 @@ def approximate_dominance(a: Mechanism, b: Mechanism, level: float, *, grid: int
     for m in (a, b):
         p = m.pairs()
         if p is not None:
-            av, _ = p[0]._vertices
+            av, _ = p[0].vertices
             alpha = np.unique(np.concatenate([alpha, av, np.clip(av - level, 0, 1)]))
             eps = np.unique(np.concatenate([eps, np.abs(p[0].loss)]))
     fa = a.tradeoff(np.clip(alpha + level, 0, 1))

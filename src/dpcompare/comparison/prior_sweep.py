@@ -350,7 +350,7 @@ def _bounds(m: Mechanism, x: np.ndarray):
     grid with a 1e-7-wide interval beside a 1e-2-wide one, gave an upper bound 5e-11 below the true Δ
     (Gaussian(μ = 0.25) against ApproxDP(0, ½)). With the rounding in the node brackets the lines are
     certified whatever the widths."""
-    lo, hi = m._bayes_error_interval(x)  # x: a float grid in [0, ½] built here
+    lo, hi = m.bayes_error_interval(x)  # x: a float grid in [0, ½] built here
     slack = R_ROUNDING * hi  # relative: R ≤ min(π, 1 − π) is 1e-30 near π = 1e-30, where a weight of 1e15 reads it
     return np.maximum(lo - slack, 0.0), hi + slack
 

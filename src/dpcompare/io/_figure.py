@@ -141,7 +141,7 @@ def _alpha_grid(mechs: Sequence["Mechanism"], n: int = 801) -> np.ndarray:
     parts = [np.linspace(0.0, 1.0, n), np.logspace(-8, 0, 161), 1.0 - np.logspace(-8, 0, 161)]
     for m in mechs:
         pairs = m.pairs()
-        vertices = getattr(pairs[0], "_vertices", None) if pairs is not None and pairs[0].size <= _MAX_KINKS else None
+        vertices = getattr(pairs[0], "vertices", None) if pairs is not None and pairs[0].size <= _MAX_KINKS else None
         if vertices is not None:
             parts.append(np.asarray(vertices[0], dtype=float))
     a = np.unique(np.concatenate(parts))

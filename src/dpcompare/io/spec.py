@@ -22,7 +22,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from .._validation import format_number
-from .spec_grammar import _Parser  # noqa: F401  (re-exported for spec_training and tests)
+from .spec_grammar import Parser  # noqa: F401  (re-exported for spec_training and tests)
 from .spec_registry import Entry, Param, Registry  # noqa: F401  (Entry: re-exported, was defined here)
 
 if TYPE_CHECKING:

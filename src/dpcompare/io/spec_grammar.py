@@ -11,7 +11,7 @@ A bare word is read as a value only for choice parameters (``sampling=poisson``)
 keys mean is the business of :mod:`dpcompare.io.spec_registry`; the public entry points are
 :func:`dpcompare.io.spec.parse` and :func:`dpcompare.io.spec.parse_hyperprior`.
 
->>> call = _Parser("Gaussian( sigma = 2, sensitivity=1 )", "mechanism").parse()
+>>> call = Parser("Gaussian( sigma = 2, sensitivity=1 )", "mechanism").parse()
 >>> call.name, [(k, n.value) for k, n in call.args]
 ('Gaussian', [('sigma', 2.0), ('sensitivity', 1.0)])
 """
@@ -28,7 +28,7 @@ __all__: list[str] = []  # internal to dpcompare.io (the parser behind Registry.
 
 # ---------------------------------------------------------------------------------------------- parser
 @dataclass(frozen=True)
-class _Number:
+class Number:
     text: str
     value: float
     integral_text: bool  # written as an integer literal (exact even beyond 2**53)
@@ -44,9 +44,9 @@ class _Number:
 
 
 @dataclass(frozen=True)
-class _Call:
+class Call:
     name: str
-    args: tuple[tuple[str | None, _Number], ...] = field(default=())
+    args: tuple[tuple[str | None, Number], ...] = field(default=())
 
 
 _WS = re.compile(r"\s*")
@@ -58,7 +58,7 @@ _NUMBER = re.compile(
 )
 
 
-class _Parser:
+class Parser:
     """Recursive descent over the text, one position index; no eval."""
 
     def __init__(self, text: str, kind: str) -> None:
@@ -86,7 +86,7 @@ class _Parser:
         self.pos = m.end()
         return m.group(0)
 
-    def _number(self, key: str | None) -> _Number:
+    def _number(self, key: str | None) -> Number:
         self._skip()
         end = self.pos  # the value is everything up to the next ',' or ')'
         while end < len(self.text) and self.text[end] not in ",)":
@@ -95,7 +95,7 @@ class _Parser:
         m = _NUMBER.fullmatch(raw)
         if not m and _NAME.fullmatch(raw):  # a word value, for choice parameters
             self.pos += len(raw)
-            return _Number(raw, math.nan, False, word=True)
+            return Number(raw, math.nan, False, word=True)
         if not m:
             who = f" for {key}" if key else ""
             raise ValueError(f"bad value{who}: expected a number, got {raw!r}" if raw else f"missing value{who}")
@@ -106,9 +106,9 @@ class _Parser:
             value = float(text.replace("_", ""))
         except ValueError:  # pragma: no cover - the regex only admits float syntax
             raise ValueError(f"bad value for {key}: {text!r}") from None
-        return _Number(text, value, integral)
+        return Number(text, value, integral)
 
-    def parse(self) -> _Call:
+    def parse(self) -> Call:
         return self.parse_args(self.parse_name())
 
     def parse_name(self) -> str:
@@ -116,8 +116,8 @@ class _Parser:
             raise ValueError(f"empty {self.kind} spec")
         return self._name(f"a {self.kind} name like gaussian(mu=1)")
 
-    def parse_args(self, name: str) -> _Call:
-        args: list[tuple[str | None, _Number]] = []
+    def parse_args(self, name: str) -> Call:
+        args: list[tuple[str | None, Number]] = []
         if self._peek() == "(":
             self.pos += 1
             while self._peek() != ")":
@@ -136,7 +136,7 @@ class _Parser:
         self._skip()
         if self.pos != len(self.text):
             raise ValueError(f"unexpected text {self._where()}")
-        return _Call(name, tuple(args))
+        return Call(name, tuple(args))
 
     def parse_raw(self) -> str:
         """The text between balanced outer parentheses ("" if there are none); nothing may follow."""
@@ -157,7 +157,7 @@ class _Parser:
                 return self.text[start:i]
         raise ValueError("missing ')' at the end")
 
-    def _arg(self) -> tuple[str | None, _Number]:
+    def _arg(self) -> tuple[str | None, Number]:
         self._skip()
         start = self.pos
         m = _NAME.match(self.text, self.pos)

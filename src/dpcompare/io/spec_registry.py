@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
 from .._validation import check_in_interval, check_integer, check_nonnegative, check_positive
-from .spec_grammar import _Call, _Number, _Parser
+from .spec_grammar import Call, Number, Parser
 
 __all__ = ["Entry", "Param", "Registry"]
 
@@ -81,7 +81,7 @@ class Param:
         """A word from ``choices`` (case-insensitive), e.g. ``sampling=poisson``."""
         return cls("choice", None, what, tuple(choices))
 
-    def convert(self, key: str, number: "_Number") -> Any:
+    def convert(self, key: str, number: "Number") -> Any:
         label = f"{key} ({self.what})" if self.what else key
         if self.kind == "choice":
             word = number.text.lower()
@@ -230,7 +230,7 @@ class Registry(Generic[T]):
         if not isinstance(text, str):
             raise TypeError(f"a {self.kind} spec must be a string, got {type(text).__name__}")
         try:
-            parser = _Parser(text, self.kind)
+            parser = Parser(text, self.kind)
             name = parser.parse_name()
             entry = self._lookup(name)  # an unknown name is the first thing to report
             if entry.raw_usage:
@@ -250,7 +250,7 @@ class Registry(Generic[T]):
             raise ValueError(f"unknown {self.kind} {name!r}; known: {known}{hint}")
         return self._entries[key]
 
-    def _build(self, call: "_Call") -> T:
+    def _build(self, call: "Call") -> T:
         entry = self._lookup(call.name)
         name = entry.name
         allowed = sorted(entry.params)
@@ -283,12 +283,15 @@ class Registry(Generic[T]):
                 raise ValueError(f"parameter {key!r} given twice for {name}")
             values[key] = number
 
-        self._check_form(entry, set(values))
+        self.check_form(entry, set(values))
         kwargs = {k: entry.params[k].convert(k, num) for k, num in values.items()}
         return entry.factory(**kwargs)
 
     @staticmethod
-    def _check_form(entry: Entry[T], given: set[str]) -> None:
+    def check_form(entry: Entry[T], given: set[str]) -> None:
+        """Raise ``ValueError`` (naming the entry's usage) unless the parameter names ``given`` fit one of
+        ``entry``'s declared forms; used by :meth:`build` and by grammars layered on a registry
+        (io/spec_training.py)."""
         if any(f.required and set(f.required) <= given <= f.keys for f in entry.forms) or any(
             not f.required and given <= f.keys for f in entry.forms
         ):

@@ -90,18 +90,18 @@ def training_event_json(spec: str) -> str:
     with a DpEvent equivalent (``gaussian``, ``laplace``); ``ValueError`` otherwise."""
     from ..accounting.dp_accounting import event_to_json
     from ..dpsgd.training import TrainingConfig
-    from .spec import _Parser, parse
+    from .spec import Parser, parse
 
     text = spec.strip()
     if text.lower().endswith(".json"):
         mech = parse(text)
         return mech.to_json()
-    parser = _Parser(text, "mechanism")
+    parser = Parser(text, "mechanism")
     name = parser.parse_name().lower()
     if name == "sgm":
         call = parser.parse_args(name)
         entry = MECHANISMS["sgm"]
-        MECHANISMS._check_form(entry, {k.lower() for k, _ in call.args if k})  # noqa: SLF001
+        MECHANISMS.check_form(entry, {k.lower() for k, _ in call.args if k})
         kw = {k.lower(): entry.params[k.lower()].convert(k.lower(), n) for k, n in call.args if k}
         nm = kw.pop("sigma", None)
         nm = kw.pop("noise_multiplier", nm)

@@ -123,11 +123,13 @@ class Mechanism(abc.ABC):
         """Certified bracket of R(π) (Sense.LOWER: the lower end is the pessimistic one), in [0, min(π, 1−π)].
 
         Unpacks as ``lo, hi``; an inverted bracket raises instead of being returned."""
-        return Bracket.from_interval(*self._bayes_error_interval(check_argument(Argument.PI, pi)), Sense.LOWER)
+        return Bracket.from_interval(*self.bayes_error_interval(check_argument(Argument.PI, pi)), Sense.LOWER)
 
-    def _bayes_error_interval(self, pi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def bayes_error_interval(self, pi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(lower, upper) of ``bayes_error_bounds`` at a float array π ∈ [0, 1] the caller has validated (the
-        sweep's own grids): the same clipping and checks, without argument parsing or a Bracket."""
+        sweep's own grids): the same clipping and checks, without argument parsing or a Bracket. The fast
+        path for callers that build their own π grid (comparison/prior_sweep.py); others use
+        ``bayes_error_bounds``."""
         return _ordered(self._bayes_error_bounds(pi), 0.0, np.minimum(pi, 1.0 - pi),
                         absolute=_ROUNDING_ABS + float(self.numerical_error))
 

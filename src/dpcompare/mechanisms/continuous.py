@@ -50,6 +50,20 @@ class PrivacyLossMechanism(Mechanism):
     def _tradeoff_exact(self, alpha: np.ndarray) -> np.ndarray:
         """Closed-form f(α)."""
 
+    # -- the tails, public for the engines that build on them (mixtures/: tails, joint concavity)
+    def log_sf(self, t: np.ndarray, under: Under | str) -> np.ndarray:
+        """log Pr(L > t) of the privacy loss L under P or Q (``under``: ``Under.P``/``"P"`` or ``Under.Q``/``"Q"``)."""
+        return self._log_sf(t, under)
+
+    def log_cdf(self, t: np.ndarray, under: Under | str) -> np.ndarray:
+        """log Pr(L ≤ t) of the privacy loss L under P or Q."""
+        return self._log_cdf(t, under)
+
+    @property
+    def loss_scale(self) -> float:
+        """Width over which the privacy-loss tails change (scales discretisations of the loss)."""
+        return self._loss_scale
+
     # -- derived views
     def _bayes_error_exact(self, pi: np.ndarray) -> np.ndarray:
         lam = logit(pi)

@@ -369,7 +369,7 @@ class TradeoffOracle(PairMechanism):
         the two mechanisms' gaps.
         """
         pess, opt = self.pairs()
-        x = np.union1d(pess._vertices[0], opt._vertices[0])
+        x = np.union1d(pess.vertices[0], opt.vertices[0])
         return float(max(np.max(opt.tradeoff(x) - pess.tradeoff(x)), 0.0))
 
     @property

@@ -71,5 +71,5 @@ class PairMechanism(Mechanism):
         return self._pairs[0].epsilon(delta)
 
     def _tradeoff_integral(self) -> float:
-        a, b = self._pairs[0]._vertices
+        a, b = self._pairs[0].vertices
         return float(np.sum(0.5 * (b[1:] + b[:-1]) * np.diff(a)))

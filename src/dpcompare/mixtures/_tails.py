@@ -35,7 +35,7 @@ def tail_pairs(
 
     >>> import dpcompare as dc
     >>> g = dc.Gaussian(mu=1.0)
-    >>> pess, opt = tail_pairs(g._log_sf, g._log_cdf, 24 / 4096, -12.0, 0, 4096)
+    >>> pess, opt = tail_pairs(g.log_sf, g.log_cdf, 24 / 4096, -12.0, 0, 4096)
     >>> bool(opt.delta(1.0) <= g.delta(1.0) <= pess.delta(1.0))
     True
     """
@@ -50,7 +50,7 @@ def loss_range(log_sf: partition.LogTail, log_cdf: partition.LogTail, tail: floa
 
     >>> import dpcompare as dc
     >>> g = dc.Gaussian(mu=1.0)
-    >>> loss_range(g._log_sf, g._log_cdf, 1e-30, 1.0)  # ℓ ~ N(½, 1) under Q: 11.9σ needed, 16 = 2⁴
+    >>> loss_range(g.log_sf, g.log_cdf, 1e-30, 1.0)  # ℓ ~ N(½, 1) under Q: 11.9σ needed, 16 = 2⁴
     (-16.0, 16.0)
     """
     s = max(float(scale), 1e-3)
@@ -76,8 +76,8 @@ def privacy_loss_pairs(mech, *, bins: int = DEFAULT_BINS, tail: float = DEFAULT_
     if isinstance(mech, Laplace):
         lo, hi = -mech.m, mech.m
     else:
-        lo, hi = loss_range(mech._log_sf, mech._log_cdf, tail, mech._loss_scale)
-    return tail_pairs(mech._log_sf, mech._log_cdf, (hi - lo) / bins, lo, 0, bins)
+        lo, hi = loss_range(mech.log_sf, mech.log_cdf, tail, mech.loss_scale)
+    return tail_pairs(mech.log_sf, mech.log_cdf, (hi - lo) / bins, lo, 0, bins)
 
 
 __all__ = ["DEFAULT_BINS", "DEFAULT_TAIL", "loss_range", "privacy_loss_pairs", "tail_pairs"]

@@ -101,7 +101,7 @@ def _component_points(comp: Any, lam: np.ndarray) -> tuple[np.ndarray, np.ndarra
 
         return ndtr(-(lam + mu * mu / 2) / mu), ndtr((lam - mu * mu / 2) / mu)
     if isinstance(comp, PrivacyLossMechanism):
-        return np.exp(comp._log_sf(np.nextafter(lam, -np.inf), "P")), np.exp(comp._log_cdf(np.nextafter(lam, -np.inf), "Q"))
+        return np.exp(comp.log_sf(np.nextafter(lam, -np.inf), "P")), np.exp(comp.log_cdf(np.nextafter(lam, -np.inf), "Q"))
     if isinstance(comp, PairMechanism):
         comp = comp.pairs()[0]
     if isinstance(comp, DiscretePair):

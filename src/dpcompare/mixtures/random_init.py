@@ -136,7 +136,7 @@ def _gaussian_component(mu: float, h: float, K: int) -> certified_grid.StepParti
     if math.isinf(mu):
         return partition.pair_partition(DiscretePair(np.array([]), np.array([]), 1.0, 1.0), h, 0.0, -K, K)
     g = Gaussian(mu=mu)
-    return partition.tails_partition(g._log_sf, g._log_cdf, h, 0.0, -K, K)
+    return partition.tails_partition(g.log_sf, g.log_cdf, h, 0.0, -K, K)
 
 
 def _compose(pair: DiscretePair, steps: int, h: float, K: int, rounding: Rounding) -> tuple[DiscretePair, float]:

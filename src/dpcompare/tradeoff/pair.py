@@ -367,15 +367,16 @@ class DiscretePair:
         return float(solve(g, lo, hi, side=Side.ABOVE, scale=Scale.LOG, start=start, step=1e-13, rtol=1e-13).feasible)
 
     @cached_property
-    def _vertices(self) -> tuple[np.ndarray, np.ndarray]:
-        """Trade-off vertices (α ascending): αₖ = P(ℓ ≥ ℓₖ), βₖ = Q(ℓ < ℓₖ); then (1, 0)."""
+    def vertices(self) -> tuple[np.ndarray, np.ndarray]:
+        """Trade-off vertices (α ascending): αₖ = P(ℓ ≥ ℓₖ), βₖ = Q(ℓ < ℓₖ); then (1, 0). The kinks of the
+        piecewise-linear f; read-only arrays of this pair (do not modify)."""
         alpha = self._p_tail[::-1]
         beta = self._q_head[::-1]
         return np.concatenate([alpha, [1.0]]), np.concatenate([beta, [0.0]])
 
     def tradeoff(self, alpha: np.ndarray) -> np.ndarray:
         """f(α): linear interpolation between the vertices (randomised Neyman–Pearson tests)."""
-        a, b = self._vertices
+        a, b = self.vertices
         alpha = np.asarray(alpha, dtype=float)
         # on the segment [αₖ₋₁, αₖ] interpolate from its right end, f = βₖ + (αₖ − α)·(βₖ₋₁ − βₖ)/(αₖ − αₖ₋₁):
         # αₖ − α is exact near αₖ (Sterbenz), so f keeps its relative accuracy as α → 1 where f → 0

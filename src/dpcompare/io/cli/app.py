@@ -28,7 +28,6 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from ..render import emit_json, jsonable, num
 from ..spec import MECHANISMS
 
 EXIT_USER_ERROR = 2
@@ -67,10 +66,7 @@ def _root(
 
 
 # ---------------------------------------------------------------------------------------------- output
-# One formatter for every command (io/render.py); the names below are what the command modules import.
-_emit_json = emit_json
-_num = num
-_jsonable = jsonable
+# One formatter for every command: io/render.py (emit_json, num, jsonable); command modules import it from there.
 
 
 def _console() -> Console:

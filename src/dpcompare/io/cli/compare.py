@@ -15,7 +15,8 @@ from ..spec import parse, parse_hyperprior
 
 if TYPE_CHECKING:
     from ...comparison import Comparison, DeltaResult
-from .app import _emit_json, _num, _print_parts, app
+from ..render import emit_json, num
+from .app import _print_parts, app
 
 # ---------------------------------------------------------------------------------------------- compare
 _DIRECTION_MEANING = (
@@ -26,10 +27,10 @@ _DIRECTION_MEANING = (
 
 
 def _delta_row(t: Table, label: str, r: "DeltaResult") -> None:
-    at = _num(r.pi, 4) if r.value > 0 else "- (Δ = 0)"
+    at = num(r.pi, 4) if r.value > 0 else "- (Δ = 0)"
     if r.value > 0 and math.isfinite(r.eps):
-        at += f" (ε = {_num(r.eps, 4)})"
-    t.add_row(label, _num(r.value), f"[{_num(r.lower)}, {_num(r.upper)}]", at)
+        at += f" (ε = {num(r.eps, 4)})"
+    t.add_row(label, num(r.value), f"[{num(r.lower)}, {num(r.upper)}]", at)
 
 
 def _delta_table(title: str) -> Table:
@@ -48,7 +49,7 @@ def _compare_tables(c: "Comparison") -> list[Any]:
     _delta_row(t, _DIRECTION_MEANING[0][0], c.delta_ab)
     _delta_row(t, _DIRECTION_MEANING[1][0], c.delta_ba)
     lo, hi = c.symmetric_bounds
-    t.add_row("Δ↔ symmetric", _num(c.symmetric), f"[{_num(lo)}, {_num(hi)}]", "")
+    t.add_row("Δ↔ symmetric", num(c.symmetric), f"[{num(lo)}, {num(hi)}]", "")
     out.append(t)
     legend = Table.grid(padding=(0, 1))
     legend.add_column(no_wrap=True)
@@ -63,9 +64,9 @@ def _compare_tables(c: "Comparison") -> list[Any]:
     )
     unweighted = "" if c.weighted is None else " The verdict comes from the unweighted curves."
     out.append(f"[bold]Verdict[/]: {escape(c.verdict)} — {escape(text)}."
-               f" Tolerance: Δ ≤ {_num(c.tolerance, 3)} counts as 0.{cert}{unweighted}")
+               f" Tolerance: Δ ≤ {num(c.tolerance, 3)} counts as 0.{cert}{unweighted}")
     if c.crossings:
-        pts = ", ".join(_num(x, 4) for x in c.crossings)
+        pts = ", ".join(num(x, 4) for x in c.crossings)
         out.append(f"[bold]Crossings[/]: the Bayes error functions R_A and R_B cross at π ≈ {pts}.")
     else:
         out.append("[bold]Crossings[/]: none — R_A − R_B does not change sign.")
@@ -82,7 +83,7 @@ def _compare_tables(c: "Comparison") -> list[Any]:
         tr.add_column("value", justify="right", no_wrap=True)
         tr.add_column("certified bracket", justify="center", no_wrap=True)
         for label, r in (("E_Ψ[(R_A − R_B)₊] (choosing B)", w.regret_ab), ("E_Ψ[(R_B − R_A)₊] (choosing A)", w.regret_ba)):
-            tr.add_row(label, _num(r.value, 4), f"[{_num(r.lower, 4)}, {_num(r.upper, 4)}]")
+            tr.add_row(label, num(r.value, 4), f"[{num(r.lower, 4)}, {num(r.upper, 4)}]")
         out.append(tr)
     out.append(f"[bold]In words[/]: {escape(c.sentence())}")
     return out
@@ -112,7 +113,7 @@ def compare_cmd(
         kwargs["tol"] = tolerance
     result = compare(ma, mb, **kwargs)
     if as_json:
-        _emit_json(result.to_dict())
+        emit_json(result.to_dict())
         return
     _print_parts(_compare_tables(result))
 

@@ -10,7 +10,7 @@ from rich.table import Table
 
 
 from ..spec import parse
-from ..render import emit_json as _emit_json, num as _num
+from ..render import emit_json, num
 from .app import _console, app
 
 # ---------------------------------------------------------------------------------------------- describe
@@ -39,12 +39,12 @@ def _describe_table(d: dict[str, Any]) -> Table:
             continue
         shown.add(key)
         value = d[key]
-        text = "∞" if key == "epsilon" and value is None else _num(value)
-        t.add_row(label.format(delta=_num(d.get("delta"), 3)), text, meaning)
+        text = "∞" if key == "epsilon" and value is None else num(value)
+        t.add_row(label.format(delta=num(d.get("delta"), 3)), text, meaning)
     for key, value in d.items():  # views added later show up without a change here
         if key not in shown and not isinstance(value, (dict, list)):
             is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
-            t.add_row(key.replace("_", " "), _num(value) if is_number else escape(str(value)), "")
+            t.add_row(key.replace("_", " "), num(value) if is_number else escape(str(value)), "")
     return t
 
 
@@ -63,7 +63,7 @@ def describe_cmd(
     # the μ of the Gaussian through the fixed point describes the bulk — both are shown, each named
     result["mu_at_fixed_point"] = mu_at_fixed_point(float(result["fixed_point"]))
     if as_json:
-        _emit_json(result)
+        emit_json(result)
         return
     _console().print(_describe_table(result))
 

@@ -13,7 +13,8 @@ from rich.table import Table
 
 
 from ..files import output_path
-from .app import _console, _emit_json, _num, app
+from ..render import emit_json, num
+from .app import _console, app
 
 # ---------------------------------------------------------------------------------------------- calibrate (issue 5)
 class _BracketProgress:
@@ -42,9 +43,9 @@ class _BracketProgress:
             self.status.start()
         known = [float(x) for x in (feasible, infeasible) if x is not None]
         lo, hi = (min(known), max(known)) if len(known) == 2 else (None, None)
-        bracket = f"in [{_num(lo, 8)}, {_num(hi, 8)}]" if lo is not None else "not bracketed yet"
+        bracket = f"in [{num(lo, 8)}, {num(hi, 8)}]" if lo is not None else "not bracketed yet"
         text = (f"calibrating {self.what}: boundary {bracket}; certified so far: "
-                f"{_num(feasible, 8) if feasible is not None else 'none'} ({self.calls} accountant calls, "
+                f"{num(feasible, 8) if feasible is not None else 'none'} ({self.calls} accountant calls, "
                 f"{time.perf_counter() - self.t0:.0f} s)")
         self.status.update(escape(text))
 
@@ -163,7 +164,7 @@ def calibrate_cmd(
         progress.close()
     d["spec"] = r.spec
     if as_json:
-        _emit_json(d)
+        emit_json(d)
         return
     t = Table(title=title, title_justify="left")
     t.add_column("", no_wrap=True)
@@ -175,7 +176,7 @@ def calibrate_cmd(
         elif isinstance(v, str):
             t.add_row(label, escape(v))
         else:
-            t.add_row(label, "—" if v is None else _num(v, 10 if key in ("sigma", "epsilon", "value") else 6))
+            t.add_row(label, "—" if v is None else num(v, 10 if key in ("sigma", "epsilon", "value") else 6))
     _console().print(t)
     if d.get("at_limit"):
         _console().print(f"even {d['steps']:.0e} steps meet the target: the answer is more than that, not that number")
@@ -224,17 +225,17 @@ def sweep_cmd(
                                              default=None)
     summary["notes"] = notes
     if as_json:
-        _emit_json(summary)
+        emit_json(summary)
         return
     con = _console()
     for n in notes:
         con.print(escape(n))
     con.print(f"wrote {escape(path)}: {summary['computed']} point(s) computed, {summary['skipped']} already done, "
-              f"{summary['seconds']:.1f} s ({_num(summary['points_per_second'], 3)} points/s, {summary['backend']})")
+              f"{summary['seconds']:.1f} s ({num(summary['points_per_second'], 3)} points/s, {summary['backend']})")
     if summary["infeasible"]:
         con.print(f"{summary['infeasible']} infeasible point(s): recorded with their reason (column 'reason')")
     if summary["max_delta_base_to_point"] is not None:
-        con.print(f"max Δ(baseline‖point) = {_num(summary['max_delta_base_to_point'], 4)}")
+        con.print(f"max Δ(baseline‖point) = {num(summary['max_delta_base_to_point'], 4)}")
     if summary["pareto_efficient"]:
         con.print("Pareto-efficient (accuracy vs excess vulnerability): " + escape(", ".join(summary["pareto_efficient"])))
 

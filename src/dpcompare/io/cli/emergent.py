@@ -10,7 +10,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..spec import parse
-from .app import _emit_json, _num, _print_parts, app
+from ..render import emit_json, num
+from .app import _print_parts, app
 
 if TYPE_CHECKING:
     from ...comparison.emergent_dominance import Emergent
@@ -33,26 +34,26 @@ def _tables(e: "Emergent") -> list[Any]:
     for col in ("", "v₁ = KL", "v₂", "v₃", "v₄", "η", "μ (CLT)"):
         t.add_column(col, justify="right" if col else "left", no_wrap=True)
     for label, m, mu in (("A", e.moments_a, e.clt_mu_a), ("B", e.moments_b, e.clt_mu_b)):
-        t.add_row(label, _num(m.v1, 5), _num(m.v2, 5), _num(m.v3, 5), _num(m.v4, 5), _num(m.eta, 5) if m.finite else "∞",
-                  _num(mu, 5) if math.isfinite(mu) else "-")
+        t.add_row(label, num(m.v1, 5), num(m.v2, 5), num(m.v3, 5), num(m.v4, 5), num(m.eta, 5) if m.finite else "∞",
+                  num(mu, 5) if math.isfinite(mu) else "-")
     out.append(t)
     out.append(f"Moments computed by: A {e.method_a.value}, B {e.method_b.value}.")
     th = Table(title="Theorem 3: N/Ñ ≥ η̃²/η² ⇒ Δ(M^⊗N ‖ M̃^⊗Ñ) ≤ γ + γ̃ (Berry–Esseen, 0.56)", title_justify="left")
     for col in ("ordering", "N/Ñ", "η̃²/η²", "precondition", "bound γ + γ̃"):
         th.add_column(col, justify="left" if col in ("ordering", "precondition") else "right", no_wrap=True)
     for label, o in (("Δ(A^⊗N ‖ B^⊗Ñ)", e.forward), ("Δ(B^⊗Ñ ‖ A^⊗N)", e.backward)):
-        th.add_row(label, _num(o.ratio), _num(o.needed), "holds" if o.applies else "fails",
-                   _num(o.bound, 4) if o.applies else "does not apply")
+        th.add_row(label, num(o.ratio), num(o.needed), "holds" if o.applies else "fails",
+                   num(o.bound, 4) if o.applies else "does not apply")
     out.append(th)
     if e.composed.delta_ab is not None:
         tc = Table(title="Certified Δ of the composed mechanisms (lower ≤ Δ ≤ upper)", title_justify="left")
         for col in ("ordering", "Δ", "lower", "upper", "at π"):
             tc.add_column(col, justify="left" if col == "ordering" else "right", no_wrap=True)
         for label, d in (("Δ(A^⊗N ‖ B^⊗Ñ)", e.composed.delta_ab), ("Δ(B^⊗Ñ ‖ A^⊗N)", e.composed.delta_ba)):
-            tc.add_row(label, _num(d.value), _num(d.lower), _num(d.upper), _num(d.pi, 4) if d.lower > 0 else "-")
+            tc.add_row(label, num(d.value), num(d.lower), num(d.upper), num(d.pi, 4) if d.lower > 0 else "-")
         out.append(tc)
     for label, o in (("Δ(A^⊗N ‖ B^⊗Ñ)", e.forward), ("Δ(B^⊗Ñ ‖ A^⊗N)", e.backward)):
-        out.append(f"{label}: {escape(o.reason)}" + (f", bound {_num(o.bound, 4)}." if o.applies else "."))
+        out.append(f"{label}: {escape(o.reason)}" + (f", bound {num(o.bound, 4)}." if o.applies else "."))
     out.append(f"[bold]Certified Δ[/]: {escape(e.composed.note)}.")
     out.append(f"[bold]Prediction[/]: {escape(e.sentence())}")
     return out
@@ -73,6 +74,6 @@ def emergent_cmd(
     m = n if steps_b is None else _steps("steps_b", steps_b)
     result = emergent(parse(a), parse(b), n, m)
     if as_json:
-        _emit_json(result.to_dict())
+        emit_json(result.to_dict())
         return
     _print_parts(_tables(result))

@@ -10,7 +10,7 @@ from rich.markup import escape
 from rich.table import Table
 
 
-from ..render import emit_json as _emit_json, num as _num
+from ..render import emit_json, num
 from .app import _numbers, _print_parts, app
 
 # ---------------------------------------------------------------------------------------------- gaussian
@@ -30,46 +30,46 @@ def _parse_orders(text: str) -> list[float]:
 
 
 def _gaussian_tables(d: dict[str, Any]) -> list[Any]:
-    delta = _num(d["delta"], 3)
-    head = f"[bold]Gaussian mechanism[/], ψ = {_num(d['psi'], 8)}: {escape(_GAUSSIAN_SOURCE[d['source']])}"
+    delta = num(d["delta"], 3)
+    head = f"[bold]Gaussian mechanism[/], ψ = {num(d['psi'], 8)}: {escape(_GAUSSIAN_SOURCE[d['source']])}"
     if d.get("epsilon_target") is not None:
-        head += f"; target (ε, δ) = ({_num(d['epsilon_target'])}, {delta})"
+        head += f"; target (ε, δ) = ({num(d['epsilon_target'])}, {delta})"
 
     m = Table(title="the mechanism (sensitivity-index paper [SI])", title_justify="left")
     m.add_column("view")
     m.add_column("value", justify="right")
     m.add_column("meaning")
-    m.add_row("ψ = Δ/σ", _num(d["psi"], 8), "sensitivity index (Def 6)")
-    m.add_row(f"σ at Δ = {_num(d['sensitivity'])}", _num(d["sigma"], 8), "noise standard deviation")
-    m.add_row("μ-GDP", _num(d["mu"], 8), "tightest GDP μ = ψ (Lemma 6)")
-    m.add_row("AUC", _num(d["auc"], 8), "best attack's ROC area Φ(ψ/√2)")
-    m.add_row("advantage", _num(d["advantage"], 8), "max TPR − FPR = 2Φ(ψ/2) − 1")
-    m.add_row("fixed point α*", _num(d["fixed_point"], 8), "FPR = FNR of the best attack")
-    m.add_row("minimax Bayes error R*", _num(d["minimax_bayes_error"], 8), "best attack's error at prior ½")
+    m.add_row("ψ = Δ/σ", num(d["psi"], 8), "sensitivity index (Def 6)")
+    m.add_row(f"σ at Δ = {num(d['sensitivity'])}", num(d["sigma"], 8), "noise standard deviation")
+    m.add_row("μ-GDP", num(d["mu"], 8), "tightest GDP μ = ψ (Lemma 6)")
+    m.add_row("AUC", num(d["auc"], 8), "best attack's ROC area Φ(ψ/√2)")
+    m.add_row("advantage", num(d["advantage"], 8), "max TPR − FPR = 2Φ(ψ/2) − 1")
+    m.add_row("fixed point α*", num(d["fixed_point"], 8), "FPR = FNR of the best attack")
+    m.add_row("minimax Bayes error R*", num(d["minimax_bayes_error"], 8), "best attack's error at prior ½")
 
     e = Table(title=f"ε at δ = {delta}", title_justify="left")
     e.add_column("conversion")
     e.add_column("ε", justify="right")
     e.add_column("best α", justify="right")
     e.add_column("note")
-    e.add_row("privacy profile (eq 6.7)", _num(d["epsilon"], 8), "", "exact: the smallest valid ε")
+    e.add_row("privacy profile (eq 6.7)", num(d["epsilon"], 8), "", "exact: the smallest valid ε")
     for key, label in (
         ("epsilon_rdp_asoodeh", "RDP improved A (Cor 12)"),
         ("epsilon_rdp_balle", "RDP improved B (Cor 13)"),
         ("epsilon_rdp", "RDP standard (Cor 11)"),
     ):
-        e.add_row(label, _num(d[key], 8), _num(d[key + "_order"], 5), f"valid, α ∈ (1, {_num(d['alpha_max'])}]")
+        e.add_row(label, num(d[key], 8), num(d[key + "_order"], 5), f"valid, α ∈ (1, {num(d['alpha_max'])}]")
     if d["epsilon_classical_valid"]:
         note = "valid (ε < 1)"
     else:
         note = "unproven (ε ≥ 1), " + ("holds here" if d["epsilon_classical_holds"] else "FAILS here")
-    e.add_row("classical (eq 3.5)", _num(d["epsilon_classical"], 8), "", note)
+    e.add_row("classical (eq 3.5)", num(d["epsilon_classical"], 8), "", note)
 
     r = Table(title="RDP (Lemma 7)", title_justify="left")
     r.add_column("order α", justify="right")
     r.add_column("ρ(α) = αψ²/2", justify="right")
     for row in d["rdp"]:
-        r.add_row(_num(row["alpha"], 6), _num(row["rho"], 8))
+        r.add_row(num(row["alpha"], 6), num(row["rho"], 8))
     return [head, m, e, r]
 
 
@@ -114,7 +114,7 @@ def gaussian_cmd(
               alpha_max=alpha_max, source=source, epsilon_target=epsilon if source is Source.EPSILON else None)
     result = v.to_dict()
     if as_json:
-        _emit_json(result)
+        emit_json(result)
         return
     _print_parts(_gaussian_tables(result))
 

@@ -12,7 +12,7 @@ from rich.markup import escape
 
 from ..files import output_path, write_output
 from ..spec import parse, parse_hyperprior
-from ..render import emit_json as _emit_json
+from ..render import emit_json
 from .app import _console, app
 
 # ---------------------------------------------------------------------------------------------- plot, report
@@ -67,7 +67,7 @@ def plot_cmd(
     data = P.render(draw(), fmt, dpi=dpi)
     write_output(path, data)
     if as_json:
-        _emit_json({"output": path, "kind": kind.value, "format": fmt, "bytes": len(data),
+        emit_json({"output": path, "kind": kind.value, "format": fmt, "bytes": len(data),
                     "mechanisms": [m.spec for m in mechs]})
         return
     _console().print(f"wrote {escape(path)} ({kind.value}, {len(mechs)} mechanism{'s' if len(mechs) != 1 else ''}, {len(data) / 1024:.0f} KiB)")
@@ -111,7 +111,7 @@ def report_cmd(
     data = rep.html.encode("utf-8")
     write_output(path, data)
     if as_json:
-        _emit_json({"output": path, "bytes": len(data), **rep.to_dict()})
+        emit_json({"output": path, "bytes": len(data), **rep.to_dict()})
         return
     con = _console()
     con.print(f"[bold]Verdict[/]: {escape(rep.verdict)}")
