@@ -13,7 +13,7 @@ symmetric); its δ is the max of the two, i.e. the mechanism's trade-off is f = 
 For the subsampled Gaussian, REMOVE is μ_upper = (1−p)N(0,σ²) + pN(−1,σ²), μ_lower = N(0,σ²)
 and ADD is μ_upper = N(0,σ²), μ_lower = (1−p)N(0,σ²) + pN(1,σ²) (``AdditiveNoisePrivacyLoss``).
 
-Masses after FFT composition (DESIGN.md §2): dp-accounting's dense ``self_compose`` leaves tiny
+Masses after FFT composition: dp-accounting's dense ``self_compose`` leaves tiny
 negative entries, and its connect-the-dots pmfs can carry a total μ_upper-mass above 1 (second
 differences of δ in floating point; ≈ 4e-8 per step for the ADD direction of σ = 2, p = 9e-4 at
 h = 1e-5, i.e. several percent after 10⁶ steps). :func:`pmf_to_pair` never renormalises: negative
@@ -25,7 +25,7 @@ Optimistic pmfs (``pessimistic_estimate=False``) round every loss down keeping �
 Σ qᵢe^{−ℓᵢ} can exceed 1, so they are not pairs. Their Bayes error R' = Σ min(π·pᵢ, (1−π)·qᵢ) is still
 ≥ the true one (pᵢ only grew), so the valid pair with Bayes error min(R', min(π, 1−π)) — concave,
 0 at both ends, below the perfectly private one — is a certified optimistic pair (:func:`~dpcompare.tradeoff.lower_envelope`).
-Over 10⁶ compositions its rounding bias is tens of nats (DESIGN.md §1): certified but loose; the
+Over 10⁶ compositions its rounding bias is tens of nats: certified but loose; the
 subsampled Gaussian has its own tight lower version in :mod:`.sgm`.
 """
 
@@ -56,7 +56,7 @@ DEFAULT_DISCRETIZATION = 1e-4
 
 # ---------------------------------------------------------------------------------------------- construction
 def _dense(pld: PrivacyLossDistribution) -> PrivacyLossDistribution:
-    """The same PLD with dense pmfs (sparse self-composition is ~200× slower; DESIGN.md §1)."""
+    """The same PLD with dense pmfs (sparse self-composition is ~200× slower)."""
     rem = pld._pmf_remove.to_dense_pmf()  # noqa: SLF001 - the adapter is allowed internals
     if pld._symmetric:  # noqa: SLF001
         return PrivacyLossDistribution(rem)

@@ -1,4 +1,4 @@
-"""Mechanism comparison (seed 000 §3–5): Δ-divergence, Blackwell verdict, crossings and hyper-prior figures
+"""Mechanism comparison ([BCP] §3–5): Δ-divergence, Blackwell verdict, crossings and hyper-prior figures
 from one certified sweep; Lévy distance (Lemma B.1); PLRV moments and emergent dominance (Theorem 3)."""
 
 from .comparison import (

@@ -1,4 +1,4 @@
-"""Comparing two mechanisms beyond the calibration point (seed 000 §3).
+"""Comparing two mechanisms beyond the calibration point ([BCP] §3).
 
 - Blackwell dominance (Thm 1): M ≥ M̃ ⇔ f ≤ f̃ ⇔ δ ≥ δ̃ ⇔ R ≤ R̃ everywhere; here decided from the
   certified Δ brackets with an explicit tolerance: "a>=b" when Δ(A‖B) ≤ tol.
@@ -55,7 +55,7 @@ class Regret:
 
 @dataclass(frozen=True)
 class Weighted:
-    """What a hyper-prior Ψ adds to a comparison (seed 000 §5). It never changes the verdict.
+    """What a hyper-prior Ψ adds to a comparison ([BCP] §5). It never changes the verdict.
 
     ``delta_ab`` = Δ^Ψ(A‖B) = max_π Ψ(π)(R_A − R_B)(π) is density-weighted: not a probability, it can
     exceed 1 for a peaked Ψ. ``regret_ab`` = E_Ψ[(R_A − R_B)₊] is on the probability scale.
@@ -289,10 +289,10 @@ def approximate_dominance(a: Mechanism, b: Mechanism, level: float, *, grid: int
 
 
 def delta_from_perfect_privacy(m: Mechanism) -> DeltaResult:
-    """Δ(M_PP‖M) = ½·TV = ½·δ(0) (seed 000 Lemma 3), computed as a Δ-divergence."""
+    """Δ(M_PP‖M) = ½·TV = ½·δ(0) ([BCP] Lemma 3), computed as a Δ-divergence."""
     return delta_divergence(PerfectlyPrivate(), m)
 
 
 def delta_to_blatant_non_privacy(m: Mechanism) -> DeltaResult:
-    """Δ(M‖M_BNP) = R* = α* (seed 000 Lemma 4), computed as a Δ-divergence."""
+    """Δ(M‖M_BNP) = R* = α* ([BCP] Lemma 4), computed as a Δ-divergence."""
     return delta_divergence(m, BlatantlyNonPrivate())

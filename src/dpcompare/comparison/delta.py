@@ -1,4 +1,4 @@
-"""The Δ-divergence Δ(M‖M̃) = max_π (R(π) − R̃(π)) with a certified bracket (seed 000 Def 1, Cor 1).
+"""The Δ-divergence Δ(M‖M̃) = max_π (R(π) − R̃(π)) with a certified bracket ([BCP] Def 1, Cor 1).
 
 Δ(M‖M̃) is the worst-case regret of choosing M̃ over M, in the adversary's minimum Bayes error; by
 Thm 2 it equals the smallest κ with f(α+κ) − κ ≤ f̃(α), and sup_ε (δ̃(ε) − δ(ε))/(1 + e^ε).
@@ -9,7 +9,7 @@ Algorithm
    linear with kinks at the merged breakpoints, so the maximum is read off there exactly (``delta_pairs``,
    both directions from one merge): lower = Δ(A_pess‖B_opt), upper = Δ(A_opt‖B_pess).
 2. Otherwise a certified branch and bound over π ∈ [0, ½] (``dpcompare.comparison.prior_sweep``) that uses only that Bayes error
-   functions are concave (seed 000 §2):
+   functions are concave ([BCP] §2):
    a. On a grid x₀ < … < xₙ, the points give the lower bound L = maxₖ Ψ(xₖ)(R_A,lo − R_B,hi)(xₖ).
    b. On [xₖ, xₖ₊₁], concavity bounds R_A from above by secants through nodes left and right of the
       interval, extended (the nearest nodes, or the nearest at least one interval width away where the
@@ -77,7 +77,7 @@ class DeltaResult:
 def delta_divergence(
     a: Mechanism, b: Mechanism, hyperprior: HyperPrior | Callable | None = None, *, tol: float = DEFAULT_TOL
 ) -> DeltaResult:
-    """Δ(A‖B) = max_π Ψ(π)·(R_A(π) − R_B(π)) (seed 000 Cor 1; weighted form §5), certified.
+    """Δ(A‖B) = max_π Ψ(π)·(R_A(π) − R_B(π)) ([BCP] Cor 1; weighted form §5), certified.
 
     ``hyperprior`` is None (Ψ ≡ 1), a HyperPrior or a density callable (parse names such as
     'jeffreys' with ``dpcompare.parse_hyperprior``). With a hyper-prior the result is the
@@ -95,7 +95,7 @@ def delta_divergences(
     a: Mechanism, b: Mechanism, hyperprior: HyperPrior | Callable | None = None, *, tol: float = DEFAULT_TOL
 ) -> tuple[DeltaResult, DeltaResult]:
     """(Δ(A‖B), Δ(B‖A)), each as :func:`delta_divergence` certifies it, from one evaluation: one merge of
-    the four discrete pairs, or one sweep over π with both targets (seed 000 Cor 1; weighted form §5).
+    the four discrete pairs, or one sweep over π with both targets ([BCP] Cor 1; weighted form §5).
 
     >>> import dpcompare as dc
     >>> ab, ba = dc.delta_divergences(dc.Gaussian(mu=1), dc.Laplace(b=1))

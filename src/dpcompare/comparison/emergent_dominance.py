@@ -1,4 +1,4 @@
-"""Emergent Blackwell dominance for any two mechanisms (seed 000 §4: eq 8–14, Lemma 6, Theorem 3).
+"""Emergent Blackwell dominance for any two mechanisms ([BCP] §4: eq 8–14, Lemma 6, Theorem 3).
 
 For M composed N times and M̃ composed Ñ times:
 
@@ -80,7 +80,7 @@ class Composed:
 
 @dataclass(frozen=True)
 class Emergent:
-    """Seed 000 Theorem 3 for A^⊗N vs B^⊗Ñ, with the certified Δ beside it (module docstring)."""
+    """[BCP] Theorem 3 for A^⊗N vs B^⊗Ñ, with the certified Δ beside it (module docstring)."""
 
     a: Mechanism
     b: Mechanism
@@ -200,7 +200,7 @@ def _as_pairs(ca: Mechanism, why_a: str, cb: Mechanism, why_b: str) -> tuple[Mec
 
 
 def emergent(a: Mechanism, b: Mechanism, steps_a: int, steps_b: int, *, certified: bool = True) -> Emergent:
-    """Theorem 3 of seed 000 for A^⊗N vs B^⊗Ñ, with the certified Δ of the compositions (module docstring).
+    """Theorem 3 of [BCP] for A^⊗N vs B^⊗Ñ, with the certified Δ of the compositions (module docstring).
 
     A and B describe one step: a subsampled Gaussian must have ``steps=1`` (it is composed ``steps_a``
     times here). ``certified=False`` skips the composition (the moments side only).

@@ -1,4 +1,4 @@
-"""Hyper-priors Ψ over the adversary's prior π (seed 000 §5, "Bayesian Mechanism Selection").
+"""Hyper-priors Ψ over the adversary's prior π ([BCP] §5, "Bayesian Mechanism Selection").
 
 The weighted Bayes error is R^Ψ(π) = R(π)·Ψ(π) and the weighted divergence
 Δ^Ψ(M‖M̃) = max_π Ψ(π)·(R(π) − R̃(π)). The certified search needs, besides Ψ(π), the range of Ψ on
@@ -52,7 +52,7 @@ class HyperPrior:
 
 @dataclass(frozen=True)
 class BetaPrior(HyperPrior):
-    """Beta(a, b) density Ψ(π) = π^{a−1}(1−π)^{b−1}/B(a, b). Jeffreys is Beta(½, ½) (seed 000 §5)."""
+    """Beta(a, b) density Ψ(π) = π^{a−1}(1−π)^{b−1}/B(a, b). Jeffreys is Beta(½, ½) ([BCP] §5)."""
 
     a: float
     b: float
@@ -94,7 +94,7 @@ JEFFREYS = BetaPrior(0.5, 0.5)
 
 @dataclass(frozen=True)
 class UQuadratic(HyperPrior):
-    """UQuadratic[0, 1]: Ψ(π) = 12(π − ½)² (seed 000 §5, an adversary with strong prior beliefs)."""
+    """UQuadratic[0, 1]: Ψ(π) = 12(π − ½)² ([BCP] §5, an adversary with strong prior beliefs)."""
 
     name: str = "uquadratic"
 

@@ -1,4 +1,4 @@
-"""The Lévy distance between the W-laws of two mechanisms (seed 000 Lemma B.1, eq 31–35).
+"""The Lévy distance between the W-laws of two mechanisms ([BCP] Lemma B.1, eq 31–35).
 
 A mechanism with trade-off function f is tightly dominated by (U, W), U uniform on [0, 1] and W with
 CDF F_W(x) = f(1 − x) (Lemma B.1, eq 31). The Lévy distance (eq 32)
@@ -69,7 +69,7 @@ def _alpha_bracket(m: Mechanism, s: np.ndarray):
 
 
 def levy_distance(a: Mechanism, b: Mechanism, *, tol: float = 1e-7, max_points: int = 30_000) -> LevyDistance:
-    """Lévy distance Λ(W_A, W_B) between the W-laws of Lemma B.1 (seed 000), equal to Δ↔(A‖B).
+    """Lévy distance Λ(W_A, W_B) between the W-laws of Lemma B.1 ([BCP]), equal to Δ↔(A‖B).
 
     See the module docstring for the method; ``tol`` is the absolute width asked of the bracket (the
     bounds between sampled levels are first order, so the default is 1e-7, not 1e-12 like Δ).

@@ -1,7 +1,7 @@
-"""PLRV moments v₁…v₄, η, the CLT μ and the Theorem 3 bound (seed 000 §4, eq 8–15, proof eq 77–88), for any
+"""PLRV moments v₁…v₄, η, the CLT μ and the Theorem 3 bound ([BCP] §4, eq 8–15, proof eq 77–88), for any
 mechanism with closed-form, quadrature or exact discrete moments (``moments_with_method``).
 
-Conventions (seed 000 eq 9–12, DESIGN.md §1). For a trade-off function f = T(P, Q) and α uniform on [0, 1],
+Conventions ([BCP] eq 9–12). For a trade-off function f = T(P, Q) and α uniform on [0, 1],
 −f′(α) = q/p at the rejection boundary of the most powerful test, so with L = log(p/q) distributed under P:
 
     v₁ = −∫₀¹ log|f′| = E_P[L] = KL(P‖Q)      (eq 9)
@@ -22,7 +22,7 @@ remove pair P = N(0,1), Q = (1−p)N(0,1) + pN(μ,1) (trade-off C_p-style f_p = 
 The moments are computed by adaptive Gauss–Kronrod quadrature (scipy.integrate.quad, relative tolerance 1e-12)
 of these analytic integrands over z, split at 0, μ/2 and μ, with |z| ≤ 60 + μ (the Gaussian tails beyond carry
 < 1e-780 mass). For p = 9e-4 the per-step loss is O(1e-3), far below any PLD grid, so this — not a
-discretised PLD — is how the moments must be computed (issue 5).
+discretised PLD — is how the moments must be computed.
 
 Theorem 3 (main text eq 14, with the precondition corrected from the proof): with μ = 2η√N, μ̃ = 2η̃√Ñ
 (eq 77–78), if μ ≥ μ̃ — equivalently N/Ñ ≥ η̃²/η² (eq 79; the appendix's statement "η²/η̃²" and the proof's
@@ -48,7 +48,7 @@ from scipy import integrate
 
 from .._validation import check_in_interval, check_integer, check_positive
 
-BERRY_ESSEEN = 0.56  # Dong, Roth & Su 2022, Thm 5 (seed 000 eq 14)
+BERRY_ESSEEN = 0.56  # Dong, Roth & Su 2022, Thm 5 ([BCP] eq 14)
 
 
 class Direction(str, enum.Enum):
@@ -60,7 +60,7 @@ class Direction(str, enum.Enum):
 
 @dataclass(frozen=True)
 class Moments:
-    """v₁…v₄ and η of one step (seed 000 eq 8–12)."""
+    """v₁…v₄ and η of one step ([BCP] eq 8–12)."""
 
     v1: float
     v2: float
@@ -96,7 +96,7 @@ class Moments:
 
 
 def gaussian_moments(mu: float) -> Moments:
-    """Closed form for G_μ: L = μ²/2 − μZ, Z ~ N(0,1) (seed 000 §4; DESIGN.md §1 check).
+    """Closed form for G_μ: L = μ²/2 − μZ, Z ~ N(0,1) ([BCP] §4).
 
     v₁ = μ²/2, v₂ = μ² + μ⁴/4, v₃ = μ³ E|Z|³ = 2√(2/π) μ³, v₄ = E|μ²/2 − μZ|³ = μ³ E|Z − a|³ with a = μ/2, where
     E|Z − a|³ = (a³ + 3a) (2Φ(a) − 1) + 2(a² + 2) φ(a) (third absolute moment of a shifted normal).
@@ -252,7 +252,7 @@ def moments_of(mechanism: Any, direction: Direction | str = "remove") -> Moments
 
 @dataclass(frozen=True)
 class Thm3Result:
-    """Seed 000 Thm 3 for M^⊗N vs M̃^⊗Ñ (module docstring)."""
+    """[BCP] Thm 3 for M^⊗N vs M̃^⊗Ñ (module docstring)."""
 
     eta: float
     eta_tilde: float
@@ -273,7 +273,7 @@ class Thm3Result:
 
 
 def thm3(moments: Moments, steps: int, moments_tilde: Moments, steps_tilde: int) -> Thm3Result:
-    """Evaluate Theorem 3 of seed 000 (eq 14, 77–88): CLT μ's, the precondition and the Berry–Esseen bound."""
+    """Evaluate Theorem 3 of [BCP] (eq 14, 77–88): CLT μ's, the precondition and the Berry–Esseen bound."""
     n = check_integer("steps", steps)
     nt = check_integer("steps_tilde", steps_tilde)
     mu, mut = moments.clt_mu(n), moments_tilde.clt_mu(nt)

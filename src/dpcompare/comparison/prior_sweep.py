@@ -1,16 +1,16 @@
-"""One certified sweep over the prior π for two mechanisms (seed 000 Def 1, Cor 1, §5).
+"""One certified sweep over the prior π for two mechanisms ([BCP] Def 1, Cor 1, §5).
 
 Everything ``compare`` reports comes out of one refinement of one grid 0 = x₀ < … < xₙ = ½:
 
 - Δ(A‖B) = max_π (R_A − R_B)(π) and Δ(B‖A) = max_π (R_B − R_A)(π), optionally weighted by a
-  hyper-prior density Ψ (Δ^Ψ = max_π Ψ(π)(R_A − R_B)(π), seed 000 §5), each with a certified bracket;
+  hyper-prior density Ψ (Δ^Ψ = max_π Ψ(π)(R_A − R_B)(π), [BCP] §5), each with a certified bracket;
 - the crossings of R_A and R_B, located by certified root bracketing on the final grid;
 - the expected regret E_Ψ[(R_A − R_B)₊] = ∫₀¹ Ψ(π)(R_A(π) − R_B(π))₊ dπ with a certified bracket.
 
-Every mechanism is symmetrised (R(π) = R(1−π), seed 000 §2), so the sweep runs on [0, ½]; a weight
+Every mechanism is symmetrised (R(π) = R(1−π), [BCP] §2), so the sweep runs on [0, ½]; a weight
 Ψ is folded to Ψ̃(π) = max(Ψ(π), Ψ(1−π)) for a maximum and to Ψ(π) + Ψ(1−π) for an integral.
 
-Interval bounds (they use only that Bayes error functions are concave, seed 000 §2). On [xₖ, xₖ₊₁]:
+Interval bounds (they use only that Bayes error functions are concave, [BCP] §2). On [xₖ, xₖ₊₁]:
 R lies above its chord (through the lower values) and below the four lines "previous secant
 extended", "next secant extended", π and 1 − π (slopes from lo/hi ends so they stay valid). The
 difference "upper lines of A − chord of B" is concave piecewise linear, its kinks are among the

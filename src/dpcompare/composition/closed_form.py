@@ -59,7 +59,7 @@ MAX_LAPLACE_M = 700.0
 def laplace_loss_std(m: float) -> float:
     """Standard deviation of the Laplace privacy loss under Q (the law in the module docstring).
 
-    Var = E[L²] − E[L]² with E[L] = m − 1 + e^{−m} (the KL divergence, seed 000 eq 8) and
+    Var = E[L²] − E[L]² with E[L] = m − 1 + e^{−m} (the KL divergence, [BCP] eq 8) and
     E[L²] = ½e^{−m}m² + ½m² + ∫_{−m}^{m} t²·¼e^{(t−m)/2} dt, the integral in closed form:
     ½[(t² − 4t + 8)e^{(t−m)/2}]_{−m}^{m} = ½(m² − 4m + 8) − ½(m² + 4m + 8)e^{−m}.
 

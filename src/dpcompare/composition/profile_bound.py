@@ -22,7 +22,7 @@ def profile_bound_pair(eps: Sequence[float], delta: Sequence[float]) -> Discrete
     trade-off f (Dong, Roth & Su, "Gaussian differential privacy", 2022, Prop 2.5 and Prop 2.12: a
     symmetric f is (ε, δ(ε))-DP for all ε iff it lies above every f_{ε,δ(ε)}), so f is above the upper
     envelope g = max_i f_{εᵢ,δᵢ}, a convex piecewise-linear trade-off function. The returned pair is g's
-    (DESIGN.md §1: segment k → atom pₖ = Δαₖ, qₖ = −Δβₖ, ℓₖ = log(−slopeₖ)); it is at least as
+    (segment k → atom pₖ = Δαₖ, qₖ = −Δβₖ, ℓₖ = log(−slopeₖ)); it is at least as
     informative as the truth, so every view computed from it errs towards less privacy.
 
     >>> pair = profile_bound_pair([0.0, 1.0], [0.5, 0.1])

@@ -57,7 +57,7 @@ def profile_bracket(comp: CertifiedComposition, eps: np.ndarray) -> Bracket:
     """Certified bracket of the symmetrised δ(ε) of a composition, read off the *asymmetric* pairs.
 
     δ_sym(ε) = max(δ_rem(ε), δ_add(ε)): the conjugate of f_sym = conv(min(f, f⁻¹)) is the maximum of
-    the conjugates (seed 000 eq 25–26), and δ_add of the remove pair is δ of its swap. Reading it off
+    the conjugates ([BCP] eq 25–26), and δ_add of the remove pair is δ of its swap. Reading it off
     the asymmetric pairs avoids the cancellation of building the symmetrised curve. Both ends are
     widened by the composition's ``numerical_error`` (which bounds the error of every δ at ε ≥ 0: the
     masses with L ≥ 0 come from the Q-pass, so |Δδ| ≤ Σ|Δq|, tradeoff/compose.py steps 4 and 7) and
@@ -94,7 +94,7 @@ def _side_epsilon(pair: DiscretePair, d: float) -> float:
 def _closed_form_epsilon(pair: DiscretePair, d: float) -> float | None:
     """Smallest ε ≥ 0 with δ(ε) ≤ d in one vectorised pass, or None (then the caller's search answers).
 
-    δ(ε) = q₊∞ + Σ_{ℓᵢ>ε} (qᵢ − e^ε·pᵢ) (seed 000 eq 25) is decreasing; on (ℓⱼ₋₁, ℓⱼ] it equals
+    δ(ε) = q₊∞ + Σ_{ℓᵢ>ε} (qᵢ − e^ε·pᵢ) ([BCP] eq 25) is decreasing; on (ℓⱼ₋₁, ℓⱼ] it equals
     q₊∞ + Qⱼ − e^ε·Pⱼ with the tail sums Qⱼ = Σ_{i≥j} qᵢ, Pⱼ = Σ_{i≥j} pᵢ. The first atom ℓⱼ ≥ 0 with
     δ(ℓⱼ) ≤ d is found on the vector of δ at all atoms, and ε = log((q₊∞ + Qⱼ − d)/Pⱼ) there. The result is
     returned only if ``pair.delta`` (accurate, log space where needed) confirms δ(ε) ≤ d, after raising ε by

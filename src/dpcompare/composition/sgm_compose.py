@@ -1,5 +1,5 @@
 """The certified N-fold composition of the subsampled Gaussian: pessimistic and optimistic remove-adjacency
-pairs with their error bounds (tradeoff/compose.py steps 1–8), and the Chernoff tail bound (step 9).
+pairs with their error bounds (tradeoff/compose.py steps 1–8), and the Chernoff tail bound (its step 9).
 Part of :mod:`dpcompare.composition.sgm_certified`, which re-exports every name."""
 
 from __future__ import annotations
@@ -171,7 +171,7 @@ def negligible_composition(sigma: float, p: float, steps: int) -> CertifiedCompo
     """Pairs for a mechanism whose dominating Gaussian G_μ (μ = √N/σ ≤ NEGLIGIBLE_MU) is below what a
     loss grid can resolve: pessimistic = the (0, δ₀)-DP pair with δ₀ ≥ TV(G_μ) = 2Φ(μ/2) − 1 (every
     mechanism with TV ≤ δ₀ has f(α) ≥ 1 − δ₀ − α, so it is a post-processing of this pair); optimistic
-    = no information (one atom at ℓ = 0). Subsampling only lowers TV (seed 002 Prop E.1)."""
+    = no information (one atom at ℓ = 0). Subsampling only lowers TV ([MIX] Prop E.1)."""
     mu = math.sqrt(steps) / sigma
     tv = math.erf(mu / (2.0 * math.sqrt(2.0)))  # 2Φ(μ/2) − 1
     d0 = min(1.0, tv * (1.0 + 1e-12) + 1e-320)

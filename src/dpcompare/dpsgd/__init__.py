@@ -1,4 +1,4 @@
-"""DP-SGD decisions (issue 5; seed 000 §4–5): calibration with certified ε, PLRV moments and the Thm 3 bound
+"""DP-SGD decisions ([BCP] §4–5): calibration with certified ε, PLRV moments and the Thm 3 bound
 (emergent Blackwell dominance), operational risk metrics, and parameter sweeps."""
 
 from .calibrate import (

@@ -6,7 +6,7 @@ Every calibration here is one call (or two) of the certified monotone solver
 
 The certified ε of N steps of SGM(σ, p) at δ
 --------------------------------------------
-ε_hi(σ, N) = ε of the pessimistic PLD pair (composition/sgm_certified.py; seed 000 §5 and DESIGN.md §1) at grid
+ε_hi(σ, N) = ε of the pessimistic PLD pair (composition/sgm_certified.py; [BCP] §5) at grid
 spacing h, which is an upper bound of the true ε at *every* h (coarser h: larger, still certified).
 Where that engine cannot answer — δ below the mass it puts at ε = +∞ (δ ≲ 1e-12), σ so small that the
 loss leaves double precision, more than ``PLD_MAX_STEPS`` steps — ε_hi is the Rényi-DP bound of
@@ -14,7 +14,7 @@ loss leaves double precision, more than ``PLD_MAX_STEPS`` steps — ε_hi is the
 says which accountant certified it.
 
 1. ``sigma_for_epsilon`` — the σ with target − tol ≤ ε_hi(σ) ≤ target (ε_hi decreasing in σ).
-   a. Domain. σ_hi = 4·√N·σ_G(ε, δ), σ_G the exact Gaussian calibration (seed 001): p = 1 is the
+   a. Domain. σ_hi = 4·√N·σ_G(ε, δ), σ_G the exact Gaussian calibration ([SI]): p = 1 is the
       Gaussian with μ = √N/σ, and subsampling never hurts, so σ_hi is feasible with room to spare
       (the factor 4 covers the RDP fallback). σ_lo = ``SIGMA_MIN``.
    b. Coarse solve at grid 64·h_auto(σ) (a few ms per evaluation) on log ε_hi − log target (log ε is close to

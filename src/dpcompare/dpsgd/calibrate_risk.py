@@ -22,10 +22,10 @@ from .epsilon_bound import _ENGINE_ERRORS, RISK_COARSE_FACTOR, SIGMA_MIN, Progre
 class RiskMetric(str, enum.Enum):
     """What ``sigma_for_risk`` bounds (all read off the certified pessimistic side, :mod:`.risk`)."""
 
-    ADVANTAGE = "advantage"  #: max TPR − FPR = TV (seed 000 eq 29) must be ≤ target
+    ADVANTAGE = "advantage"  #: max TPR − FPR = TV ([BCP] eq 29) must be ≤ target
     TPR = "tpr"  #: TPR of the best membership test at FPR ``fpr`` must be ≤ target
     BAYES_ERROR = "bayes_error"  #: the adversary's Bayes error at prior ``prior`` must be ≥ target
-    DELTA = "delta"  #: Δ(baseline‖M) (seed 000 Def 1), certified upper end, must be ≤ target
+    DELTA = "delta"  #: Δ(baseline‖M) ([BCP] Def 1), certified upper end, must be ≤ target
 
 
 @dataclass(frozen=True)

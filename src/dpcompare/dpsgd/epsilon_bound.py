@@ -58,7 +58,7 @@ def certified_epsilon(sigma: float, p: float, steps: int, delta: float, discreti
 
     The engine's own entry point (:func:`dpcompare.composition.sgm_certified.certified_epsilon`): only the
     pessimistic pair is composed, and its floating-point error bound η and the certified Chernoff
-    tail bound are included, so ε_hi(δ) ≥ the true ε(δ) at every grid spacing (DESIGN.md §1). For the
+    tail bound are included, so ε_hi(δ) ≥ the true ε(δ) at every grid spacing (tradeoff/compose.py). For the
     symmetrised pair ε_sym(δ) = max(ε_f(δ), ε_{f⁻¹}(δ)), which the engine takes.
     """
     from ..composition.sgm_certified import certified_epsilon as engine_epsilon

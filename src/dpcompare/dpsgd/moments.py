@@ -1,4 +1,4 @@
-"""PLRV moments and Theorem 3 for DP-SGD (seed 000 §4): the implementation lives in ``dpcompare.comparison.plrv``
+"""PLRV moments and Theorem 3 for DP-SGD ([BCP] §4): the implementation lives in ``dpcompare.comparison.plrv``
 (it serves every mechanism, see ``dpcompare.comparison.emergent_dominance``); these names stay importable from here."""
 
 from ..comparison.plrv import (

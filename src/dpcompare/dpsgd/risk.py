@@ -1,22 +1,22 @@
 """Operational risk metrics of any mechanism, read off its certified pessimistic side.
 
 Every value here is a *risk* (an attacker's success), so it is taken from the side that never understates it
-(DESIGN.md §1, "Certified numerics"): the lower trade-off curve f_lo, the upper profile δ_hi, the lower
+(certified numerics: tradeoff/bracket.py): the lower trade-off curve f_lo, the upper profile δ_hi, the lower
 Bayes error R_lo.
 
 - ``tpr_at_fpr``: TPR = 1 − f(α) at FPR α (Dong, Roth & Su 2022, Def 2.1: f(α) is the smallest type II
   error at type I error α).
-- ``advantage``: membership advantage max(TPR − FPR) = TV(P, Q) = δ(0) (seed 000 eq 29; Yeom et al. 2018).
-- ``bayes_error``: R(π) = min_α (π α + (1 − π) f(α)) (seed 000 eq 3), the lowest error of an adversary with
+- ``advantage``: membership advantage max(TPR − FPR) = TV(P, Q) = δ(0) ([BCP] eq 29; Yeom et al. 2018).
+- ``bayes_error``: R(π) = min_α (π α + (1 − π) f(α)) ([BCP] eq 3), the lowest error of an adversary with
   prior π on membership.
 - ``reconstruction_bound``: Hayes, Mahloujifar & Balle (2023), "Bounding training data reconstruction in
   DP-SGD" (NeurIPS 2023): the success of any reconstruction attack whose baseline (prior-only) success
   probability is κ is at most the blow-up sup{Q(E) : P(E) ≤ κ} of the mechanism's pair, which by
   Neyman–Pearson is 1 − f(κ) (the hypothesis-testing form: Kaissis et al. 2023, "Bounding data
   reconstruction attacks with the hypothesis testing interpretation of DP"). This is the quantity on the
-  vertical axis of seed 000 Figure 7. We evaluate it with the symmetrised, pessimistic f (f_sym ≤ f), so it
+  vertical axis of [BCP] Figure 7. We evaluate it with the symmetrised, pessimistic f (f_sym ≤ f), so it
   is a valid upper bound, possibly slightly above Hayes et al.'s one-direction value.
-- ``excess_vulnerability``: Δ(baseline‖M), the certified upper end (seed 000 Def 1 / Cor 1): how much lower
+- ``excess_vulnerability``: Δ(baseline‖M), the certified upper end ([BCP] Def 1 / Cor 1): how much lower
   the best attack's Bayes error can be on M than on the baseline.
 """
 
@@ -36,12 +36,12 @@ def tpr_at_fpr(mechanism: Any, fpr: Any) -> np.ndarray | float:
 
 
 def advantage(mechanism: Any) -> float:
-    """max_α (TPR(α) − α) = TV(P, Q) = δ_hi(0) (seed 000 eq 29)."""
+    """max_α (TPR(α) − α) = TV(P, Q) = δ_hi(0) ([BCP] eq 29)."""
     return float(mechanism.advantage)
 
 
 def bayes_error(mechanism: Any, pi: Any) -> np.ndarray | float:
-    """R_lo(π): the certified lower end of the minimum Bayes error at prior π (seed 000 eq 3)."""
+    """R_lo(π): the certified lower end of the minimum Bayes error at prior π ([BCP] eq 3)."""
     out = mechanism.bayes_error_bounds(pi)[0]
     return float(out) if np.ndim(out) == 0 else out
 
@@ -55,7 +55,7 @@ def reconstruction_bound(mechanism: Any, kappa: Any) -> np.ndarray | float:
 
 
 def excess_vulnerability(baseline: Any, mechanism: Any) -> float:
-    """Certified upper end of Δ(baseline‖mechanism) (seed 000 Def 1): the regret of choosing ``mechanism``."""
+    """Certified upper end of Δ(baseline‖mechanism) ([BCP] Def 1): the regret of choosing ``mechanism``."""
     from ..comparison import delta_divergence
 
     return float(delta_divergence(baseline, mechanism).upper)

@@ -7,7 +7,7 @@ whose risk — read off the certified pessimistic side (:mod:`.risk`) — meets 
 - ``"advantage"``: advantage (max TPR − FPR) ≤ target ∈ (0, 1);
 - ``"tpr"``: TPR of the best membership test at FPR ``fpr`` ≤ target (fpr < target < 1);
 - ``"bayes_error"``: Bayes error at prior ``prior`` ≥ target (0 ≤ target < min(prior, 1 − prior));
-- ``"delta"``: Δ(baseline‖SGM) ≤ target (seed 000 Def 1), ``baseline`` a mechanism.
+- ``"delta"``: Δ(baseline‖SGM) ≤ target ([BCP] Def 1), ``baseline`` a mechanism.
 
 Monotonicity: N + 1 steps are N steps composed with one more, and composition can only lower the
 trade-off function (f^{⊗(N+1)} ≤ f^{⊗N}: the first N outputs are a post-processing of all N + 1;
@@ -16,7 +16,7 @@ The search is one integer call of the certified solver :func:`dpcompare._search.
 the returned N is a point where the certified metric was *evaluated* and found to meet the target.
 
 1. **Lower end, certified for free.** SGM(σ, p, N) is Blackwell-dominated by the Gaussian G_μ with
-   μ = √N/σ (subsampling only raises a symmetric f: seed 002 Prop E.1; composition of Gaussians:
+   μ = √N/σ (subsampling only raises a symmetric f: [MIX] Prop E.1; composition of Gaussians:
    Dong, Roth & Su 2022, Cor 3.3). With μ* the largest μ at which G_μ meets the target (a solve on
    the closed form), every N ≤ ⌊(σ·μ*)²⌋ meets it. At p = 1 this *is* the answer (SGM = G_μ exactly).
 2. **Coarse solve** at 16× the automatic grid (every pessimistic side is certified at any grid, only

@@ -1,4 +1,4 @@
-"""DP-SGD parameter sweeps (seed 000 §5, Figures 5–7): a grid of configurations calibrated to one (ε, δ),
+"""DP-SGD parameter sweeps ([BCP] §5, Figures 5–7): a grid of configurations calibrated to one (ε, δ),
 each compared with a baseline in both directions and scored with the risk metrics.
 
 Grid file (TOML)::
@@ -21,7 +21,7 @@ Grid file (TOML)::
     pi = 0.5                      # Bayes error at this prior
     kappa = 1e-3                  # reconstruction baseline κ (Hayes et al. 2023)
 
-    [[accuracy]]                  # optional, user-supplied accuracy per point (Pareto front, seed 000 Fig 5)
+    [[accuracy]]                  # optional, user-supplied accuracy per point (Pareto front, [BCP] Fig 5)
     sampling_rate = 0.04
     steps = 534
     accuracy = 0.71
@@ -480,7 +480,7 @@ class SweepInterrupted(KeyboardInterrupt):
 
 
 def pareto_efficient(rows: list[dict[str, Any]]) -> list[str]:
-    """Keys of the points not dominated in (accuracy ↑, excess vulnerability Δ(base‖point) ↓) — seed 000 Fig 5."""
+    """Keys of the points not dominated in (accuracy ↑, excess vulnerability Δ(base‖point) ↓) — [BCP] Fig 5."""
     pts = [(r["point"], float(r["accuracy"]), float(r["delta_base_to_point"])) for r in rows
            if r.get("accuracy") not in ("", None) and not r.get("reason")]
     out = []

@@ -1,9 +1,9 @@
-"""The Gaussian mechanism through its sensitivity index ψ = Δ/σ (seed 001, Kaissis et al., JPC).
+"""The Gaussian mechanism through its sensitivity index ψ = Δ/σ ([SI], Kaissis et al., JPC).
 
 One number fixes the Gaussian mechanism; every view below is a lossless transform of ψ, except the
 RDP conversions and the classical bound, which are (flagged) lossy bounds:
 
-| view | function | seed 001 |
+| view | function | [SI] |
 | --- | --- | --- |
 | mechanism (a core ``dpcompare.Gaussian``) | :func:`mechanism` | Def 2, 6 |
 | privacy profile δ(ε; ψ), log δ | :func:`delta`, :func:`log_delta` | eq 7.1, Cor 14 |

@@ -1,5 +1,5 @@
 """Input checks of the ψ-views: every bad value raises ``ValueError`` naming the parameter, its value
-and the allowed range (DESIGN.md §2: no ``assert``, no NaN, no silent clipping)."""
+and the allowed range (no ``assert``, no NaN, no silent clipping)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Two Gaussians of *different* variance: the binormal ROC and AUC (seed 001 Cor 2–3) and their Rényi
-divergence (seed 001 Cor 10).
+"""Two Gaussians of *different* variance: the binormal ROC and AUC ([SI] Cor 2–3) and their Rényi
+divergence ([SI] Cor 10).
 
-Seed 001 (Kaissis et al., *A Unified Interpretation of the Gaussian Mechanism for Differential Privacy
+[SI] (Kaissis et al., *A Unified Interpretation of the Gaussian Mechanism for Differential Privacy
 through the Sensitivity Index*) states three facts about N(μ₀, σ₀²) ("negatives", database D′) and
 N(μ₁, σ₁²) ("positives", D) that it only uses with σ₀ = σ₁. Here they hold for σ₀ ≠ σ₁:
 
@@ -92,7 +92,7 @@ def _check_fpr(fpr: Any) -> np.ndarray:
 
 
 def binormal_params(mu0: Any, sigma0: Any, mu1: Any, sigma1: Any) -> tuple[float, float]:
-    """(a, b) of seed 001 Cor 2 for N(μ₀, σ₀²I) vs N(μ₁, σ₁²I): a = ‖μ₁ − μ₀‖₂/σ₁, b = σ₀/σ₁.
+    """(a, b) of [SI] Cor 2 for N(μ₀, σ₀²I) vs N(μ₁, σ₁²I): a = ‖μ₁ − μ₀‖₂/σ₁, b = σ₀/σ₁.
 
     ``mu0``/``mu1`` are numbers or equal-length vectors; σ's are standard deviations (> 0).
 
@@ -110,7 +110,7 @@ def binormal_params(mu0: Any, sigma0: Any, mu1: Any, sigma1: Any) -> tuple[float
 
 
 def binormal_roc(fpr: Any, a: Any, b: Any) -> float | np.ndarray:
-    """Binormal ROC R(x) = Φ(a + b·Φ⁻¹(x)) (seed 001 Cor 2, eq 4.5); a ≥ 0, b > 0; arrays broadcast.
+    """Binormal ROC R(x) = Φ(a + b·Φ⁻¹(x)) ([SI] Cor 2, eq 4.5); a ≥ 0, b > 0; arrays broadcast.
 
     The ROC of the threshold test; the best test when b = 1 only (then it is eq 4.7 with ψ = a).
     R(0) = 0 and R(1) = 1.
@@ -126,7 +126,7 @@ def binormal_roc(fpr: Any, a: Any, b: Any) -> float | np.ndarray:
 
 
 def binormal_auc(a: Any, b: Any) -> float | np.ndarray:
-    """Area under the binormal ROC: AUC = Φ(a/√(1 + b²)) (seed 001 Cor 3, eq 4.6) ∈ [½, 1).
+    """Area under the binormal ROC: AUC = Φ(a/√(1 + b²)) ([SI] Cor 3, eq 4.6) ∈ [½, 1).
 
     Equals P(Y > X) for X ~ N(μ₀, σ₀²), Y ~ N(μ₁, σ₁²), i.e. Φ(‖μ₁ − μ₀‖/√(σ₀² + σ₁²)). With b = 1 it is
     Lemma 3's Φ(ψ/√2).
@@ -220,7 +220,7 @@ def _scalar_only(name: str):
 
 
 def renyi_divergence(alpha: Any, mu_i: Any, sigma_i: Any, mu_j: Any, sigma_j: Any) -> float:
-    """Rényi divergence D_α(N(μ_i, σ_i²I_d) ‖ N(μ_j, σ_j²I_d)) (seed 001 Cor 10; Van Erven and Harremoës 2014).
+    """Rényi divergence D_α(N(μ_i, σ_i²I_d) ‖ N(μ_j, σ_j²I_d)) ([SI] Cor 10; Van Erven and Harremoës 2014).
 
     D_α = d·log(σ_j/σ_i) + d/(2(α−1))·log(σ_j²/σ_α²) + α‖μ_i − μ_j‖²/(2σ_α²), σ_α² = ασ_j² + (1−α)σ_i²,
     and +∞ when σ_α² ≤ 0 (only possible for α > 1, σ_i > σ_j). α > 0; α = 1 gives the KL divergence.
@@ -259,7 +259,7 @@ def renyi_divergence(alpha: Any, mu_i: Any, sigma_i: Any, mu_j: Any, sigma_j: An
 def kl_divergence(mu_i: Any, sigma_i: Any, mu_j: Any, sigma_j: Any) -> float:
     """KL(N(μ_i, σ_i²I_d) ‖ N(μ_j, σ_j²I_d)) = d·log(σ_j/σ_i) + d(σ_i²/σ_j² − 1)/2 + ‖μ_i − μ_j‖²/(2σ_j²).
 
-    The α → 1 limit of Cor 10 (seed 001 Def 4: "at α = 1, defined by continuity").
+    The α → 1 limit of Cor 10 ([SI] Def 4: "at α = 1, defined by continuity").
 
     >>> round(kl_divergence(0.0, 1.0, 1.0, 1.0), 12)
     0.5

@@ -1,6 +1,6 @@
 """The exact privacy profile δ(ε; ψ) of the Gaussian mechanism and its inverse ε(δ; ψ).
 
-Seed 001, eq 7.1 / Corollary 14 (Balle & Wang 2018, Thm 8), with ψ = Δ/σ the sensitivity index::
+[SI], eq 7.1 / Corollary 14 (Balle & Wang 2018, Thm 8), with ψ = Δ/σ the sensitivity index::
 
     δ(ε; ψ) = Φ(ψ/2 − ε/ψ) − e^ε·Φ(−ψ/2 − ε/ψ)                                    (eq 7.1)
 
@@ -31,7 +31,7 @@ _log_delta = _gp.log_delta
 
 
 def log_delta(psi: Any, eps: Any) -> float | np.ndarray:
-    """log δ(ε; ψ) of the Gaussian mechanism, stable to δ far below 1e-300 (seed 001 eq 7.1, Cor 14).
+    """log δ(ε; ψ) of the Gaussian mechanism, stable to δ far below 1e-300 ([SI] eq 7.1, Cor 14).
 
     δ(ε; ψ) = Φ(ψ/2 − ε/ψ) − e^ε·Φ(−ψ/2 − ε/ψ), evaluated without cancellation
     (:mod:`dpcompare.mechanisms.gaussian_profile`). ψ > 0 finite, ε ∈ [0, ∞]; arrays broadcast.
@@ -47,7 +47,7 @@ def log_delta(psi: Any, eps: Any) -> float | np.ndarray:
 
 
 def delta(psi: Any, eps: Any) -> float | np.ndarray:
-    """Privacy profile δ(ε; ψ) = Φ(ψ/2 − ε/ψ) − e^ε·Φ(−ψ/2 − ε/ψ) (seed 001 eq 7.1 / Cor 14).
+    """Privacy profile δ(ε; ψ) = Φ(ψ/2 − ε/ψ) − e^ε·Φ(−ψ/2 − ε/ψ) ([SI] eq 7.1 / Cor 14).
 
     The Gaussian mechanism with sensitivity index ψ is (ε, δ(ε; ψ))-DP for every ε ≥ 0, and no
     smaller δ holds (the profile is exact). Underflows to 0 only where δ < 5e-324; use
@@ -60,7 +60,7 @@ def delta(psi: Any, eps: Any) -> float | np.ndarray:
 
 
 def log_loss_tail(psi: Any, eps: Any) -> float | np.ndarray:
-    """log P(ℓ ≥ ε) = log Φ(ψ/2 − ε/ψ), ℓ ~ N(ψ²/2, ψ²) the privacy loss (seed 001 eq 4.3, Lemma 1).
+    """log P(ℓ ≥ ε) = log Φ(ψ/2 − ε/ψ), ℓ ~ N(ψ²/2, ψ²) the privacy loss ([SI] eq 4.3, Lemma 1).
 
     >>> round(log_loss_tail(1.0, 40.0), 4)   # log Φ(−39.5)
     -784.7209
@@ -71,7 +71,7 @@ def log_loss_tail(psi: Any, eps: Any) -> float | np.ndarray:
 
 
 def loss_tail(psi: Any, eps: Any) -> float | np.ndarray:
-    """Lemma 1 (seed 001 eq 4.4): P(ℓ ≥ ε) = Φ(ψ/2 − ε/ψ), an upper bound on δ(ε; ψ).
+    """Lemma 1 ([SI] eq 4.4): P(ℓ ≥ ε) = Φ(ψ/2 − ε/ψ), an upper bound on δ(ε; ψ).
 
     It is the first term of eq 7.1 alone; the exact profile subtracts e^ε·Φ(−ψ/2 − ε/ψ).
     Geometrically (Lemma 4) it is the TPR of the point where the ROC curve has slope e^ε.
@@ -83,7 +83,7 @@ def loss_tail(psi: Any, eps: Any) -> float | np.ndarray:
 
 
 def epsilon(psi: Any, delta: Any) -> float | np.ndarray:
-    """ε(δ; ψ): the smallest ε ≥ 0 with δ(ε; ψ) ≤ δ (seed 001 eq 6.7, the privacy-profile conversion).
+    """ε(δ; ψ): the smallest ε ≥ 0 with δ(ε; ψ) ≤ δ ([SI] eq 6.7, the privacy-profile conversion).
 
     Lossless: the Gaussian mechanism is (ε(δ), δ)-DP and not (ε′, δ)-DP for any ε′ < ε(δ).
     Monotone Newton in log space certified by the one solver

@@ -1,6 +1,6 @@
-"""Calibration: the classical bound (seed 001 eq 3.5) and the inverse problems ψ(ε, δ), σ(ε, δ, Δ).
+"""Calibration: the classical bound ([SI] eq 3.5) and the inverse problems ψ(ε, δ), σ(ε, δ, Δ).
 
-- Classical Gaussian mechanism (Dwork & Roth 2014, Thm A.1; seed 001 eq 3.5)::
+- Classical Gaussian mechanism (Dwork & Roth 2014, Thm A.1; [SI] eq 3.5)::
 
       ε = ψ·√(2·log(1.25/δ))
 
@@ -8,7 +8,7 @@
   exact profile there is δ(9.69; 2) ≈ 1.9e-5 > 1e-5, and ψ = 10 gives ε = 48.4 with δ ≈ 0.52. :func:`classical_epsilon` therefore returns the
   number together with ``valid`` (ε < 1) and never hides the flag.
 
-- Analytic Gaussian mechanism (Balle & Wang 2018, Alg. 1; seed 001 Cor 14): the largest ψ with
+- Analytic Gaussian mechanism (Balle & Wang 2018, Alg. 1; [SI] Cor 14): the largest ψ with
   δ(ε; ψ) ≤ δ, ψ* = :func:`psi_for` (ε, δ), and the smallest noise σ* = Δ/ψ* (:func:`sigma_for`).
   δ(ε; ψ) increases strictly in ψ (∂δ/∂ψ = φ(ψ/2 − ε/ψ) > 0), from 0 at ψ → 0 to 1 at ψ → ∞, so
   ψ* exists and is unique for every ε ≥ 0 and δ ∈ (0, 1).
@@ -41,7 +41,7 @@ __all__ = ["ClassicalEpsilon", "classical_epsilon", "psi_for", "sigma_for"]
 
 @dataclass(frozen=True)
 class ClassicalEpsilon:
-    """ε of the classical bound (seed 001 eq 3.5) and whether the bound is proven there (ε < 1)."""
+    """ε of the classical bound ([SI] eq 3.5) and whether the bound is proven there (ε < 1)."""
 
     epsilon: float | np.ndarray
     valid: bool | np.ndarray
@@ -51,7 +51,7 @@ class ClassicalEpsilon:
 
 
 def classical_epsilon(psi: Any, delta: Any) -> ClassicalEpsilon:
-    """Classical bound ε = ψ·√(2·log(1.25/δ)) (seed 001 eq 3.5), flagged ``valid`` only where ε < 1.
+    """Classical bound ε = ψ·√(2·log(1.25/δ)) ([SI] eq 3.5), flagged ``valid`` only where ε < 1.
 
     Outside ε < 1 the number is *not* a guarantee (module docstring); the exact ε is
     :func:`dpcompare.gaussian.epsilon`.
@@ -93,7 +93,7 @@ def _psi_for_scalar(eps: float, delta: float) -> float:
 
 
 def psi_for(epsilon: Any, delta: Any) -> float | np.ndarray:
-    """The largest sensitivity index ψ whose Gaussian mechanism is (ε, δ)-DP (seed 001 Cor 14).
+    """The largest sensitivity index ψ whose Gaussian mechanism is (ε, δ)-DP ([SI] Cor 14).
 
     Solves δ(ε; ψ) = δ in ψ (module docstring); certified: δ(ε; ψ*) ≤ δ. ε ≥ 0, δ ∈ (0, 1);
     arrays broadcast.
@@ -113,7 +113,7 @@ def psi_for(epsilon: Any, delta: Any) -> float | np.ndarray:
 def sigma_for(epsilon: Any, delta: Any, sensitivity: Any = 1.0) -> float | np.ndarray:
     """Smallest noise σ for which the Gaussian mechanism is (ε, δ)-DP: σ* = Δ/ψ*(ε, δ).
 
-    The analytic Gaussian mechanism of Balle & Wang (2018, Alg. 1), seed 001 Cor 14. Certified:
+    The analytic Gaussian mechanism of Balle & Wang (2018, Alg. 1), [SI] Cor 14. Certified:
     δ(ε; Δ/σ*) ≤ δ in floating point (σ* is rounded up, never down).
 
     >>> round(sigma_for(1.0, 1e-5), 6)

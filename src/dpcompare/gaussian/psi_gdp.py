@@ -14,7 +14,7 @@
   The bracket is E_P[(L − 1)²; L > 1] for the likelihood ratio L = e^{x/σ − 1/(2σ²)} of one step
   (P = N(0, 1)): ∫_{1/(2σ)}^∞ φ(x)(L(x) − 1)² dx, which the tests integrate numerically.
 
-  The CLT is asymptotic and can *under-state* the privacy cost at finite T (Gopi et al. 2021; seed 001
+  The CLT is asymptotic and can *under-state* the privacy cost at finite T (Gopi et al. 2021; [SI]
   §5.1). :func:`compare_clt` puts it next to the exact answer from the certified PLD accountant
   (:class:`dpcompare.mechanisms.sgm.SubsampledGaussian`): ε(δ) of G_{ψ_CLT} versus the certified
   bracket of the true ε(δ), and the ψ of the Gaussian mechanism that matches the true ε at δ.
@@ -37,7 +37,7 @@ __all__ = ["CLTComparison", "clt_psi", "compare_clt", "compose", "group", "is_gd
 
 
 def is_gdp(psi: Any, mu: Any) -> bool | np.ndarray:
-    """Lemma 6 (seed 001): the Gaussian mechanism with index ψ is μ-GDP iff ψ ≤ μ.
+    """Lemma 6 ([SI]): the Gaussian mechanism with index ψ is μ-GDP iff ψ ≤ μ.
 
     >>> is_gdp(1.0, 1.5), is_gdp(1.0, 0.5)
     (True, False)
@@ -49,7 +49,7 @@ def is_gdp(psi: Any, mu: Any) -> bool | np.ndarray:
 
 
 def compose(psis: Iterable[Any]) -> float:
-    """Cor 8 (seed 001): composing Gaussian mechanisms ψ₁, …, ψₙ gives ψ = √(ψ₁² + … + ψₙ²), exactly.
+    """Cor 8 ([SI]): composing Gaussian mechanisms ψ₁, …, ψₙ gives ψ = √(ψ₁² + … + ψₙ²), exactly.
 
     Accepts any iterable (or array) of indices; computed with ``math.hypot`` (no overflow).
 
@@ -66,7 +66,7 @@ def compose(psis: Iterable[Any]) -> float:
 
 
 def group(psi: Any, k: Any) -> float | np.ndarray:
-    """Cor 7 (seed 001): for groups of k individuals the Gaussian mechanism has index k·ψ.
+    """Cor 7 ([SI]): for groups of k individuals the Gaussian mechanism has index k·ψ.
 
     >>> group(0.5, 3)
     1.5
@@ -77,7 +77,7 @@ def group(psi: Any, k: Any) -> float | np.ndarray:
 
 
 def clt_psi(sigma: Any, sampling_rate: Any, steps: Any) -> float:
-    """DP-SGD CLT index, seed 001 Cor 9 eq 5.7 (Dong et al. 2022 Cor 5.4).
+    """DP-SGD CLT index, [SI] Cor 9 eq 5.7 (Dong et al. 2022 Cor 5.4).
 
     ψ = s·√2·√(e^{1/σ²}·Φ(3/(2σ)) + 3·Φ(−1/(2σ)) − 2) with s = r·√T. Asymptotic (r√T → s, T → ∞);
     compare with the exact accountant before relying on it (:func:`compare_clt`).

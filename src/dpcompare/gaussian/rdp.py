@@ -1,6 +1,6 @@
-"""Rényi DP of the Gaussian mechanism and the three RDP → (ε, δ) conversions of seed 001 §6.
+"""Rényi DP of the Gaussian mechanism and the three RDP → (ε, δ) conversions of [SI] §6.
 
-- RDP curve (seed 001 Lemma 7, Cor 10; Mironov 2017 Prop. 7): ρ(α) = α·ψ²/2 for every order α > 1.
+- RDP curve ([SI] Lemma 7, Cor 10; Mironov 2017 Prop. 7): ρ(α) = α·ψ²/2 for every order α > 1.
 - Standard conversion (Cor 11, eq 6.1; Mironov 2017 Prop. 3)::
 
       ε = ρ + log(1/δ)/(α − 1)
@@ -63,7 +63,7 @@ DEFAULT_ALPHA_MAX = 64.0
 
 
 class Conversion(enum.Enum):
-    """The RDP → (ε, δ) conversions of seed 001 §6."""
+    """The RDP → (ε, δ) conversions of [SI] §6."""
 
     STANDARD = "standard"  #: Mironov 2017 (Cor 11)
     ASOODEH = "asoodeh"  #: improved (A), Asoodeh et al. 2021 (Cor 12)
@@ -89,7 +89,7 @@ def _conversion(value: Any) -> Conversion:
 
 
 def rdp(psi: Any, alpha: Any) -> float | np.ndarray:
-    """RDP of the Gaussian mechanism: ρ(α) = α·ψ²/2 (seed 001 Lemma 7), α > 1; arrays broadcast.
+    """RDP of the Gaussian mechanism: ρ(α) = α·ψ²/2 ([SI] Lemma 7), α > 1; arrays broadcast.
 
     Both directions D_α(P‖Q) and D_α(Q‖P) equal α·ψ²/2 (Cor 10 with equal variances).
 
@@ -120,7 +120,7 @@ def _log_expm1(x: np.ndarray) -> np.ndarray:
 
 
 def standard_epsilon(alpha: Any, rho: Any, delta: Any) -> float | np.ndarray:
-    """Standard RDP conversion (seed 001 Cor 11, eq 6.1): ε = ρ + log(1/δ)/(α − 1), floored at 0.
+    """Standard RDP conversion ([SI] Cor 11, eq 6.1): ε = ρ + log(1/δ)/(α − 1), floored at 0.
 
     >>> round(standard_epsilon(2.0, 1.0, 1e-5), 6)   # ψ = 1, α = 2
     12.512925
@@ -134,7 +134,7 @@ def _standard(a: np.ndarray, r: np.ndarray, d: np.ndarray) -> np.ndarray:
 
 
 def balle_epsilon(alpha: Any, rho: Any, delta: Any) -> float | np.ndarray:
-    """Improved conversion (B) (seed 001 Cor 13, eq 6.6; Balle et al. 2020), floored at 0.
+    """Improved conversion (B) ([SI] Cor 13, eq 6.6; Balle et al. 2020), floored at 0.
 
     ε = ρ + log((α − 1)/α) − (log δ + log α)/(α − 1).
 
@@ -150,7 +150,7 @@ def _balle(a: np.ndarray, r: np.ndarray, d: np.ndarray) -> np.ndarray:
 
 
 def asoodeh_epsilon(alpha: Any, rho: Any, delta: Any) -> float | np.ndarray:
-    """Improved conversion (A) (seed 001 Cor 12, eq 6.2–6.5 with derived case conditions), floored at 0.
+    """Improved conversion (A) ([SI] Cor 12, eq 6.2–6.5 with derived case conditions), floored at 0.
 
     ε = ρ + log(1 − δ) if α·δ ≥ 1, else (1/(α−1))·min{(α−1)ρ − log(δ/ζ_α), log(1 + (e^{(α−1)ρ} − 1)/(αδ))},
     ζ_α = (1/α)(1 − 1/α)^{α−1}. See the module docstring for the derivation of the cases.
@@ -182,7 +182,7 @@ _FORMULAS = {Conversion.STANDARD: _standard, Conversion.ASOODEH: _asoodeh, Conve
 
 
 def conversion_epsilon(conversion: Conversion | str, alpha: Any, rho: Any, delta: Any) -> float | np.ndarray:
-    """ε of one RDP point (α, ρ) at δ by the named conversion (seed 001 Cor 11–13), floored at 0.
+    """ε of one RDP point (α, ρ) at δ by the named conversion ([SI] Cor 11–13), floored at 0.
 
     Works for any mechanism's RDP curve, not only the Gaussian's.
 
@@ -238,7 +238,7 @@ def rdp_epsilon(
     alpha: Any = None,
     alpha_max: float = DEFAULT_ALPHA_MAX,
 ) -> RDPEpsilon:
-    """ε at δ of the Gaussian mechanism through its RDP curve ρ(α) = α·ψ²/2 (seed 001 §6, Figure 6).
+    """ε at δ of the Gaussian mechanism through its RDP curve ρ(α) = α·ψ²/2 ([SI] §6, Figure 6).
 
     ``alpha``: ``None`` optimises over α ∈ (1, ``alpha_max``] (default 64, as in Figure 6); a number
     uses that order; an array searches those orders. Returns the best ε, its α and ρ(α).

@@ -1,6 +1,6 @@
 """ψ as a ROC curve: the best membership test's ROC (eq 4.7), its AUC (eq 4.9) and tangents (Lemma 4).
 
-- ROC (seed 001 Lemma 2, eq 4.7 / 7.2): TPR at FPR x of the most powerful test, R(x) = Φ(ψ + Φ⁻¹(x)).
+- ROC ([SI] Lemma 2, eq 4.7 / 7.2): TPR at FPR x of the most powerful test, R(x) = Φ(ψ + Φ⁻¹(x)).
 - Lemma 5 (eq 5.3): R(x) = 1 − G_ψ(x), with G_ψ(α) = Φ(Φ⁻¹(1 − α) − ψ) the GDP trade-off (eq 3.10/5.2).
 - AUC (Lemma 3, eq 4.9 / 7.3): ∫₀¹ R = Φ(ψ/√2); conversely ψ = √2·Φ⁻¹(AUC) for AUC ∈ (½, 1).
 - Tangent (Lemma 4): the tangent to R with slope e^ε touches at FPR x* = Φ(−ψ/2 − ε/ψ), where
@@ -35,7 +35,7 @@ def _check_unit_closed(name: str, x: Any) -> np.ndarray:
 
 
 def roc(psi: Any, fpr: Any) -> float | np.ndarray:
-    """ROC curve of the best test against the Gaussian mechanism: R(x) = Φ(ψ + Φ⁻¹(x)) (seed 001 eq 4.7).
+    """ROC curve of the best test against the Gaussian mechanism: R(x) = Φ(ψ + Φ⁻¹(x)) ([SI] eq 4.7).
 
     x ∈ [0, 1] is the false-positive rate; R(0) = 0, R(1) = 1.
 
@@ -49,7 +49,7 @@ def roc(psi: Any, fpr: Any) -> float | np.ndarray:
 
 
 def tradeoff(psi: Any, alpha: Any) -> float | np.ndarray:
-    """GDP trade-off G_ψ(α) = Φ(Φ⁻¹(1 − α) − ψ) (seed 001 eq 3.10 / 5.2); R(x) = 1 − G_ψ(x) (Lemma 5).
+    """GDP trade-off G_ψ(α) = Φ(Φ⁻¹(1 − α) − ψ) ([SI] eq 3.10 / 5.2); R(x) = 1 − G_ψ(x) (Lemma 5).
 
     >>> round(tradeoff(1.0, 0.05), 6)
     0.740489
@@ -61,7 +61,7 @@ def tradeoff(psi: Any, alpha: Any) -> float | np.ndarray:
 
 
 def auc(psi: Any) -> float | np.ndarray:
-    """Area under the ROC curve: AUC = Φ(ψ/√2) (seed 001 Lemma 3, eq 4.9).
+    """Area under the ROC curve: AUC = Φ(ψ/√2) ([SI] Lemma 3, eq 4.9).
 
     >>> round(auc(1.0), 6)   # Φ(1/√2)
     0.76025
@@ -84,7 +84,7 @@ def psi_from_auc(value: Any) -> float | np.ndarray:
 
 @dataclass(frozen=True)
 class Tangent:
-    """Tangent to the ROC curve with slope e^ε (seed 001 Lemma 4): TPR = slope·FPR + intercept.
+    """Tangent to the ROC curve with slope e^ε ([SI] Lemma 4): TPR = slope·FPR + intercept.
 
     ``fpr``, ``tpr``: the touching point; ``intercept`` = δ(ε; ψ) (eq 7.1).
     """
@@ -98,7 +98,7 @@ class Tangent:
 
 
 def tangent(psi: Any, eps: Any) -> Tangent:
-    """The tangent of slope e^ε to R(x) = Φ(ψ + Φ⁻¹(x)) (seed 001 Lemma 4): touching point and intercept δ(ε).
+    """The tangent of slope e^ε to R(x) = Φ(ψ + Φ⁻¹(x)) ([SI] Lemma 4): touching point and intercept δ(ε).
 
     x* = Φ(−ψ/2 − ε/ψ), R(x*) = Φ(ψ/2 − ε/ψ), intercept = R(x*) − e^ε·x* = δ(ε; ψ) (computed stably).
 

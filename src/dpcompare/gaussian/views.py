@@ -1,6 +1,6 @@
-"""Every equivalent view of one Gaussian mechanism, from whichever parameter the user has (seed 001 §7).
+"""Every equivalent view of one Gaussian mechanism, from whichever parameter the user has ([SI] §7).
 
-Seed 001's closing theorem: the sensitivity index ψ = Δ/σ alone fixes the Gaussian mechanism, and
+[SI]'s closing theorem: the sensitivity index ψ = Δ/σ alone fixes the Gaussian mechanism, and
 the following are equivalent descriptions of it — (ε, δ(ε))-DP with the profile of eq 7.1, ψ-GDP
 (Lemma 6), (α, αψ²/2)-RDP (Lemma 7), the ROC curve Φ(ψ + Φ⁻¹(x)) (eq 7.2) and its AUC Φ(ψ/√2) (eq 7.3).
 
@@ -46,7 +46,7 @@ class Source(enum.Enum):
 
 
 def mechanism(psi: Any = None, *, sigma: Any = None, sensitivity: Any = 1.0) -> Gaussian:
-    """The Gaussian mechanism with index ψ (or noise σ and sensitivity Δ, ψ = Δ/σ, seed 001 Def 6).
+    """The Gaussian mechanism with index ψ (or noise σ and sensitivity Δ, ψ = Δ/σ, [SI] Def 6).
 
     It is the core's :class:`dpcompare.Gaussian`, so every dpcompare view and comparison applies.
 
@@ -122,7 +122,7 @@ def resolve_psi(
 
 @dataclass(frozen=True)
 class GaussianViews:
-    """All views of the Gaussian mechanism with index ψ at one δ (seed 001's closing theorem)."""
+    """All views of the Gaussian mechanism with index ψ at one δ ([SI]'s closing theorem)."""
 
     psi: float
     source: Source
@@ -158,7 +158,7 @@ class GaussianViews:
         return Gaussian(mu=self.psi)
 
     def to_dict(self) -> dict[str, Any]:
-        """The keys of ``dpcompare gaussian --json`` (DESIGN.md §3)."""
+        """The keys of ``dpcompare gaussian --json`` (the command line's JSON contract)."""
         d: dict[str, Any] = {
             "psi": self.psi,
             "source": self.source.value,
@@ -195,7 +195,7 @@ def views(
     source: Source = Source.PSI,
     epsilon_target: float | None = None,
 ) -> GaussianViews:
-    """Every view of the Gaussian mechanism with index ψ at δ (seed 001 §7).
+    """Every view of the Gaussian mechanism with index ψ at δ ([SI] §7).
 
     >>> v = views(1.0, delta=1e-5)
     >>> round(v.epsilon, 4), round(v.rdp_standard.epsilon, 4), round(v.auc, 4)

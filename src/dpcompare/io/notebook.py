@@ -60,7 +60,7 @@ def mechanism_html(m: "Mechanism", *, delta: float = 1e-5, figure: bool = True) 
 
 def comparison_html(c: "Comparison", *, figure: bool = True) -> str:
     """``dpcompare compare`` as HTML: A and B, both Δ with their brackets and π, the verdict, the
-    crossings, and the Bayes error functions with the Δ rulers (seed 000 Figure 3) as inline SVG."""
+    crossings, and the Bayes error functions with the Δ rulers ([BCP] Figure 3) as inline SVG."""
     rows = []
     for label, r in (("Δ(A‖B)", c.delta_ab), ("Δ(B‖A)", c.delta_ba)):
         at = f" at π ≈ {num(r.pi, 4)}" if r.value > c.tolerance else ""

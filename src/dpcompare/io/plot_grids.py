@@ -1,4 +1,4 @@
-"""Figures of many numbers at once: the Pareto front (seed 000 Figure 5), a sweep heat-map (Figure 6)
+"""Figures of many numbers at once: the Pareto front ([BCP] Figure 5), a sweep heat-map (Figure 6)
 and the pairwise Δ heat-map that replaces one crowded plot when more than a few mechanisms are compared.
 """
 
@@ -29,7 +29,7 @@ def _vector(name: str, v: Any) -> np.ndarray:
 
 def pareto_efficient(delta: Any, accuracy: Any) -> np.ndarray:
     """Mask of the points no other point beats on both counts (Δ no larger and accuracy no smaller,
-    one strictly): the Pareto-efficient choices of seed 000 §5 (Figure 5)."""
+    one strictly): the Pareto-efficient choices of [BCP] §5 (Figure 5)."""
     d, acc = _vector("delta", delta), _vector("accuracy", accuracy)
     if d.size != acc.size:
         raise ValueError(f"delta and accuracy must have the same length, got {d.size} and {acc.size}")
@@ -42,7 +42,7 @@ def pareto_efficient(delta: Any, accuracy: Any) -> np.ndarray:
 def pareto(delta: Any, accuracy: Any, *, labels: Sequence[str] | None = None, ax: "Axes | None" = None,
            delta_bounds: tuple[Any, Any] | None = None, xlabel: str | None = None,
            ylabel: str = "accuracy") -> "Figure":
-    """Accuracy against excess vulnerability Δ(M‖M̃) over a baseline M (seed 000 §5, Figure 5): the
+    """Accuracy against excess vulnerability Δ(M‖M̃) over a baseline M ([BCP] §5, Figure 5): the
     Pareto-efficient choices (filled, joined by the frontier) and the inefficient ones (hollow).
 
     ``delta_bounds=(lower, upper)`` draws the certified Δ brackets as horizontal error bars.
@@ -98,7 +98,7 @@ def sweep_heatmap(values: Any, x: Any, y: Any, *, xlabel: str = "x", ylabel: str
                   log_x: bool = False, log_y: bool = False, annotate: bool | None = None,
                   mark: tuple[float, float] | None = None, mark_label: str = r"$\mathcal{M}$",
                   cmap: str = "viridis") -> "Figure":
-    """A sweep result as a heat-map (seed 000 §5, Figure 6): ``values[i, j]`` at ``(x[j], y[i])``.
+    """A sweep result as a heat-map ([BCP] §5, Figure 6): ``values[i, j]`` at ``(x[j], y[i])``.
 
     Plain arrays in, so any sweep can be shown; NaN cells (not computed) are left grey. ``mark``
     points at the baseline mechanism with an arrow; cells are annotated with their value when the

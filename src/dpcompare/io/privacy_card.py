@@ -8,9 +8,9 @@ Numbers (all on the side that errs towards *less* privacy, so a card never overs
 | ``epsilon@δ`` | ε ≤ x at δ = 1e-5, 1e-6 (and 1/n with ``n``) | smallest ε with δ(ε) ≤ δ on the pessimistic profile |
 | ``gdp_mu`` | μ ≤ x | tightest μ-GDP bound, f ≥ G_μ everywhere (Dong et al. 2022, Def 2.6) |
 | ``mu_at_fixed_point`` | μ ≈ x | the Gaussian G_μ with the same fixed point α* (= R*): μ = −2Φ⁻¹(α*) |
-| ``advantage`` | advantage ≤ x | TPR − FPR of the best attack = δ(0) (seed 000 eq 29) |
-| ``tpr@α`` | TPR ≤ x at FPR = α | 1 − f(α) with the lower f (seed 001 eq 4.7) |
-| ``bayes_error@π`` | R ≥ x at prior π | R(π) = min_α π·α + (1−π)·f(α) with the lower f (seed 000 eq 2) |
+| ``advantage`` | advantage ≤ x | TPR − FPR of the best attack = δ(0) ([BCP] eq 29) |
+| ``tpr@α`` | TPR ≤ x at FPR = α | 1 − f(α) with the lower f ([SI] eq 4.7) |
+| ``bayes_error@π`` | R ≥ x at prior π | R(π) = min_α π·α + (1−π)·f(α) with the lower f ([BCP] eq 2) |
 
 The registry fields (mechanism, unit of privacy, ε, δ, accounting method, implementation) are those
 public registries of DP deployments list for each entry.

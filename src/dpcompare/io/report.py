@@ -1,4 +1,4 @@
-"""A comparison report as one self-contained HTML file (issue 6): verdict, views, figures, method.
+"""A comparison report as one self-contained HTML file : verdict, views, figures, method.
 
 The file needs nothing but a browser: figures are inline SVG (text drawn as paths, so no fonts are
 fetched), styles are inline, there is no script, and a Content-Security-Policy of ``default-src
@@ -42,7 +42,7 @@ from .spec import parse_hyperprior
 
 
 def as_hyperprior(h: Any) -> Any:
-    """io parses hyper-prior text; compare takes HyperPrior objects (issue 12: no compare → io import)."""
+    """io parses hyper-prior text; compare takes HyperPrior objects (comparison/ never imports io/)."""
     return parse_hyperprior(h) if isinstance(h, str) else _as_hyperprior_object(h)
 
 __all__ = ["DEFAULT_DELTAS", "DEFAULT_FPRS", "DEFAULT_HYPERPRIORS", "Report", "build_report", "ranking_sentence",
@@ -153,7 +153,7 @@ def _prior_phrase(pi: float) -> str:
 
 
 def verdict_sentence(c: Comparison, a: str = "A", b: str = "B") -> str:
-    """The comparison in one sentence, the larger regret first (issue 6):
+    """The comparison in one sentence, the larger regret first:
     "B is up to 0.034 more vulnerable than A, against an adversary with prior π ≈ 0.27 (or 0.73); A is
     up to 0.0053 more vulnerable near π ≈ 0.5." Δ(A‖B) is how much lower B's Bayes error can be
     ([BCP] Cor 1); the two priors are mirror images because f is symmetric (R(π) = R(1−π))."""

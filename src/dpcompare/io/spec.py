@@ -1,4 +1,4 @@
-"""The spec language of the CLI: ``name(key=value, …)`` → a mechanism (DESIGN.md §3).
+"""The spec language of the CLI: ``name(key=value, …)`` → a mechanism.
 
 This module holds the two registries, the built-in closed-form entries and the public entry points
 :func:`parse` / :func:`parse_hyperprior`. The language itself is split by job:
@@ -120,7 +120,7 @@ _SHUFFLE_PARAMS = MappingProxyType({
 @MECHANISMS.register(
     "shuffle",
     _SHUFFLE_PARAMS,
-    summary="n shuffled eps0-DP local reports: the f-DP bound of seed 002 Thm 4.2",
+    summary="n shuffled eps0-DP local reports: the f-DP bound of [MIX] Thm 4.2",
 )
 def _shuffle(eps0: float, n: int) -> "Mechanism":
     from ..mixtures import Shuffled
@@ -131,7 +131,7 @@ def _shuffle(eps0: float, n: int) -> "Mechanism":
 @MECHANISMS.register(
     "shuffle_pair",
     _SHUFFLE_PARAMS,
-    summary="n shuffled eps0-DP local reports: exact trade-off of seed 002's clone pair (tighter than Thm 4.2)",
+    summary="n shuffled eps0-DP local reports: exact trade-off of [MIX]'s clone pair (tighter than Thm 4.2)",
 )
 def _shuffle_pair(eps0: float, n: int) -> "Mechanism":
     from ..mixtures import ShuffleAnalysis, Shuffled

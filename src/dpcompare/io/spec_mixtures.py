@@ -1,4 +1,4 @@
-"""Spec entries for the mixture mechanisms of seed 002: ``mixture``, ``subsample``, ``random_init``.
+"""Spec entries for the mixture mechanisms of [MIX]: ``mixture``, ``subsample``, ``random_init``.
 
 Their arguments are nested specs and words, so they are registered with
 :meth:`Registry.register_raw` and parse the text between their parentheses here::
@@ -9,10 +9,10 @@ Their arguments are nested specs and words, so they are registered with
     random_init(loss=logistic, bound=1, sigma=2, steps=10, heuristic=1)      (T > 1: heuristic)
 
 - ``mixture``: a mechanism that runs component i with probability wᵢ (chosen independently of the
-  data); reported trade-off: seed 002 Lemma 3.1 (joint concavity, the index revealed).
+  data); reported trade-off: [MIX] Lemma 3.1 (joint concavity, the index revealed).
 - ``subsample``: the component run on a Poisson/with-probability-w sub-sample; reported trade-off:
-  seed 002 Prop E.1, C((1−w)·Id + w·f), for any trade-off function f.
-- ``random_init``: one step of DP-GD from θ₀ ~ N(0, 1) (seed 002 Thm 5.1, Examples D.1–D.3).
+  [MIX] Prop E.1, C((1−w)·Id + w·f), for any trade-off function f.
+- ``random_init``: one step of DP-GD from θ₀ ~ N(0, 1) ([MIX] Thm 5.1, Examples D.1–D.3).
   ``steps = T > 1`` composes the one-step bound T times, which is **heuristic, not a guarantee**
   (see :class:`dpcompare.mixtures.RandomInit`), so it must be asked for with ``heuristic=1`` and
   the flag stays in the spec that every command prints.
@@ -95,7 +95,7 @@ def _number(label: str, text: str) -> float:
 @MECHANISMS.register_raw(
     "mixture",
     usage="mixture(w1*SPEC1, w2*SPEC2, ...)",
-    summary="component i with probability wi (weights sum to 1): seed 002 Lemma 3.1 (joint concavity)",
+    summary="component i with probability wi (weights sum to 1): [MIX] Lemma 3.1 (joint concavity)",
 )
 def _mixture(text: str) -> "Mechanism":
     from ..mixtures import JointConcavity
@@ -121,7 +121,7 @@ def _mixture(text: str) -> "Mechanism":
 @MECHANISMS.register_raw(
     "subsample",
     usage="subsample(SPEC, w=...)",
-    summary="SPEC run on a sub-sample with probability w in [0, 1]: seed 002 Prop E.1, any trade-off function",
+    summary="SPEC run on a sub-sample with probability w in [0, 1]: [MIX] Prop E.1, any trade-off function",
 )
 def _subsample(text: str) -> "Mechanism":
     from ..mixtures import Subsampled
@@ -142,7 +142,7 @@ _RI_KEYS = ("loss", "a", "clip", "bound", "sigma", "steps", "heuristic")
 @MECHANISMS.register_raw(
     "random_init",
     usage="random_init(loss=least_squares|clipped_least_squares|logistic, a=..., clip=..., bound=..., sigma=..., steps=1 [, heuristic=1])",
-    summary="DP-GD step from a random N(0,1) initialisation: seed 002 Thm 5.1 (steps > 1: heuristic, not a guarantee)",
+    summary="DP-GD step from a random N(0,1) initialisation: [MIX] Thm 5.1 (steps > 1: heuristic, not a guarantee)",
 )
 def _random_init(text: str) -> "Mechanism":
     from ..mixtures import Loss, RandomInit, Sensitivity

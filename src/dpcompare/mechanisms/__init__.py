@@ -1,5 +1,5 @@
 """Mechanisms: immutable values that state their closed forms (or discrete pairs); the base class
-derives every view of seed 000 §1–2 and holds the contract (one solver, brackets, ranges)."""
+derives every view of [BCP] §1–2 and holds the contract (one solver, brackets, ranges)."""
 
 from .base import Mechanism
 from .continuous import Gaussian, Laplace, PrivacyLossMechanism

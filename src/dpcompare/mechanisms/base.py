@@ -1,14 +1,14 @@
 """The mechanism interface: a few formulas per mechanism, every other view derived.
 
 A mechanism is characterised by a (tightly) dominating pair (P, Q) whose trade-off function f is
-symmetrised as in the paper (seed 000 §1): f_sym = conv(min(f, f⁻¹)). Subclasses provide certified
+symmetrised as in the paper ([BCP] §1): f_sym = conv(min(f, f⁻¹)). Subclasses provide certified
 brackets of three views — Bayes error R(π), privacy profile δ(ε) and trade-off f(α) — and the base
-class derives the rest through the exact dualities of DESIGN.md §1:
+class derives the rest through the exact dualities of [BCP] §1–2:
 
-- R(π) = min_α π·α + (1−π)·f(α)                           (seed 000 eq 2)
-- f(α) = max_{0≤π<1} (R(π) − π·α)/(1−π)                  (seed 000 eq 4)
-- δ(ε) = 1 + f*(−e^ε) = H_{e^ε}(P‖Q)                      (seed 000 eq 25–26)
-- R(π) = π·(1 − δ(log((1−π)/π))) for π ≤ ½, R(π) = R(1−π)  (DESIGN.md §1)
+- R(π) = min_α π·α + (1−π)·f(α)                           ([BCP] eq 2)
+- f(α) = max_{0≤π<1} (R(π) − π·α)/(1−π)                  ([BCP] eq 4)
+- δ(ε) = 1 + f*(−e^ε) = H_{e^ε}(P‖Q)                      ([BCP] eq 25–26)
+- R(π) = π·(1 − δ(log((1−π)/π))) for π ≤ ½, R(π) = R(1−π)  ([BCP] eq 2)
 - advantage = TV = δ(0) (eq 29); fixed point α* = f(α*) = R(½) = R* (Lemma 4).
 
 Numerical honesty: the public views return the side of the bracket that errs towards *less*
@@ -21,7 +21,7 @@ clipped into the range only (the truth lies in it, so the clip moves the end tow
 Arguments (one policy for every mechanism, :func:`dpcompare._validation.check_argument`): numbers
 must be real numbers (bool and str raise a ``TypeError``, NaN a ``ValueError``); δ(ε) accepts every
 ε ∈ [−∞, ∞] with one meaning for all mechanisms: δ(ε) = H_{e^ε}(P‖Q) = ∫(q − e^ε p)₊, which for ε < 0
-equals 1 − e^ε·(1 − δ(−ε)) (f symmetric) and reaches 1 at ε = −∞ (seed 000 Thm 1 compares
+equals 1 − e^ε·(1 − δ(−ε)) (f symmetric) and reaches 1 at ε = −∞ ([BCP] Thm 1 compares
 profiles over all real ε); δ ∈ [0, 1] for ε(δ) (ε(0) may be ∞, ε(1) = 0); π, α ∈ [0, 1].
 """
 
@@ -134,7 +134,7 @@ class Mechanism(abc.ABC):
                         absolute=_ROUNDING_ABS + float(self.numerical_error))
 
     def bayes_error(self, pi: Any) -> np.ndarray:
-        """Minimum Bayes error R(π) = min_α π·α + (1−π)·f(α) (seed 000 eq 2), lower end of the bracket.
+        """Minimum Bayes error R(π) = min_α π·α + (1−π)·f(α) ([BCP] eq 2), lower end of the bracket.
 
         >>> import dpcompare as dc
         >>> round(float(dc.Gaussian(mu=1).bayes_error(0.5)), 6)
@@ -150,7 +150,7 @@ class Mechanism(abc.ABC):
                         absolute=_ROUNDING_ABS + float(self.numerical_error))
 
     def tradeoff(self, alpha: Any) -> np.ndarray:
-        """Trade-off f(α) = inf{β_φ : α_φ ≤ α} (seed 000 eq 20), lower end of the bracket (pessimistic)."""
+        """Trade-off f(α) = inf{β_φ : α_φ ≤ α} ([BCP] eq 20), lower end of the bracket (pessimistic)."""
         alpha = check_argument(Argument.ALPHA, alpha)
         return np.clip(self._tradeoff_bounds(alpha)[0], 0.0, 1.0 - alpha)
 
@@ -164,7 +164,7 @@ class Mechanism(abc.ABC):
         return _bracket(self._delta_bounds(check_argument(Argument.EPS, eps)), Sense.UPPER, 0.0, 1.0)
 
     def delta(self, eps: Any) -> np.ndarray:
-        """Privacy profile δ(ε) = H_{e^ε}(P‖Q) of f_sym (seed 000 eq 25–26), upper end (never understated).
+        """Privacy profile δ(ε) = H_{e^ε}(P‖Q) of f_sym ([BCP] eq 25–26), upper end (never understated).
 
         Every real ε (and ±∞) is accepted, with the meaning in the module docstring (one policy for
         every mechanism).
@@ -198,17 +198,17 @@ class Mechanism(abc.ABC):
     # ------------------------------------------------------------------ scalar summaries
     @cached_property
     def advantage(self) -> float:
-        """MIA advantage = TV(P, Q) = δ(0) (seed 000 eq 29), upper end."""
+        """MIA advantage = TV(P, Q) = δ(0) ([BCP] eq 29), upper end."""
         return float(self.delta(0.0))
 
     @cached_property
     def minimax_bayes_error(self) -> float:
-        """R* = max_π R(π) = R(½) for a symmetric f (seed 000 eq 3), lower end."""
+        """R* = max_π R(π) = R(½) for a symmetric f ([BCP] eq 3), lower end."""
         return float(self.bayes_error(0.5))
 
     @cached_property
     def fixed_point(self) -> float:
-        """α* with f(α*) = α*; equals R* (seed 000 Lemma 4), lower end."""
+        """α* with f(α*) = α*; equals R* ([BCP] Lemma 4), lower end."""
         return self.minimax_bayes_error
 
     @cached_property

@@ -1,7 +1,7 @@
 """Mechanisms with a continuous (closed-form) privacy-loss distribution: Gaussian and Laplace.
 
 Each implements the distribution of the privacy loss L = log(q/p) under P and under Q in log space;
-the views follow (seed 000 App. A):
+the views follow ([BCP] App. A):
 
 - R(π) = π·P(L > λ) + (1−π)·Q(L ≤ λ),  λ = log(π/(1−π))           (eq 2 with the NP test)
 - δ(ε) = Q(L > ε) − e^ε·P(L > ε)                                     (eq 25), in log space per
@@ -105,7 +105,7 @@ class Gaussian(PrivacyLossMechanism):
     """Gaussian mechanism G_μ, μ = sensitivity/σ: P = N(0, 1), Q = N(μ, 1).
 
     f(α) = Φ(Φ⁻¹(1−α) − μ) (Dong et al. 2022 eq 5); L ~ N(∓μ²/2, μ²) under P/Q;
-    δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2) (Balle & Wang 2018, Thm 8); AUC = Φ(μ/√2) (seed 001 eq 4.9).
+    δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2) (Balle & Wang 2018, Thm 8); AUC = Φ(μ/√2) ([SI] eq 4.9).
 
     >>> import dpcompare as dc
     >>> g = dc.Gaussian(mu=1.0)
@@ -176,7 +176,7 @@ class Gaussian(PrivacyLossMechanism):
 
     @property
     def psi(self) -> float:
-        """Sensitivity index ψ = sensitivity/σ (seed 001 Def 6); equal to μ (Lemma 6). See ``dpcompare.gaussian``."""
+        """Sensitivity index ψ = sensitivity/σ ([SI] Def 6); equal to μ (Lemma 6). See ``dpcompare.gaussian``."""
         return self.mu
 
     @property
@@ -184,7 +184,7 @@ class Gaussian(PrivacyLossMechanism):
         return self.mu
 
     def log_delta(self, eps: np.ndarray) -> np.ndarray:
-        """log δ(ε) of seed 001 eq 7.1 without cancellation between the two Φ terms, for any real ε.
+        """log δ(ε) of [SI] eq 7.1 without cancellation between the two Φ terms, for any real ε.
 
         δ = φ(z₀)·∫_{z₀}^{z₁}(1 − t·M(t)) dt where the terms are close (M the Mills ratio); see
         :mod:`dpcompare.mechanisms.gaussian_profile` (relative error ≲ 1e-12 for δ down to 1e-300 and below).
@@ -195,7 +195,7 @@ class Gaussian(PrivacyLossMechanism):
         return gaussian_profile.log_delta(self.mu, eps)
 
     def _epsilon_scalar(self, delta: float) -> float:
-        """Monotone Newton in log space certified by the one solver (seed 001 eq 6.7;
+        """Monotone Newton in log space certified by the one solver ([SI] eq 6.7;
         :func:`dpcompare.mechanisms.gaussian_profile.epsilon`)."""
         return gaussian_profile.epsilon(self.mu, delta)
 
@@ -206,7 +206,7 @@ class Laplace(PrivacyLossMechanism):
 
     The privacy loss L = (|x| − |x−Δ|)/b has atoms at ±m and a uniform-exponential middle:
     Pr_P(L > t) = ½e^{−(t+m)/2}, Pr_Q(L > t) = 1 − ½e^{−(m−t)/2} for t ∈ [−m, m).
-    δ(ε) = 1 − e^{(ε−m)/2} for 0 ≤ ε < m (DESIGN.md §1); f as in Dong et al. 2022 (App. A):
+    δ(ε) = 1 − e^{(ε−m)/2} for 0 ≤ ε < m; f as in Dong et al. 2022 (App. A):
     f(α) = 1 − e^m α (α < e^{−m}/2), e^{−m}/(4α) (α ≤ ½), e^{−m}(1 − α) (α > ½).
     AUC = 1 − e^{−m}(½ + m/4) (∫ of f).
 

@@ -1,5 +1,5 @@
 """Exactly discrete mechanisms: randomized response, pure and approximate DP, the extremal mechanisms
-of seed 000 §3.4, and a piecewise-linear trade-off curve given by its vertices.
+of [BCP] §3.4, and a piecewise-linear trade-off curve given by its vertices.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class RandomizedResponse(PairMechanism):
     """Binary randomized response with ε: P = (e^ε, 1)/(1+e^ε), Q = (1, e^ε)/(1+e^ε).
 
     Trade-off f(α) = max(1 − e^ε α, e^{−ε}(1 − α)); with ε = log(0.6/0.4) the curve runs from 1.0 at
-    α = 0 to 0.55 at α = 0.3 (DESIGN.md §2 notes riskcal's error here).
+    α = 0 to 0.55 at α = 0.3 (riskcal errs here).
 
     >>> import dpcompare as dc
     >>> round(float(dc.RandomizedResponse(eps=math.log(1.5)).tradeoff(0.3)), 12)
@@ -119,7 +119,7 @@ class ApproxDP(PairMechanism):
 
 @dataclass(frozen=True, repr=False)
 class PerfectlyPrivate(PairMechanism):
-    """M_PP: f(α) = 1 − α, R(π) = min(π, 1−π), δ ≡ 0 (seed 000 §3.4)."""
+    """M_PP: f(α) = 1 − α, R(π) = min(π, 1−π), δ ≡ 0 ([BCP] §3.4)."""
 
     def _build_pairs(self):
         p = DiscretePair(np.array([0.0]), np.array([0.0]), 0.0, 0.0)
@@ -136,7 +136,7 @@ class PerfectlyPrivate(PairMechanism):
 
 @dataclass(frozen=True, repr=False)
 class BlatantlyNonPrivate(PairMechanism):
-    """M_BNP: f ≡ 0, R ≡ 0, δ ≡ 1 (seed 000 §3.4): P and Q have disjoint supports."""
+    """M_BNP: f ≡ 0, R ≡ 0, δ ≡ 1 ([BCP] §3.4): P and Q have disjoint supports."""
 
     def _build_pairs(self):
         p = DiscretePair(np.array([]), np.array([]), 1.0, 1.0)
@@ -152,7 +152,7 @@ class TradeoffCurve(PairMechanism):
     """A piecewise-linear trade-off curve through the given vertices (α ascending).
 
     Every piecewise-linear convex trade-off curve is a discrete pair: segment k gives an atom with
-    pₖ = Δαₖ, qₖ = −Δβₖ, ℓₖ = log(−slopeₖ) (DESIGN.md §1). A drop at α = 0 (f(0) < 1) is Q-mass at
+    pₖ = Δαₖ, qₖ = −Δβₖ, ℓₖ = log(−slopeₖ). A drop at α = 0 (f(0) < 1) is Q-mass at
     ℓ = +∞; a flat piece f = 0 up to α = 1 is P-mass at ℓ = −∞. The curve is symmetrised like every
     other mechanism.
 

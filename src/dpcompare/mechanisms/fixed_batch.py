@@ -10,7 +10,7 @@ Poisson pair at rate q = b/n (Balle, Barthe & Gaboardi 2018, Thm 10; Dong, Roth 
 N adaptive steps are f_S^{⊗N}-DP (Dong, Roth & Su 2022, Thm 3.2) — the certified *pessimistic* side. A
 fixed worst-case instance realises the Poisson remove/add pairs at every step, so the certified Poisson
 composition at rate q is a valid *optimistic* side: the bracket contains the true trade-off. Extra
-certified upper bounds, taken where smaller: the Gaussian G_μ with μ = √N/σ (C_q(f) ≥ f, seed 002
+certified upper bounds, taken where smaller: the Gaussian G_μ with μ = √N/σ (C_q(f) ≥ f, [MIX]
 Prop E.1).
 
 :class:`WithReplacementGaussian` is dp-accounting's ``SampledWithReplacement(n, b, Gaussian(σ))`` N times: a

@@ -2,7 +2,7 @@
 
 Home of the one Gaussian profile evaluation (``dpcompare.Gaussian`` and the ψ-views of
 ``dpcompare.gaussian`` both use it; the views import it from here, never the reverse).
-Seed 001, eq 7.1 / Corollary 14 (Balle & Wang 2018, Thm 8), μ = Δ/σ (= ψ, the sensitivity index)::
+[SI], eq 7.1 / Corollary 14 (Balle & Wang 2018, Thm 8), μ = Δ/σ (= ψ, the sensitivity index)::
 
     δ(ε; μ) = Φ(μ/2 − ε/μ) − e^ε·Φ(−μ/2 − ε/μ)                                    (eq 7.1)
 
@@ -248,7 +248,7 @@ def _predicate(mu: float, log_target: float, target: float | None):
 
 
 def epsilon(mu: float, delta: float, log_target: float | None = None) -> float:
-    """Certified ε(δ; μ) = min{ε ≥ 0 : δ(ε; μ) ≤ δ} (seed 001 eq 6.7); steps in the module docstring.
+    """Certified ε(δ; μ) = min{ε ≥ 0 : δ(ε; μ) ≤ δ} ([SI] eq 6.7); steps in the module docstring.
 
     No validation (μ > 0 finite, δ ∈ [0, 1]). ``log_target`` replaces log δ where δ itself
     underflows (then ``delta`` is ignored). ``inf`` for δ = 0 (no finite ε reaches it) and where

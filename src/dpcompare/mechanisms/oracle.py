@@ -1,8 +1,8 @@
 """A mechanism from oracle access to its trade-off function: certified discrete pairs from samples.
 
-Seed 000 §3.2 and App. B.3 compute the Δ-divergence from nothing but a Python function f(α)
+[BCP] §3.2 and App. B.3 compute the Δ-divergence from nothing but a Python function f(α)
 implementing a trade-off function. ``TradeoffOracle`` accepts the same input and turns it into a
-pessimistic and an optimistic discrete pair (DESIGN.md §1, "Certified numerics"), so that every
+pessimistic and an optimistic discrete pair (certified numerics: tradeoff/bracket.py), so that every
 downstream computation (Δ, dominance, profiles) is exact on the pairs and the truth is bracketed.
 
 The argument (f convex and non-increasing on [0, 1], sampled exactly at 0 = α₀ < α₁ < … < α_N = 1,
@@ -10,7 +10,7 @@ values βₖ = f(αₖ), secant slopes sₖ = (βₖ₊₁ − βₖ)/(αₖ₊�
 
 1. **Upper bound (optimistic pair).** On [αₖ, αₖ₊₁] a convex f lies below its chord, so the
    piecewise-linear interpolant C through the samples satisfies C ≥ f. C is itself a convex
-   trade-off curve; segment k is an atom with p = Δαₖ, q = −Δβₖ, ℓ = log(−sₖ) (DESIGN.md §1).
+   trade-off curve; segment k is an atom with p = Δαₖ, q = −Δβₖ, ℓ = log(−sₖ).
    A larger f means less information: R and f of this pair are ≥ the truth, δ ≤ the truth.
 2. **Lower bound (pessimistic pair).** Outside [αⱼ, αⱼ₊₁] a convex f lies *above* the extension
    of the secant j (the slope of a convex function only increases). On interval k the best such
@@ -25,7 +25,7 @@ values βₖ = f(αₖ), secant slopes sₖ = (βₖ₊₁ − βₖ)/(αₖ₊�
    conv(L). conv(L) is the lower convex hull of L's vertices (the kinks, the nodes, and the point
    (0, L(0⁺)) where L(0⁺) = β₁ − s₁α₁; a drop below f(0) there becomes Q-mass at ℓ = +∞).
 3. **The bracket.** C − conv(L) ≤ maxₖ gₖ in sup norm, and since R(π) = min_α πα + (1−π)f(α)
-   (seed 000 eq 2) the Bayes errors, hence each Δ (seed 000 Cor 1), differ by at most as much.
+   ([BCP] eq 2) the Bayes errors, hence each Δ ([BCP] Cor 1), differ by at most as much.
    The symmetrisation f ↦ conv(min(f, f⁻¹)) is monotone in f, so the bracket survives it; it is
    the one envelope every mechanism uses (:func:`dpcompare.tradeoff.envelope.symmetrize`). Its R bracket
    is still at most maxₖ gₖ wide (R_sym(π) = min(R(π), R(1−π))); its f bracket can be wider (a
@@ -232,7 +232,7 @@ def _initial_grid(n: int) -> np.ndarray:
 class TradeoffOracle(PairMechanism):
     """A mechanism given by a Python function f(α) implementing its trade-off function.
 
-    The input of seed 000 App. B.3 ("only oracle access to a function implementing the trade-off
+    The input of [BCP] App. B.3 ("only oracle access to a function implementing the trade-off
     function"). f may be vectorised (called once per batch with a float array) or scalar (called
     once per α). It is sampled on about ``points`` values of α and turned into a certified bracket:
     an optimistic pair (chords, above f) and a pessimistic pair (convex envelope of the neighbouring
@@ -365,7 +365,7 @@ class TradeoffOracle(PairMechanism):
         """sup_α (f_hi(α) − f_lo(α)) of the certified (symmetrised) curves.
 
         It bounds the width of every bracket of this mechanism: f, R (R(π) = min_α πα + (1−π)f(α),
-        seed 000 eq 2) and δ (δ(ε) = sup_α 1 − f(α) − e^ε α); a Δ bracket is at most the sum of
+        [BCP] eq 2) and δ (δ(ε) = sup_α 1 − f(α) − e^ε α); a Δ bracket is at most the sum of
         the two mechanisms' gaps.
         """
         pess, opt = self.pairs()

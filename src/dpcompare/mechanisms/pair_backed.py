@@ -1,7 +1,7 @@
 """Mechanisms whose views come from discrete dominating pairs (exact, or a numeric bracket).
 
 A pair-backed mechanism holds a *pessimistic* and an *optimistic* symmetric discrete pair
-(DESIGN.md §1, "Certified numerics"): δ_opt ≤ δ ≤ δ_pess, f_pess ≤ f ≤ f_opt, R_pess ≤ R ≤ R_opt.
+(certified numerics: tradeoff/bracket.py): δ_opt ≤ δ ≤ δ_pess, f_pess ≤ f ≤ f_opt, R_pess ≤ R ≤ R_opt.
 For an exact discrete mechanism both are the same object.
 """
 

@@ -3,7 +3,7 @@
 ``SubsampledGaussian`` is N steps of the Poisson-subsampled Gaussian mechanism with noise multiplier σ
 and sampling rate p (Abadi et al. 2016; dominating pair of Balle et al. 2018 / Zhu et al. 2022):
 one step's remove pair is P = N(0, σ²), Q = (1 − p)·N(0, σ²) + p·N(1, σ²), the add pair its swap; the
-mechanism is f_sym = conv(min(f, f⁻¹)) of the N-fold composition (seed 000 §1, DESIGN.md §1).
+mechanism is f_sym = conv(min(f, f⁻¹)) of the N-fold composition ([BCP] §1).
 Its two pairs are certified (tradeoff/compose.py): the pessimistic one is at least as informative
 as the truth, the optimistic one at most, up to ``numerical_error`` in Bayes error; the bracket
 therefore contains the exact value. With p = 1 the mechanism is the Gaussian with μ = √N/σ exactly.
@@ -85,7 +85,7 @@ class SubsampledGaussian(PairMechanism):
     def _gaussian(self):
         """G_μ with μ = √N/σ. At p = 1 it *is* the mechanism (the composition of N Gaussians with
         sensitivity 1/σ is the Gaussian with μ = √N/σ: Dong, Roth & Su 2022, Cor. 3.3); for every p it
-        dominates it (Poisson subsampling only raises a symmetric f: seed 002 Prop E.1), so its δ(ε)
+        dominates it (Poisson subsampling only raises a symmetric f: [MIX] Prop E.1), so its δ(ε)
         and ε(δ) are certified upper bounds at no cost."""
         from .continuous import Gaussian
 
@@ -205,7 +205,7 @@ class SubsampledGaussian(PairMechanism):
         """μ* = √N/σ for every sampling rate p — the tightest μ-GDP bound, though for p < 1 only the
         extreme tail reaches it.
 
-        Bound: Poisson subsampling only raises a symmetric f (C((1−p)·Id + p·f) ≥ f, seed 002 Prop E.1,
+        Bound: Poisson subsampling only raises a symmetric f (C((1−p)·Id + p·f) ≥ f, [MIX] Prop E.1,
         Dong et al.'s C_p) and composition is monotone, so f ≥ G_{1/σ}^{⊗N} = G_{√N/σ}. Tightness: with α = 1−Φ(x) and one step,
         1 − f(α) = (1−p)(1−Φ(x)) + p(1−Φ(x−1/σ)), so the GDP gap Φ⁻¹(1−α) − Φ⁻¹(f(α)) =
         1/σ − log(1/p)/x + o(1/x) → 1/σ as α → 0 (for N steps the event "sampled every time", of

@@ -1,4 +1,4 @@
-"""Mixture mechanisms in f-DP (seed 002): joint concavity, shuffling, sub-sampling, random initialisation.
+"""Mixture mechanisms in f-DP ([MIX]): joint concavity, shuffling, sub-sampling, random initialisation.
 
 Modules, one job each:
 

@@ -1,6 +1,6 @@
 """The clone-count pair (P₀, Q₀) of the shuffle model, exactly or with a certified bracket.
 
-Seed 002 App. C (after Feldman, McMillan & Talwar): with C ~ Bin(n−1, p) clones and A | C ~ Bin(C, ½),
+[MIX] App. C (after Feldman, McMillan & Talwar): with C ~ Bin(n−1, p) clones and A | C ~ Bin(C, ½),
 
     P₀ = law of (A + 1, C − A),     Q₀ = law of (A, C − A + 1).
 
@@ -11,7 +11,7 @@ a ∈ {0, …, c+1}, masses p(a) = b_c(a−1), q(a) = b_c(a) with b_c the Bin(c,
 ratio q/p = (c + 1 − a)/a (App. C.1.1), so privacy loss ℓ = log(b/a): a = 0 is Q-only (ℓ = +∞),
 a = c + 1 is P-only (ℓ = −∞), each with mass 2^{−c}. In total p₋∞ = q₊∞ = E[2^{−C}] = (1 − p/2)^{n−1}.
 
-The clone probability is p = 2/(e^{ε₀} + 1) in seed 002 (the "stronger clone" reduction) and
+The clone probability is p = 2/(e^{ε₀} + 1) in [MIX] (the "stronger clone" reduction) and
 p = e^{−ε₀} in Feldman, McMillan & Talwar 2021 ("Hiding among the clones", Thm 3.2).
 
 Algorithm (``clone_count_pairs``):

@@ -1,9 +1,9 @@
-"""Advanced joint concavity in its general form (seed 002 Lemma 6.2, Lemma 6.3; App. E.1).
+"""Advanced joint concavity in its general form ([MIX] Lemma 6.2, Lemma 6.3; App. E.1).
 
 Two-component mixtures P = (1−w)P₀ + wP₁ and Q = (1−w)Q₀ + wQ₁, w ∈ (0, 1). Hockey-stick
 divergence H_γ(A‖B) = sup_E A(E) − γ·B(E) = ∫(a − γb)₊.
 
-**Lemma 6.2** (seed 002; after Balle et al.'s advanced joint convexity). For γ, η ∈ [0, 1] with
+**Lemma 6.2** ([MIX]; after Balle et al.'s advanced joint convexity). For γ, η ∈ [0, 1] with
 γ < w < η or η < w < γ, and ε′ ∈ ℝ, let ε₀, ε₁ solve (eqs 9, 10)
 
     e^{ε′} = (1−w)·e^{ε₀} + w·e^{ε₁},     w·e^{ε′} = (1−w)·γ·e^{ε₀} + w·η·e^{ε₁},
@@ -23,13 +23,13 @@ H in its second argument gives, for every ε′ ∈ ℝ,
 
 the conjugate form of eq 11, and hence T(Q, P) ≥ F with
 
-    F(x) = max(0, sup_{ε′ ∈ ℝ} 1 − δ_F(ε′) − e^{ε′}·x)     (F = (F*)**, seed 002 App. E.1).
+    F(x) = max(0, sup_{ε′ ∈ ℝ} 1 − δ_F(ε′) − e^{ε′}·x)     (F = (F*)**, [MIX] App. E.1).
 
 ``lemma63_general`` evaluates F with the supremum over a finite grid of ε′ — a sub-supremum, so
 the value is ≤ F ≤ T(Q, P): still a valid lower bound (certified direction) — and takes the pointwise
 maximum over the (γ, η) choices given (each is a valid bound). No symmetrisation C(·) is needed
 because δ_F bounds H for every real ε′, not only ε′ ≥ 0 (contrast Prop 6.4 / Prop E.1, which bound
-ε′ ≥ 0 only and therefore need C, seed 002 Lemma A.3).
+ε′ ≥ 0 only and therefore need C, [MIX] Lemma A.3).
 
 Special cases (tested): Prop E.1 (Q₀ = P₀: sub-sampling) and Prop 6.4 (P₁ = Q₀, Q₁ = P₀: the
 swapped mixture of Thm 4.2) are implemented in :mod:`.subsampling` by their closed forms; both are
@@ -59,7 +59,7 @@ def _hockey(a: np.ndarray, b: np.ndarray, gamma: float) -> float:
 
 
 def split_exponents(w: float, gamma: float, eta: float, eps_prime: Any) -> tuple[np.ndarray, np.ndarray]:
-    """(ε₀, ε₁) solving seed 002 eqs (9)–(10) for given w, γ, η and ε′ (γ < w < η or η < w < γ).
+    """(ε₀, ε₁) solving [MIX] eqs (9)–(10) for given w, γ, η and ε′ (γ < w < η or η < w < γ).
 
     e^{ε₀} = e^{ε′}(η − w)/((1−w)(η − γ)),  e^{ε₁} = e^{ε′}(w − γ)/(w(η − γ)).
 
@@ -85,7 +85,7 @@ def split_exponents(w: float, gamma: float, eta: float, eps_prime: Any) -> tuple
 def lemma62_terms(
     w: float, gamma: float, eta: float, eps_prime: float, P: Sequence[Any], Q: Sequence[Any]
 ) -> tuple[float, float]:
-    """(H_{e^{ε′}}(P‖Q), right-hand side of seed 002 Lemma 6.2) for discrete P = (P₀, P₁), Q = (Q₀, Q₁).
+    """(H_{e^{ε′}}(P‖Q), right-hand side of [MIX] Lemma 6.2) for discrete P = (P₀, P₁), Q = (Q₀, Q₁).
 
     The first is ≤ the second (module docstring). Distributions are probability vectors on one
     finite outcome space; w is the weight of component 1.

@@ -1,7 +1,7 @@
-"""Trade-off function algebra on the exact discrete representation (seed 002 App. A, eq 3).
+"""Trade-off function algebra on the exact discrete representation ([MIX] App. A, eq 3).
 
 Every operation takes and returns :class:`~dpcompare.tradeoff.DiscretePair` values: a discrete pair
-*is* a piecewise-linear convex trade-off function f = T(P, Q) (DESIGN.md §1), so each operation
+*is* a piecewise-linear convex trade-off function f = T(P, Q), so each operation
 below is exact (closed sums over the atoms), and each keeps the pair's ``Rounding``: all of them are
 monotone in f (a smaller input curve gives a smaller output curve), so a pessimistic input gives a
 pessimistic output.
@@ -16,17 +16,17 @@ operation                      formula
 ``conjugate``                  f*(y) = sup_x (x·y − f(x)) = max over vertices (αₖ·y − βₖ)
 ``convex_envelope``            f** = the lower convex hull of the graph (Fenchel–Moreau)
 ``mix_with_identity``          w·Id + (1−w)·f = T(P, w·P + (1−w)·Q)  (pointwise in x)
-``swap_mixture``               T((1−w)P + wQ, (1−w)Q + wP)  (the pair of seed 002 App. C)
+``swap_mixture``               T((1−w)P + wQ, (1−w)Q + wP)  (the pair of [MIX] App. C)
 ``symmetrize_eq3``  (C(f))     f on [0, x̄]; x̄ + f(x̄) − x on [x̄, f(x̄)]; f⁻¹ on [f(x̄), 1]  (eq 3)
 ``symm``                       Def F.1 of Dong et al.: C(f) if x̄ ≤ f(x̄), else max{f, f⁻¹}
-``symmetrize_conv_min``        conv(min(f, f⁻¹)) (DESIGN.md's f_sym; the core's ``symmetrize``)
+``symmetrize_conv_min``        conv(min(f, f⁻¹)) (f_sym; the core's ``symmetrize``)
 =============================  ================================================================
 
-Seed 002's eq 3 prints the middle piece as "x̄ − f(x̄) − x"; continuity at x = x̄ requires
+[MIX]'s eq 3 prints the middle piece as "x̄ − f(x̄) − x"; continuity at x = x̄ requires
 x̄ + f(x̄) − x, which is what is implemented (and tested against the core's symmetrisation).
 eq 3 is stated for min{f, f⁻¹}**; it coincides with conv(min(f, f⁻¹)) when f ≤ f⁻¹ on [0, x̄], e.g.
 for f = w·Id + (1−w)·g with g *symmetric* — the case of Thm 4.2, Prop 6.4 and Prop E.1 — and is in
-general the symmetric trade-off function with the same privacy profile as f for ε ≥ 0 (seed 002
+general the symmetric trade-off function with the same privacy profile as f for ε ≥ 0 ([MIX]
 Lemma A.3). For an asymmetric g the two differ (f⁻¹ can dip below f near 0), and eq 3 is then only
 valid where the other ordering's profile is bounded too; the sub-sampling operator therefore
 symmetrises an asymmetric component first.
@@ -62,7 +62,7 @@ def identity_pair() -> DiscretePair:
 
 
 def inverse(pair: DiscretePair) -> DiscretePair:
-    """f⁻¹ = T(Q, P) (seed 002 App. A; Dong et al. 2022 §2): swap P and Q.
+    """f⁻¹ = T(Q, P) ([MIX] App. A; Dong et al. 2022 §2): swap P and Q.
 
     Example: randomized response is symmetric, so ``inverse(rr)`` has the same curve.
     """
@@ -92,7 +92,7 @@ def vertices(pair: DiscretePair) -> tuple[np.ndarray, np.ndarray]:
 
 
 def conjugate(pair: DiscretePair, y: Any) -> np.ndarray:
-    """Convex conjugate f*(y) = sup_{x∈[0,1]} (x·y − f(x)) (seed 002 App. A, before Lemma A.3).
+    """Convex conjugate f*(y) = sup_{x∈[0,1]} (x·y − f(x)) ([MIX] App. A, before Lemma A.3).
 
     f is piecewise linear, so the supremum sits at a vertex: f*(y) = maxₖ (αₖ·y − βₖ). By Lemma A.3
     (Dong et al. Prop 2.12) δ(ε) = 1 + f*(−e^ε) for a symmetric f.
@@ -131,7 +131,7 @@ def _lower_hull(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def convex_envelope(alpha: Any, beta: Any) -> tuple[np.ndarray, np.ndarray]:
     """f** of a piecewise-linear function given by its vertices: the lower convex hull of its graph.
 
-    By Fenchel–Moreau, f** is the largest convex function below f (seed 002 eq 3 uses it for
+    By Fenchel–Moreau, f** is the largest convex function below f ([MIX] eq 3 uses it for
     min{f, f⁻¹}**). Returns the hull's vertices.
 
     >>> convex_envelope([0, 0.5, 1], [1, 0.8, 0])[1].tolist()   # the middle point is not convex
@@ -151,7 +151,7 @@ def pair_from_vertices(
 ) -> DiscretePair:
     """The discrete pair of the convex piecewise-linear trade-off curve through the given vertices.
 
-    Segment k is an atom with pₖ = Δαₖ, qₖ = −Δβₖ, ℓₖ = log(qₖ/pₖ) (DESIGN.md §1); a drop
+    Segment k is an atom with pₖ = Δαₖ, qₖ = −Δβₖ, ℓₖ = log(qₖ/pₖ); a drop
     1 − f(0) is Q-mass at ℓ = +∞; flat pieces (slope 0) are P-mass at ℓ = −∞.
 
     Raises ValueError naming the defect if the points are not a trade-off function: α must run from
@@ -215,7 +215,7 @@ def _log_affine(loss: np.ndarray, a: float) -> np.ndarray:
 def mix_with_identity(pair: DiscretePair, w: float) -> DiscretePair:
     """w·Id + (1−w)·f, pointwise in x, as the exact pair T(P, w·P + (1−w)·Q).
 
-    Seed 002 Prop E.1 / Prop 6.4 / Thm 4.2 use this combination (Id(x) = 1 − x). The pair (P, Q') with
+    [MIX] Prop E.1 / Prop 6.4 / Thm 4.2 use this combination (Id(x) = 1 − x). The pair (P, Q') with
     Q' = wP + (1−w)Q has likelihood ratio q'/p = w + (1−w)·q/p, increasing in q/p, so its Neyman–
     Pearson tests are those of (P, Q): at every vertex α is unchanged and β' = w(1 − α) + (1−w)β.
     Atom (p, q) ↦ (p, w·p + (1−w)·q); the P-only atom (ℓ = −∞) moves to ℓ = log w; the Q-only atom
@@ -247,11 +247,11 @@ def mix_with_identity(pair: DiscretePair, w: float) -> DiscretePair:
 
 
 def swap_mixture(pair: DiscretePair, w: float) -> DiscretePair:
-    """T((1−w)P + wQ, (1−w)Q + wP) for w ∈ [0, ½], exactly (seed 002 App. C, Prop 6.4).
+    """T((1−w)P + wQ, (1−w)Q + wP) for w ∈ [0, ½], exactly ([MIX] App. C, Prop 6.4).
 
     The likelihood ratio of the mixtures, (w + (1−w)r)/((1−w) + w·r) with r = q/p, is increasing in r
     for w < ½, so atoms keep their order: (p, q) ↦ ((1−w)p + wq, wp + (1−w)q); ±∞ atoms become finite
-    atoms at ℓ = ±log((1−w)/w). At w = ½ the two distributions coincide (seed 002 Example F.4: Id).
+    atoms at ℓ = ±log((1−w)/w). At w = ½ the two distributions coincide ([MIX] Example F.4: Id).
 
     >>> rr = DiscretePair.from_masses([0.75, 0.25], [0.25, 0.75])
     >>> round(float(swap_mixture(rr, 0.25).tradeoff(0.375)), 12)
@@ -324,7 +324,7 @@ def local_dp_floor(pair: DiscretePair, eps0: float) -> DiscretePair:
     pointwise maximum, which is again convex, continuous, non-increasing and ≤ 1 − α (a trade-off
     function). Used for the shuffle model: the shuffled reports are a post-processing of the one
     report that depends on the differing record (the other n − 1 do not), so they are ε₀-DP
-    (post-processing, Dong, Roth & Su Lemma 2.9), while seed 002 Thm 4.2's bound alone, at small
+    (post-processing, Dong, Roth & Su Lemma 2.9), while [MIX] Thm 4.2's bound alone, at small
     n, is not (its +∞ atom gives ε = ∞ for small δ).
 
     Exact on the pair: with δ_f(ε₀) = sup_α (1 − e^{ε₀}α − f(α)), the atoms with ℓ > ε₀, the mass
@@ -347,7 +347,7 @@ def local_dp_floor(pair: DiscretePair, eps0: float) -> DiscretePair:
 
 # ---------------------------------------------------------------------------------------------- symmetrisation
 def kink_point(pair: DiscretePair) -> tuple[float, float]:
-    """(x̄, f(x̄)) with x̄ = inf{x : −1 ∈ ∂f(x)} = P(ℓ > 0) and f(x̄) = Q(ℓ ≤ 0) (seed 002 App. A)."""
+    """(x̄, f(x̄)) with x̄ = inf{x : −1 ∈ ∂f(x)} = P(ℓ > 0) and f(x̄) = Q(ℓ ≤ 0) ([MIX] App. A)."""
     pos = pair.loss > ZERO_LOSS
     x_bar = float(np.exp(logsumexp(pair.log_p[pos]))) if np.any(pos) else 0.0
     q_pos = float(np.exp(logsumexp(pair.log_q[pos]))) if np.any(pos) else 0.0
@@ -355,12 +355,12 @@ def kink_point(pair: DiscretePair) -> tuple[float, float]:
 
 
 def symmetrize_eq3(pair: DiscretePair) -> DiscretePair:
-    """C(f) of seed 002 eq 3: f on [0, x̄], the slope −1 segment x̄ + f(x̄) − x, then f⁻¹.
+    """C(f) of [MIX] eq 3: f on [0, x̄], the slope −1 segment x̄ + f(x̄) − x, then f⁻¹.
 
     As a pair: the atoms with ℓ > 0 and the mass at +∞ are kept, mirrored (ℓ ↦ −ℓ, p ↔ q), and the
     rest of the mass, m₀ = f(x̄) − x̄, becomes an atom at ℓ = 0 (p = q = m₀). Atoms with
     |ℓ| ≤ 1e-12 count as ℓ = 0 (their contribution to δ(0) is below 1e-12·p). Its privacy profile
-    for ε ≥ 0 is that of f (seed 002 Lemma A.3), so it is the C(·) of Thm 4.2 / Prop 6.4 / Prop E.1,
+    for ε ≥ 0 is that of f ([MIX] Lemma A.3), so it is the C(·) of Thm 4.2 / Prop 6.4 / Prop E.1,
     whose derivations bound δ(ε) for ε ≥ 0 only. O(n), symmetric to the last bit.
 
     Raises ValueError when x̄ > f(x̄) (then Def F.1 uses max{f, f⁻¹}: see :func:`symm`).
@@ -380,7 +380,7 @@ def symmetrize_eq3(pair: DiscretePair) -> DiscretePair:
     if m0 < -1e-12:
         x_bar, fx = kink_point(pair)
         raise ValueError(
-            f"C(f) by seed 002 eq 3 needs x̄ ≤ f(x̄), got x̄ = {x_bar:.6g} > f(x̄) = {fx:.6g}; use symm() (Def F.1)"
+            f"C(f) by [MIX] eq 3 needs x̄ ≤ f(x̄), got x̄ = {x_bar:.6g} > f(x̄) = {fx:.6g}; use symm() (Def F.1)"
         )
     # m0 ∈ [−1e-12, 0]: the curve touches the diagonal at x̄ and the residue is rounding of the sums
     mid_loss = [0.0] if m0 > 0 else []
@@ -391,7 +391,7 @@ def symmetrize_eq3(pair: DiscretePair) -> DiscretePair:
 
 
 def symmetrize_conv_min(pair: DiscretePair) -> DiscretePair:
-    """conv(min(f, f⁻¹)) — DESIGN.md's f_sym (the core's ``DiscretePair.symmetrize``)."""
+    """conv(min(f, f⁻¹)) — f_sym (the core's ``DiscretePair.symmetrize``)."""
     return pair.symmetrize()
 
 
@@ -409,7 +409,7 @@ def _max_curve(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray
 
 
 def symm(pair: DiscretePair) -> DiscretePair:
-    """Symm(f) of Dong et al. 2022 Def F.1 (seed 002 App. A):
+    """Symm(f) of Dong et al. 2022 Def F.1 ([MIX] App. A):
 
         Symm(f) = min{f, f⁻¹}**  (eq 3, :func:`symmetrize_eq3`)   if x̄ ≤ f(x̄),
                   max{f, f⁻¹}                                         if x̄ > f(x̄).
@@ -438,7 +438,7 @@ def as_pairs(obj: Any, *, name: str = "component", require_f0_one: bool = False)
       raises ValueError if it is not a trade-off function (not convex, not decreasing, out of range).
 
     ``require_f0_one``: raise ValueError unless f(0) = 1 (no Q-mass at ℓ = +∞), for formulas that
-    assume it (e.g. the simplified form of seed 002 Lemma B.4).
+    assume it (e.g. the simplified form of [MIX] Lemma B.4).
     """
     pairs = _as_pairs(obj, name)
     if require_f0_one:

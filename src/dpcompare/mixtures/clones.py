@@ -5,8 +5,8 @@ Their Thm 3.2 reduces n shuffled ε₀-DP reports to the pair (our notation, w =
     C ~ Bin(n−1, e^{−ε₀}),  A | C ~ Bin(C, ½),  Δ ~ Bern(1 − w),
     P = law(A + Δ, C − A + 1 − Δ),  Q = law(A + 1 − Δ, C − A + Δ),
 
-i.e. the pair of seed 002 App. C with clone probability e^{−ε₀} instead of 2/(e^{ε₀}+1) (the later
-"stronger clone" of the same authors, which seed 002 uses): given C = c, with a the first count,
+i.e. the pair of [MIX] App. C with clone probability e^{−ε₀} instead of 2/(e^{ε₀}+1) (the later
+"stronger clone" of the same authors, which [MIX] uses): given C = c, with a the first count,
 
     P|c = (1−w)·(A+1) + w·A,   Q|c = (1−w)·A + w·(A+1)        (mixtures over Δ).
 

@@ -1,4 +1,4 @@
-"""F-divergences from a trade-off function (seed 002 Lemma B.4, Prop 3.3, Cor B.5, Cor B.6, Prop B.7).
+"""F-divergences from a trade-off function ([MIX] Lemma B.4, Prop 3.3, Cor B.5, Cor B.6, Prop B.7).
 
 For a convex F with F(1) = 0, D_F(P‖Q) = ∫_{pq>0} F(p/q) dQ + F(0)·Q[p = 0] + τ_F·P[q = 0], with
 F(0) = lim_{s↓0} F(s) and τ_F = lim_{t→∞} F(t)/t. (The appendix prints "F(0) = lim F(s)/s"; the
@@ -79,7 +79,7 @@ class FDivergence:
 
 
 def hockey_stick(gamma: float) -> FDivergence:
-    """H_γ: F(s) = (s − γ)₊ (seed 002 Cor B.5); with γ = e^ε it is the privacy profile δ(ε)."""
+    """H_γ: F(s) = (s − γ)₊ ([MIX] Cor B.5); with γ = e^ε it is the privacy profile δ(ε)."""
     g = check_positive("gamma", gamma)
     return FDivergence(f"hockey-stick({g:g})", lambda s: np.maximum(s - g, 0.0), 0.0, 1.0, g, family=Family.HOCKEY_STICK, param=g)
 
@@ -96,7 +96,7 @@ LENGTH = FDivergence("length", lambda s: np.sqrt(1.0 + s * s), 1.0, 1.0)
 
 
 def power(order: float) -> FDivergence:
-    """Power divergence F_a(s) = (s^a − a(s − 1) − 1)/(a(a − 1)) (seed 002 Cor B.6), order a > 1."""
+    """Power divergence F_a(s) = (s^a − a(s − 1) − 1)/(a(a − 1)) ([MIX] Cor B.6), order a > 1."""
     a = check_positive("order", order)
     if a <= 1:
         raise ValueError(f"order must be > 1, got {a:g}")
@@ -115,7 +115,7 @@ def power(order: float) -> FDivergence:
 
 # ---------------------------------------------------------------------------------------------- l_F on pairs
 def l_f(pair: DiscretePair, div: FDivergence) -> float:
-    """l_F(f) of seed 002 Lemma B.4 for the piecewise-linear f = T(P, Q), exactly: Σ qₖ F(pₖ/qₖ) +
+    """l_F(f) of [MIX] Lemma B.4 for the piecewise-linear f = T(P, Q), exactly: Σ qₖ F(pₖ/qₖ) +
     F(0)·q₊∞ + τ_F·p₋∞ (= D_F(P‖Q)).
 
     Example: randomized response ε = log 3 has TV = δ(0) = ½.
@@ -135,7 +135,7 @@ def l_f(pair: DiscretePair, div: FDivergence) -> float:
 
 
 def l_f_symmetric(obj: Any, div: FDivergence) -> tuple[float, float]:
-    """The simplified form of seed 002 Lemma B.4, l_F(f) = ∫₀^{z_f} F(1/|f′|)·|f′| dx, which holds for a
+    """The simplified form of [MIX] Lemma B.4, l_F(f) = ∫₀^{z_f} F(1/|f′|)·|f′| dx, which holds for a
     symmetric f with f(0) = 1: raises ValueError if f(0) ≠ 1 or f is not symmetric. Certified bracket."""
     pess, opt = as_pairs(obj, name="f", require_f0_one=True)
     for pr in (pess, opt):
@@ -159,7 +159,7 @@ CLOSED_FORM_RTOL = 1e-13
 def closed_form(mech: Any, div: FDivergence) -> float | None:
     """D_F(P‖Q) in closed form for the mechanism's pair (P, Q), or None where none is implemented.
 
-    By Lemma B.4 of seed 002 this is l_F(T(P, Q)), so it is the F-divergence of the trade-off
+    By Lemma B.4 of [MIX] this is l_F(T(P, Q)), so it is the F-divergence of the trade-off
     function itself; the data processing inequality makes it the value for every pair with that
     trade-off function.
 
@@ -323,7 +323,7 @@ def _(pair: DiscretePair):
 
 
 def l_f_quad(obj: Any, div: FDivergence, *, epsabs: float = 1e-13, epsrel: float = 1e-11) -> float:
-    """l_F(f) by adaptive quadrature of seed 002 Lemma B.4, from the slope f′ (``tradeoff_slope``).
+    """l_F(f) by adaptive quadrature of [MIX] Lemma B.4, from the slope f′ (``tradeoff_slope``).
 
     ∫₀^{z_f} F(1/|f′(x)|)·|f′(x)| dx + F(0)(1 − f(0)) + τ_F(1 − z_f), integrated in u with
     x = Φ(−u) (full precision at both ends). Kinks of f′, a few fixed points and, for the hockey-stick
@@ -388,7 +388,7 @@ def profile_from_lf(obj: Any, eps: float) -> tuple[float, float]:
 
 
 def renyi_from_power(power_divergence: float, order: float) -> float:
-    """R_a = log(1 + a(a−1)·D_{F_a})/(a − 1) (seed 002 Cor B.6: e^{(a−1)R_a} = ∫|f′|^{1−a})."""
+    """R_a = log(1 + a(a−1)·D_{F_a})/(a − 1) ([MIX] Cor B.6: e^{(a−1)R_a} = ∫|f′|^{1−a})."""
     a = float(order)
     return math.log1p(a * (a - 1.0) * power_divergence) / (a - 1.0)
 
@@ -420,7 +420,7 @@ def curve_length(pair: DiscretePair) -> float:
 def joint_convexity_terms(weights: Any, P: Sequence[Any], Q: Sequence[Any], div: FDivergence) -> tuple[float, float]:
     """(D_F(P_w‖Q_w), Σᵢ wᵢ D_F(Pᵢ‖Qᵢ)) for mixtures on a common finite outcome space.
 
-    Seed 002 Prop 3.3 (Cor B.5 for H_γ, Cor B.6 for the power divergence): the first is ≤ the second.
+    [MIX] Prop 3.3 (Cor B.5 for H_γ, Cor B.6 for the power divergence): the first is ≤ the second.
     The right-hand side is l_F of the Lemma 3.1 pair (revealed index), computed independently.
     """
     from .joint_concavity import exact_mixture_pair, mixture_pair

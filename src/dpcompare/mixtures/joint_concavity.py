@@ -1,4 +1,4 @@
-"""Joint concavity of trade-off functions (seed 002 Lemma 3.1, Prop B.1, Prop B.2 / Cor B.3, Prop 6.1).
+"""Joint concavity of trade-off functions ([MIX] Lemma 3.1, Prop B.1, Prop B.2 / Cor B.3, Prop 6.1).
 
 For a mixture P_w = Σᵢ wᵢPᵢ, Q_w = Σᵢ wᵢQᵢ, Lemma 3.1 bounds T(P_w, Q_w) from below by the trade-off
 function of the pair with the component index revealed, T((X|I, I), (Y|I, I)): revealing I is the
@@ -19,7 +19,7 @@ Blackwell order component-wise.
   For m = 2 the weights are min(w₁,w′₁), min(w₂,w′₂), w′₂ − min(w₂,w′₂) on (P₁,Q₂), w′₁ − min(w₁,w′₁)
   on (P₂,Q₁), as in the seed; for m > 2 the residuals are coupled by the north-west-corner rule.
 - Prop 6.1: equality holds iff revealing the index does not change the law of the likelihood ratio;
-  ``equality_gap`` measures the difference exactly (max over π of the Bayes-error gap, seed 000
+  ``equality_gap`` measures the difference exactly (max over π of the Bayes-error gap, [BCP]
   Cor 1), and ``ratio_condition`` checks the pointwise sufficient condition used in Examples F.1 and
   F.2: p_w/q_w(x) = pᵢ/qᵢ(x) for every component i that can produce x. (The condition as printed in
   the appendix, "p_w/q_w = Σ wᵢ pᵢ/qᵢ", is not dimensionally consistent; we implement the reading its
@@ -45,13 +45,13 @@ from .algebra import as_pairs
 
 # ---------------------------------------------------------------------------------------------- Lemma 3.1
 def mixture_pair(weights: Any, pairs: Sequence[DiscretePair]) -> DiscretePair:
-    """T((X|I, I), (Y|I, I)) for discrete components: the lower bound of seed 002 Lemma 3.1, exactly.
+    """T((X|I, I), (Y|I, I)) for discrete components: the lower bound of [MIX] Lemma 3.1, exactly.
 
     Atoms of component i keep their loss and get P-mass wᵢ·pᵢ; the masses at ±∞ add up likewise.
     Roundings combine as in composition (pessimistic with optimistic is refused).
 
     Example: mixing randomized response (ε = log 3) with Id, weights (½, ½), gives the curve through
-    (0, 1), (1/8, 5/8), (5/8, 1/8), (1, 0) — the Lemma 3.1 bound of seed 002 Example F.3's kind.
+    (0, 1), (1/8, 5/8), (5/8, 1/8), (1, 0) — the Lemma 3.1 bound of [MIX] Example F.3's kind.
 
     >>> rr = DiscretePair.from_masses([0.75, 0.25], [0.25, 0.75])
     >>> from dpcompare.mixtures.algebra import identity_pair
@@ -113,7 +113,7 @@ def _component_points(comp: Any, lam: np.ndarray) -> tuple[np.ndarray, np.ndarra
 
 
 def mixture_points(weights: Any, components: Sequence[Any], lam: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Points (α(t), β(t)) of the Lemma 3.1 bound at thresholds t = e^λ, by seed 002 Prop B.2 eq (7).
+    """Points (α(t), β(t)) of the Lemma 3.1 bound at thresholds t = e^λ, by [MIX] Prop B.2 eq (7).
 
     α(t) = Σᵢ wᵢ (fᵢ′)⁻¹(−t) and β(t) = Σᵢ wᵢ fᵢ((fᵢ′)⁻¹(−t)), from each component's closed form
     (for G_μ: (f′)⁻¹(−t) = Φ(−(log t + μ²/2)/μ)). Independent of ``mixture_pair``: tests check that the
@@ -191,7 +191,7 @@ def _as_distributions(name: str, dists: Sequence[Any], size: int | None = None) 
 
 
 def index_coupling(w: Any, w_prime: Any) -> np.ndarray:
-    """Coupling matrix m (m[i, j] = P[I = i, J = j]) of seed 002 Prop B.1: diagonal min(wᵢ, w′ᵢ),
+    """Coupling matrix m (m[i, j] = P[I = i, J = j]) of [MIX] Prop B.1: diagonal min(wᵢ, w′ᵢ),
     residuals coupled by the north-west-corner rule (for m = 2 exactly the seed's weights).
 
     >>> index_coupling([0.7, 0.3], [0.4, 0.6]).round(12).tolist()
@@ -218,7 +218,7 @@ def index_coupling(w: Any, w_prime: Any) -> np.ndarray:
 
 
 def unequal_weights_pair(w: Any, w_prime: Any, P: Sequence[Any], Q: Sequence[Any]) -> DiscretePair:
-    """Lower bound on T(Σ wᵢPᵢ, Σ w′ⱼQⱼ) of seed 002 Prop B.1 (any m ≥ 2), for distributions given as
+    """Lower bound on T(Σ wᵢPᵢ, Σ w′ⱼQⱼ) of [MIX] Prop B.1 (any m ≥ 2), for distributions given as
     mass vectors on a common finite outcome space: the mixture of the pairs (Pᵢ, Qⱼ) with the weights
     of :func:`index_coupling` (Lemma 3.1 with the coupled label revealed)."""
     P = _as_distributions("P", P)
@@ -248,9 +248,9 @@ def exact_mixture_pair(weights: Any, P: Sequence[Any], Q: Sequence[Any]) -> Disc
 
 
 def equality_gap(weights: Any, P: Sequence[Any], Q: Sequence[Any]) -> float:
-    """max_π (R_exact(π) − R_Lemma3.1(π)) ≥ 0: zero iff Lemma 3.1 holds with equality (seed 002 Prop 6.1).
+    """max_π (R_exact(π) − R_Lemma3.1(π)) ≥ 0: zero iff Lemma 3.1 holds with equality ([MIX] Prop 6.1).
 
-    Exact on finite outcome spaces (Bayes errors of two discrete pairs, seed 000 Cor 1).
+    Exact on finite outcome spaces (Bayes errors of two discrete pairs, [BCP] Cor 1).
 
     >>> P, Q = [[1, 0, 0, 0], [0, 0, 1, 0]], [[0, 1, 0, 0], [0, 0, 0, 1]]   # disjoint supports (F.2)
     >>> equality_gap([0.5, 0.5], P, Q)
@@ -268,7 +268,7 @@ def equality_gap(weights: Any, P: Sequence[Any], Q: Sequence[Any]) -> float:
 
 
 def ratio_condition(weights: Any, P: Sequence[Any], Q: Sequence[Any], *, rtol: float = 1e-12) -> bool:
-    """The pointwise sufficient condition for equality in Lemma 3.1 (seed 002 Prop 6.1, Examples
+    """The pointwise sufficient condition for equality in Lemma 3.1 ([MIX] Prop 6.1, Examples
     F.1–F.2): p_w/q_w(x) = pᵢ/qᵢ(x) for every x and every component i with wᵢpᵢ(x) > 0 or wᵢqᵢ(x) > 0
     (ratios in [0, ∞])."""
     P = _as_distributions("P", P)
@@ -288,7 +288,7 @@ def ratio_condition(weights: Any, P: Sequence[Any], Q: Sequence[Any], *, rtol: f
 
 
 def example_f1() -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
-    """Seed 002 Example F.1 on the cells [−1,0], [0,1], [2,3], [3,4] (uniform laws are constant on
+    """[MIX] Example F.1 on the cells [−1,0], [0,1], [2,3], [3,4] (uniform laws are constant on
     cells, so the cell pair is exact): P₁ = U[0,1], Q₁ = U[2,3], P₂ = U[−1,0], Q₂ = U[3,4]; w = (½, ½)."""
     P = [np.array([0.0, 1.0, 0.0, 0.0]), np.array([1.0, 0.0, 0.0, 0.0])]
     Q = [np.array([0.0, 0.0, 1.0, 0.0]), np.array([0.0, 0.0, 0.0, 1.0])]
@@ -296,7 +296,7 @@ def example_f1() -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
 
 
 def example_f2(p1: Any, q1: Any, p2: Any, q2: Any, w1: float = 0.5) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
-    """Seed 002 Example F.2: (P₁, Q₁) on points of the x-axis, (P₂, Q₂) on points of the y-axis (no
+    """[MIX] Example F.2: (P₁, Q₁) on points of the x-axis, (P₂, Q₂) on points of the y-axis (no
     mass at the origin); the outcome space is the disjoint union of the two sets of points."""
     p1, q1, p2, q2 = (np.asarray(v, dtype=float).ravel() for v in (p1, q1, p2, q2))
     if p1.size != q1.size or p2.size != q2.size:

@@ -1,4 +1,4 @@
-"""DP-GD with random initialisation (seed 002 Thm 5.1, App. D.1, Examples D.1–D.3).
+"""DP-GD with random initialisation ([MIX] Thm 5.1, App. D.1, Examples D.1–D.3).
 
 With θ₀ = I ~ N(0, 1), one noisy gradient step on neighbouring data sets is dominated by the mixture,
 over I, of the Gaussian pairs P_I = N(0, 1), Q_I = N(μ_I, 1), where μ_I is the gradient sensitivity
@@ -30,7 +30,7 @@ error bound of the integration.
 **T steps: heuristic, not a guarantee.** ``steps = T > 1`` composes the one-step trade-off T times
 (f^{⊗T}: the one-step pairs split/merged onto a coarser grid by :mod:`dpcompare.tradeoff.grid` and
 composed by the FFT of :mod:`dpcompare.tradeoff.compose`, certified *as a computation of f^{⊗T}* up to
-its error bound ``numerical_error``). Seed 002
+its error bound ``numerical_error``). [MIX]
 proves only the one-step bound (Thm 5.1). f^{⊗T} would be a guarantee if every step were f-DP
 conditionally on the released past (adaptive composition, Dong, Roth & Su Thm 3.2), but it is not:
 the initialisation I is drawn once, and from step 2 on the adversary has seen θ₁, so the gradient
@@ -65,7 +65,7 @@ from .algebra import identity_pair, symmetrize_eq3
 
 
 class Loss(enum.Enum):
-    """The loss functions of seed 002 App. D.2."""
+    """The loss functions of [MIX] App. D.2."""
 
     LEAST_SQUARES = "least_squares"  # Example D.1
     CLIPPED_LEAST_SQUARES = "clipped_least_squares"  # Example D.2
@@ -263,8 +263,8 @@ class RandomInit(PairMechanism):
 
     @property
     def guarantee(self) -> str:
-        """"certified (seed 002 Thm 5.1)" for one step; "heuristic, not a guarantee" for T > 1."""
-        return "certified (seed 002 Thm 5.1)" if self.steps == 1 else "heuristic, not a guarantee"
+        """"certified ([MIX] Thm 5.1)" for one step; "heuristic, not a guarantee" for T > 1."""
+        return "certified ([MIX] Thm 5.1)" if self.steps == 1 else "heuristic, not a guarantee"
 
     def describe(self, delta: float = 1e-5) -> dict[str, Any]:
         out = super().describe(delta)

@@ -1,14 +1,14 @@
-"""Privacy of the shuffle model in f-DP (seed 002 §4.1: Prop 4.1, Thm 4.2, Cor 4.3; App. C).
+"""Privacy of the shuffle model in f-DP ([MIX] §4.1: Prop 4.1, Thm 4.2, Cor 4.3; App. C).
 
 n users each apply an ε₀-DP local randomiser; a shuffler permutes the n reports. By the clone
-reduction (seed 002 App. C, after Feldman, McMillan & Talwar), the shuffled output on neighbouring
+reduction ([MIX] App. C, after Feldman, McMillan & Talwar), the shuffled output on neighbouring
 data sets is a post-processing of X ~ P vs Y ~ Q with
 
     w = 1/(e^{ε₀} + 1),   C ~ Bin(n−1, 2w),   A | C ~ Bin(C, ½),
     P₀ = law(A + 1, C − A),   Q₀ = law(A, C − A + 1),
     P = (1−w)·P₀ + w·Q₀,      Q = (1−w)·Q₀ + w·P₀.
 
-Three results of seed 002, each implemented here and checked against an independent computation:
+Three results of [MIX], each implemented here and checked against an independent computation:
 
 - **Prop 4.1** — T(P₀, Q₀) is the joint-concavity combination (Lemma 3.1, with equality) of the
   components given C = c; at the threshold t = e^λ on q₀/p₀ = b/a, with k_c = ⌊(c+1)/(1+e^λ)⌋
@@ -28,7 +28,7 @@ Three results of seed 002, each implemented here and checked against an independ
 
 **Thm 4.2 is a bound, not the exact trade-off of (P, Q).** The proof's step "f_{P,Q}(x) =
 2w(1−x) + (1−2w)f₀(x) for x ≤ x̄" does not hold: the advanced joint convexity it rests on (Balle
-et al. 2018 Thm 2, seed 002 Lemma A.4) gives H_{e^{ε'}}(P‖Q) = (1−2w)·H_{e^ε}(P₀‖(1−η)M + ηQ₀),
+et al. 2018 Thm 2, [MIX] Lemma A.4) gives H_{e^{ε'}}(P‖Q) = (1−2w)·H_{e^ε}(P₀‖(1−η)M + ηQ₀),
 M = (P₀+Q₀)/2, η = e^{ε'−ε} ≤ 1, which is ≤ (1−2w)·H_{e^ε}(P₀‖Q₀) with strict inequality
 whenever δ₀ > 0 and η < 1. For n = 5, ε₀ = 1 the exact T(P, Q) lies up to 0.13 above Thm 4.2's
 curve. ``ShuffleAnalysis.CLONE_PAIR`` computes that exact T(P, Q) (``algebra.swap_mixture``): the
@@ -61,14 +61,14 @@ from .algebra import local_dp_floor, map_pairs, mix_with_identity, swap_mixture,
 class ShuffleAnalysis(enum.Enum):
     """Which guarantee of the clone reduction a :class:`Shuffled` mechanism reports."""
 
-    #: seed 002 Thm 4.2: C(2w·Id + (1−2w)·T(P₀, Q₀)) — spec ``shuffle(eps0=…, n=…)``
+    #: [MIX] Thm 4.2: C(2w·Id + (1−2w)·T(P₀, Q₀)) — spec ``shuffle(eps0=…, n=…)``
     THEOREM_4_2 = "theorem_4_2"
-    #: the exact trade-off T(P, Q) of seed 002 App. C's pair (tighter) — spec ``shuffle_pair(eps0=…, n=…)``
+    #: the exact trade-off T(P, Q) of [MIX] App. C's pair (tighter) — spec ``shuffle_pair(eps0=…, n=…)``
     CLONE_PAIR = "clone_pair"
 
 
 def shuffle_weight(eps0: float) -> float:
-    """w = 1/(e^{ε₀} + 1) (seed 002 App. C), computed without overflow.
+    """w = 1/(e^{ε₀} + 1) ([MIX] App. C), computed without overflow.
 
     >>> round(shuffle_weight(math.log(3)), 12)
     0.25
@@ -80,7 +80,7 @@ def shuffle_weight(eps0: float) -> float:
 def prop41_pairs(
     eps0: float, n: int, *, max_atoms: int = DEFAULT_MAX_ATOMS, tail: float = DEFAULT_TAIL, exact_atoms: int = DEFAULT_EXACT_ATOMS
 ) -> tuple[DiscretePair, DiscretePair, ClonePlan]:
-    """(pessimistic, optimistic, plan) of T(P₀, Q₀) (seed 002 Prop 4.1); one exact pair for small n.
+    """(pessimistic, optimistic, plan) of T(P₀, Q₀) ([MIX] Prop 4.1); one exact pair for small n.
 
     >>> pess, opt, plan = prop41_pairs(1.0, 10)
     >>> plan.exact and pess is opt
@@ -97,7 +97,7 @@ def _clone_law(eps0: float, n: int) -> tuple[float, np.ndarray, np.ndarray]:
 
 
 def prop41_points(eps0: float, n: int, lam: Any) -> tuple[np.ndarray, np.ndarray]:
-    """(α₀(λ), β₀(λ)) of T(P₀, Q₀) at log-thresholds λ, by the Binomial sums of seed 002 Prop 4.1.
+    """(α₀(λ), β₀(λ)) of T(P₀, Q₀) at log-thresholds λ, by the Binomial sums of [MIX] Prop 4.1.
 
     α₀(λ) = P₀(ℓ ≥ λ) = Σ_c P[C=c]·F_c(k_c − 1),  β₀(λ) = Q₀(ℓ < λ) = Σ_c P[C=c]·(1 − F_c(k_c)),
     k_c = ⌊(c+1)/(1+e^λ)⌋ (App. C.1.1; there t = e^λ and the roles of A+1 and C−A are written
@@ -129,7 +129,7 @@ def prop41_points(eps0: float, n: int, lam: Any) -> tuple[np.ndarray, np.ndarray
 
 
 def cor43_delta(eps0: float, n: int, eps: Any) -> np.ndarray:
-    """Privacy profile of Thm 4.2's trade-off by seed 002 Cor 4.3, from the sums of Prop 4.1.
+    """Privacy profile of Thm 4.2's trade-off by [MIX] Cor 4.3, from the sums of Prop 4.1.
 
     For ε' ≥ 0 let e^ε = (e^{ε'} − 2w)/(1 − 2w); then
 
@@ -151,13 +151,13 @@ def cor43_delta(eps0: float, n: int, eps: Any) -> np.ndarray:
 
 @dataclass(frozen=True, repr=False)
 class Shuffled(PairMechanism):
-    """n users with ε₀-DP local randomisers, shuffled (seed 002 Thm 4.2 / App. C).
+    """n users with ε₀-DP local randomisers, shuffled ([MIX] Thm 4.2 / App. C).
 
     Parameters
     ----------
     eps0 : ε₀ > 0 of each local randomiser.
     n : number of users (integer ≥ 2; 1e6 accepted).
-    analysis : ``ShuffleAnalysis.THEOREM_4_2`` (default, seed 002's f-DP bound) or
+    analysis : ``ShuffleAnalysis.THEOREM_4_2`` (default, [MIX]'s f-DP bound) or
         ``ShuffleAnalysis.CLONE_PAIR`` (the exact trade-off of the clone pair; tighter).
     max_atoms, tail, exact_atoms : atoms per pair of the certified bracket, the truncated tail
         mass (moved to the pessimistic side, never dropped), and the size up to which the pair is

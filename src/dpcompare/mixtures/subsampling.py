@@ -1,11 +1,11 @@
-"""Sub-sampling and other two-point mixtures (seed 002 Prop E.1, Prop 6.4, Lemma 6.3, Examples F.3, F.4).
+"""Sub-sampling and other two-point mixtures ([MIX] Prop E.1, Prop 6.4, Lemma 6.3, Examples F.3, F.4).
 
 **Prop E.1** (sub-sampling; Dong et al.'s C_p): for P = (1−w)P₀ + wP₁ and Q = (1−w)P₀ + wQ₁,
 
     T(P, Q) ≥ C((1−w)·Id + w·T(P₁, Q₁)),
 
 C the symmetrisation of eq 3 (``algebra.symmetrize_eq3``). The derivation bounds the hockey-stick
-divergence in each ordering for ε ≥ 0 (Balle et al.'s advanced joint convexity, seed 002 Lemma
+divergence in each ordering for ε ≥ 0 (Balle et al.'s advanced joint convexity, [MIX] Lemma
 A.4), so it needs the component's trade-off in both orderings: a mechanism's (symmetric) trade-off
 function is used as is, an asymmetric pair is first replaced by its conv(min(f, f⁻¹)) ≤ f, f⁻¹.
 ``Subsampled`` is this operator on any mechanism.
@@ -67,7 +67,7 @@ def _symmetric_pairs(component: Any) -> tuple[DiscretePair, DiscretePair]:
 
 
 def subsampled_pairs(component: Any, w: float) -> tuple[DiscretePair, DiscretePair]:
-    """(pessimistic, optimistic) pairs of C((1−w)·Id + w·f) (seed 002 Prop E.1), w = sampling probability.
+    """(pessimistic, optimistic) pairs of C((1−w)·Id + w·f) ([MIX] Prop E.1), w = sampling probability.
 
     >>> rr = DiscretePair.from_masses([0.75, 0.25], [0.25, 0.75])
     >>> pess, _ = subsampled_pairs(rr, 0.5)
@@ -80,7 +80,7 @@ def subsampled_pairs(component: Any, w: float) -> tuple[DiscretePair, DiscretePa
 
 @dataclass(frozen=True, repr=False, eq=False)
 class Subsampled(PairMechanism):
-    """A mechanism run on a w-sub-sample: T ≥ C((1−w)·Id + w·f) (seed 002 Prop E.1).
+    """A mechanism run on a w-sub-sample: T ≥ C((1−w)·Id + w·f) ([MIX] Prop E.1).
 
     >>> import dpcompare as dc
     >>> m = Subsampled(dc.RandomizedResponse(eps=2.0), 0.1)
@@ -105,7 +105,7 @@ class Subsampled(PairMechanism):
 
 
 def swapped_mixture_bound(component: Any, w: float) -> tuple[DiscretePair, DiscretePair]:
-    """C(2w·Id + (1−2w)·f) (seed 002 Prop 6.4), for T((1−w)P₀ + wQ₀, (1−w)Q₀ + wP₀), w ∈ [0, ½].
+    """C(2w·Id + (1−2w)·f) ([MIX] Prop 6.4), for T((1−w)P₀ + wQ₀, (1−w)Q₀ + wP₀), w ∈ [0, ½].
 
     Example F.4 (w = ½) gives Id exactly.
     """
@@ -132,7 +132,7 @@ def exact_mixture_with_identity(component: Any, w: float) -> tuple[DiscretePair,
 
 
 def example_f3_lemma31(mu: float, w: float, alpha: Any) -> np.ndarray:
-    """The Lemma 3.1 bound of seed 002 Example F.3 as printed (f = G_μ), for an independent check:
+    """The Lemma 3.1 bound of [MIX] Example F.3 as printed (f = G_μ), for an independent check:
 
         (1−w)·Φ(Φ⁻¹((1−α)/(1−w)) − μ)        for α > 1 − (1−w)Φ(μ/2),
         w + (1−w)·Φ(Φ⁻¹(1 − α/(1−w)) − μ)   for α < (1−w)(1 − Φ(μ/2)),

@@ -1,7 +1,7 @@
 """Certified brackets: a pessimistic and an optimistic value whose order is part of the type.
 
 Every approximate number dpcompare reports is a pair (pessimistic, optimistic) around the truth
-(DESIGN.md §1, "Certified numerics"). Which of the two is the larger depends on the quantity:
+(certified numerics). Which of the two is the larger depends on the quantity:
 
 - ``Sense.UPPER`` — *larger means less private*: δ(ε), ε(δ), advantage, TPR, Δ upper ends, μ-GDP.
   Then optimistic ≤ truth ≤ pessimistic.
@@ -160,7 +160,7 @@ class PairBracket:
     """A (pessimistic, optimistic) pair of discrete dominating pairs, order checked at construction.
 
     The pessimistic pair must be at least as informative as the optimistic one: R_pess(π) ≤ R_opt(π)
-    for every π (equivalently δ_pess ≥ δ_opt, f_pess ≤ f_opt; seed 000 eq 2 and Cor 1). Both are
+    for every π (equivalently δ_pess ≥ δ_opt, f_pess ≤ f_opt; [BCP] eq 2 and Cor 1). Both are
     discrete, so the check is exact: max_π (R_pess − R_opt) is attained at a merged breakpoint
     (:func:`dpcompare.tradeoff.pair.delta_between_pairs`) and must not exceed ``tolerance`` (the
     floating-point error bound of the pairs' Bayes errors). The :class:`~dpcompare.tradeoff.pair.Rounding`

@@ -1,14 +1,14 @@
 """Certified composition on a uniform privacy-loss grid: an upper and a lower version, error-controlled.
 
-DESIGN.md §1 ("Composition", "Certified numerics") asks for a *pessimistic* pair (at least as
+Certified composition asks for a *pessimistic* pair (at least as
 informative as the truth: R ≤ R_true, δ ≥ δ_true) and an *optimistic* pair (at most as informative:
 R ≥ R_true) of the N-fold composition of a mechanism, with every approximation accounted for. The
 construction below needs no probabilistic error analysis: both sides are exact Blackwell
 statements, and only floating point is bounded a priori.
 
 Notation: a pair (P, Q), privacy loss ℓ = log(q/p); the Bayes error R(π) = Σ min(π·p, (1−π)·q)
-(seed 000 eq 2). Grid g_k = k·h. "A is a post-processing of B" (A = B followed by a Markov kernel)
-implies R_A ≥ R_B everywhere (Blackwell 1953; seed 000 §2) and is preserved by composition:
+([BCP] eq 2). Grid g_k = k·h. "A is a post-processing of B" (A = B followed by a Markov kernel)
+implies R_A ≥ R_B everywhere (Blackwell 1953; [BCP] §2) and is preserved by composition:
 if A_i is a post-processing of B_i then ⊗A_i is one of ⊗B_i (apply the kernels coordinatewise).
 
 Argument, in numbered steps (the code follows the numbering)
@@ -78,6 +78,11 @@ Argument, in numbered steps (the code follows the numbering)
    Both coarsenings are linear and shift-invariant followed by decimation, so
    :mod:`dpcompare.tradeoff.compose_coarse` applies them to the live spectrum and inverts a transform
    of length n/F: steps 4–8 without the fine composed grid (what the SGM accountant uses).
+9. **Tail bound.** Where δ is too small for the grid pairs to resolve (their window and η sit above
+   it), a Chernoff bound on the profile of the N-fold composition of the *pessimistic* grid step
+   (:class:`TailBound`, below) answers instead, in log space down to δ = 1e-300. The step is
+   pessimistic, so the bound holds for the true mechanism; the relative error of the step's masses
+   is included in it (no FFT is involved).
 
 What is *not* certified: the constant κ of the FFT bound (a conservative assumption about pocketfft,
 not a proved constant) and the relative accuracy of scipy's ``log_ndtr`` (assumed ≤ 8u·(1 + |log Φ|))

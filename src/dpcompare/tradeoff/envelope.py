@@ -7,7 +7,7 @@ for several components, :func:`symmetrize` for a pair and its swap (only the hal
 The one exception is the without-replacement accountant's ``_mirror`` (composition/wor.py), which
 mirrors a pessimistic profile on ε ≥ 0 directly.
 
-The mathematics (DESIGN.md §1, seed 000 eq 2). Each component c is a pair whose Bayes error is, on
+The mathematics ([BCP] eq 2). Each component c is a pair whose Bayes error is, on
 each interval between consecutive privacy losses λ = log(π/(1−π)),
 
     R_c(π) = π·A_c + (1−π)·B_c,   A_c = P_c(ℓ ≥ λ) (a tail sum),  B_c = Q_c(ℓ < λ) (a head sum),
@@ -136,7 +136,7 @@ def lower_envelope(
 ) -> DiscretePair:
     """The pair whose Bayes error is min_c R_c(π) (and min(π, 1−π) if ``include_perfectly_private``).
 
-    f = conv(min_c f_c) (module docstring for the construction; DESIGN.md §1). Components are pairs or
+    f = conv(min_c f_c) (module docstring for the construction). Components are pairs or
     raw atoms ``(loss, log_p)`` of a measure that need not be a pair (Σp may exceed 1, as in an
     optimistic dp-accounting pmf); with the perfectly private branch included the result is a pair.
     ``rounding`` defaults to that of the first pair among the components.

@@ -3,18 +3,17 @@
 A discrete pair (P, Q) has finitely many atoms with privacy losses ℓᵢ = log(qᵢ/pᵢ), plus a P-mass
 ``p_neg_inf`` at ℓ = −∞ (outcomes Q never produces) and a Q-mass ``q_pos_inf`` at ℓ = +∞.
 Its trade-off curve is piecewise linear and convex, and conversely every piecewise-linear convex
-trade-off curve is a discrete pair (segment k: pₖ = Δαₖ, qₖ = −Δβₖ, ℓₖ = log(−slopeₖ));
-DESIGN.md §1.
+trade-off curve is a discrete pair (segment k: pₖ = Δαₖ, qₖ = −Δβₖ, ℓₖ = log(−slopeₖ)).
 
-Conventions (seed 000 §1 and App. A): H₀ is ω ~ P, H₁ is ω ~ Q; the most powerful test rejects H₀
+Conventions ([BCP] §1 and App. A): H₀ is ω ~ P, H₁ is ω ~ Q; the most powerful test rejects H₀
 when ℓ is large; α is the Type I error, β = f(α) the Type II error.
 
 Views, all exact (closed sums over the atoms):
 
-- Bayes error (seed 000 eq 2):  R(π) = Σᵢ min(π·pᵢ, (1−π)·qᵢ) = π·P(ℓ ≥ λ) + (1−π)·Q(ℓ < λ),
+- Bayes error ([BCP] eq 2):  R(π) = Σᵢ min(π·pᵢ, (1−π)·qᵢ) = π·P(ℓ ≥ λ) + (1−π)·Q(ℓ < λ),
   λ = log(π/(1−π)); piecewise linear in π with breakpoints πᵢ = 1/(1+e^{−ℓᵢ}).
-- Privacy profile (seed 000 eq 25):  δ(ε) = 1 + f*(−e^ε) = H_{e^ε}(Q‖P) = q₊∞ + Σ_{ℓᵢ>ε} (qᵢ − e^ε pᵢ).
-- Trade-off (seed 000 eq 24):  vertices (αₖ, βₖ) = (P(ℓ ≥ ℓₖ), Q(ℓ < ℓₖ)), joined by segments.
+- Privacy profile ([BCP] eq 25):  δ(ε) = 1 + f*(−e^ε) = H_{e^ε}(Q‖P) = q₊∞ + Σ_{ℓᵢ>ε} (qᵢ − e^ε pᵢ).
+- Trade-off ([BCP] eq 24):  vertices (αₖ, βₖ) = (P(ℓ ≥ ℓₖ), Q(ℓ < ℓₖ)), joined by segments.
 
 Masses are stored as log P-masses so that atoms far in the tails (q of 1e-300 and below) keep their
 value; partial sums are taken from the side where they are small, so no view suffers cancellation
@@ -200,7 +199,7 @@ class DiscretePair:
     def from_vertices(cls, alpha: np.ndarray, beta: np.ndarray, *, rounding: Rounding = Rounding.EXACT) -> "DiscretePair":
         """Pair of the convex piecewise-linear trade-off curve through the vertices (α ascending from 0).
 
-        Segment k is an atom with pₖ = Δαₖ, qₖ = −Δβₖ, ℓₖ = log(qₖ/pₖ) (DESIGN.md §1); a drop
+        Segment k is an atom with pₖ = Δαₖ, qₖ = −Δβₖ, ℓₖ = log(qₖ/pₖ); a drop
         1 − f(0) is Q-mass at ℓ = +∞; flat pieces (and α short of 1) are P-mass at ℓ = −∞. The caller
         validates the curve (convex, non-increasing, in [0, 1 − α]).
 
@@ -266,7 +265,7 @@ class DiscretePair:
         return pi * self._p_tail[k] + one_minus_pi * self._q_head[k]
 
     def bayes_error(self, pi: np.ndarray) -> np.ndarray:
-        """R(π) = Σᵢ min(π·pᵢ, (1−π)·qᵢ) (seed 000 eq 2), for the pair as given."""
+        """R(π) = Σᵢ min(π·pᵢ, (1−π)·qᵢ) ([BCP] eq 2), for the pair as given."""
         pi = np.asarray(pi, dtype=float)
         k = np.searchsorted(self.loss, logit(pi), side="left")
         return pi * self._p_tail[k] + (1.0 - pi) * self._q_head[k]
@@ -284,7 +283,7 @@ class DiscretePair:
         return np.concatenate([np.logical_or.accumulate(tiny[::-1])[::-1], [False]])
 
     def delta(self, eps: np.ndarray) -> np.ndarray:
-        """δ(ε) = H_{e^ε}(Q‖P) = q₊∞ + Σ_{ℓᵢ>ε} qᵢ(1 − e^{ε−ℓᵢ}) (seed 000 eq 25), for the pair as given.
+        """δ(ε) = H_{e^ε}(Q‖P) = q₊∞ + Σ_{ℓᵢ>ε} qᵢ(1 − e^{ε−ℓᵢ}) ([BCP] eq 25), for the pair as given.
 
         Computed from tail sums where that is accurate, and in log space (:meth:`log_delta`) where
         the difference of the tail sums would lose more than ~8 digits, where e^ε overflows
@@ -434,7 +433,7 @@ class DiscretePair:
         return bool(np.all(both_zero | close))
 
     def symmetrize(self) -> "DiscretePair":
-        """The pair of f_sym = conv(min(f, f⁻¹)) (DESIGN.md §1; Dong et al. 2022, Prop F.2): R_sym(π) =
+        """The pair of f_sym = conv(min(f, f⁻¹)) (Dong et al. 2022, Prop F.2): R_sym(π) =
         min(R(π), R(1−π)). The one lower envelope, :func:`dpcompare.tradeoff.envelope.symmetrize`."""
         from .envelope import symmetrize
 
@@ -453,7 +452,7 @@ def bayes_errors_at_breakpoints(*pairs: DiscretePair) -> tuple[np.ndarray, list[
     """λ = the sorted union of the pairs' losses, and each pair's R at π = 1/(1+e^{−λ}).
 
     The same values as ``pair.bayes_error_logit(λ)`` for each pair (R(π) = π·Σ_{ℓᵢ ≥ λ} pᵢ +
-    (1−π)·Σ_{ℓᵢ < λ} qᵢ, seed 000 eq 2), but the counts #{ℓᵢ < λ} come from one merge of the sorted
+    (1−π)·Σ_{ℓᵢ < λ} qᵢ, [BCP] eq 2), but the counts #{ℓᵢ < λ} come from one merge of the sorted
     loss arrays (a stable sort of sorted runs is a linear merge) instead of a binary search per pair and
     point, and π, 1 − π are computed once for all pairs. A pair passed twice (an exact mechanism's
     pessimistic and optimistic sides are one object) is merged once and its R shared.
@@ -484,7 +483,7 @@ def bayes_errors_at_breakpoints(*pairs: DiscretePair) -> tuple[np.ndarray, list[
 
 
 def delta_between_pairs(a: DiscretePair, b: DiscretePair) -> tuple[float, float]:
-    """Δ(A‖B) = max_π (R_A(π) − R_B(π)) between two discrete pairs, exactly (seed 000 Cor 1).
+    """Δ(A‖B) = max_π (R_A(π) − R_B(π)) between two discrete pairs, exactly ([BCP] Cor 1).
 
     R_A − R_B is piecewise linear in π with kinks only at the breakpoints of A and B, so the
     maximum is attained at one of the merged breakpoints (or at π ∈ {0, 1}, where it is 0).

@@ -63,7 +63,7 @@ def tails_partition(log_sf: LogTail, log_cdf: LogTail, h: float, offset: float, 
     >>> def cdf(t, under): return log_ndtr((t - (-0.5 if under == "P" else 0.5)) / 1.0)
     >>> part = tails_partition(sf, cdf, 24 / 4096, -12.0, 0, 4096)
     >>> pess, opt = step_pair(pessimistic_step(part)), merge_cells(part)
-    >>> bool(opt.delta(1.0) <= 0.1269367375 <= pess.delta(1.0))  # δ(1) of G_1 (closed form, DESIGN §1)
+    >>> bool(opt.delta(1.0) <= 0.1269367375 <= pess.delta(1.0))  # δ(1) of G_1 (closed form)
     True
     """
     part_grid = offset + np.arange(k_lo, k_hi + 1) * h
@@ -174,7 +174,7 @@ def step_pair(step: GridStep) -> DiscretePair:
 def mix_partitions(weights: np.ndarray, parts: list[StepPartition]) -> StepPartition:
     """The mixture Σᵢ wᵢ·(Pᵢ, Qᵢ) of partitions of one grid, cell masses summed per grid interval.
 
-    With the component index revealed (seed 002 Lemma 3.1: the pair whose atoms are those of all
+    With the component index revealed ([MIX] Lemma 3.1: the pair whose atoms are those of all
     components, P-masses wᵢ·pᵢ) and atoms of equal loss merged (losslessly: the likelihood ratio is
     sufficient), step 2 of the mixture equals the mixture of the components' step 2 (the split is
     linear in the masses, :mod:`.compose` step 2), exactly. For steps 3 and :func:`merge_cells`,

@@ -1,4 +1,4 @@
-"""The ``dpcompare`` command (DESIGN.md §3).
+"""The ``dpcompare`` command.
 
 - ``dpcompare compare A B [--hyperprior jeffreys|uquadratic|beta(a,b)] [--tolerance T] [--json]``
 - ``dpcompare describe A [--delta 1e-5] [--json]``

@@ -1,4 +1,4 @@
-"""The ``binormal`` command: two Gaussians of different variance (seed 001 Corollaries 2, 3 and 10).
+"""The ``binormal`` command: two Gaussians of different variance ([SI] Corollaries 2, 3 and 10).
 
 ``dpcompare binormal --mu0 0 --sigma0 1.2 --mu1 1 --sigma1 1`` prints, for N(μ₀, σ₀²I) ("negatives")
 against N(μ₁, σ₁²I) ("positives"): the binormal parameters (a, b), the ROC of the threshold test
@@ -59,14 +59,14 @@ def _tables(d: dict[str, Any]) -> list[Any]:
     head = (f"[bold]N(μ₀, σ₀²I)[/] with μ₀ = {vec(d['mu0'])}, σ₀ = {num(d['sigma0'])} (negatives) vs "
             f"[bold]N(μ₁, σ₁²I)[/] with μ₁ = {vec(d['mu1'])}, σ₁ = {num(d['sigma1'])} (positives), d = {d['dimension']}\n"
             f"a = ‖μ₁ − μ₀‖/σ₁ = {num(d['a'], 8)}, b = σ₀/σ₁ = {num(d['b'], 8)}; "
-            f"AUC = Φ(a/√(1 + b²)) = {num(d['auc'], 8)} (seed 001 Cor 3, eq 4.6)")
+            f"AUC = Φ(a/√(1 + b²)) = {num(d['auc'], 8)} ([SI] Cor 3, eq 4.6)")
     r = Table(title="ROC (TPR at each FPR)", title_justify="left")
     r.add_column("FPR", justify="right")
     r.add_column("threshold test Φ(a + bΦ⁻¹(x)) (eq 4.5)", justify="right")
     r.add_column("best test (Neyman–Pearson)", justify="right")
     for row in d["roc"]:
         r.add_row(num(row["fpr"]), num(row["tpr_threshold"], 8), num(row["tpr_optimal"], 8))
-    v = Table(title="Rényi divergence D_α (seed 001 Cor 10; α = 1: KL)", title_justify="left")
+    v = Table(title="Rényi divergence D_α ([SI] Cor 10; α = 1: KL)", title_justify="left")
     v.add_column("order α", justify="right")
     v.add_column("D_α(positives ‖ negatives)", justify="right")
     v.add_column("D_α(negatives ‖ positives)", justify="right")
@@ -90,7 +90,7 @@ def binormal_cmd(
     orders: Annotated[str, typer.Option("--orders", metavar="A1,A2,…", help="Rényi orders α > 0 (1 = KL).")] = DEFAULT_ORDERS,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout and nothing else.")] = False,
 ) -> None:
-    """Two Gaussians of different variance (seed 001 Cor 2, 3, 10): binormal ROC and AUC, the best test's ROC, Rényi divergences."""
+    """Two Gaussians of different variance ([SI] Cor 2, 3, 10): binormal ROC and AUC, the best test's ROC, Rényi divergences."""
     d = binormal_report(
         _mean("--mu0", mu0), _sd("--sigma0", sigma0), _mean("--mu1", mu1), _sd("--sigma1", sigma1),
         _numbers("--fpr", fpr, what="e.g. 0.01,0.1", ok=lambda x: 0.0 <= x <= 1.0, rule="false-positive rates in [0, 1]"),

@@ -16,7 +16,7 @@ from ..files import output_path
 from ..render import emit_json, num
 from .app import _console, app
 
-# ---------------------------------------------------------------------------------------------- calibrate (issue 5)
+# ---------------------------------------------------------------------------------------------- calibrate
 class _BracketProgress:
     """Progress of a calibration on stderr: the certified σ (or N) bracket narrowing, shown only once the work
     has taken more than ``delay`` seconds and only on a terminal (a pipe or a test sees nothing)."""

@@ -1,4 +1,4 @@
-"""The ``emergent`` command: seed 000 Theorem 3 (emergent Blackwell dominance) for any two mechanisms."""
+"""The ``emergent`` command: [BCP] Theorem 3 (emergent Blackwell dominance) for any two mechanisms."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def _steps(name: str, text: str) -> int:
 def _tables(e: "Emergent") -> list[Any]:
     out: list[Any] = [f"[bold]A[/] = {escape(e.a.spec)} composed N = {e.steps_a:,} times\n"
                       f"[bold]B[/] = {escape(e.b.spec)} composed Ñ = {e.steps_b:,} times"]
-    t = Table(title="One-step PLRV moments (seed 000 eq 8–12) and the CLT proxy μ = 2η√N", title_justify="left")
+    t = Table(title="One-step PLRV moments ([BCP] eq 8–12) and the CLT proxy μ = 2η√N", title_justify="left")
     for col in ("", "v₁ = KL", "v₂", "v₃", "v₄", "η", "μ (CLT)"):
         t.add_column(col, justify="right" if col else "left", no_wrap=True)
     for label, m, mu in (("A", e.moments_a, e.clt_mu_a), ("B", e.moments_b, e.clt_mu_b)):
@@ -67,7 +67,7 @@ def emergent_cmd(
     steps_b: Annotated[Optional[str], typer.Option("--steps-b", metavar="Ñ", help="How many times B is composed (default: N).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout and nothing else.")] = False,
 ) -> None:
-    """Emergent Blackwell dominance (seed 000 Thm 3): moments, CLT μ, the theorem's precondition and bound, and the certified Δ."""
+    """Emergent Blackwell dominance ([BCP] Thm 3): moments, CLT μ, the theorem's precondition and bound, and the certified Δ."""
     from ...comparison.emergent_dominance import emergent
 
     n = _steps("steps", steps)
