@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from scipy import integrate, optimize, stats
 
 import dpcompare.gaussian as dg
-from dpcompare.gaussian import binormal as bn
+from dpcompare.gaussian import binormal_roc as bn
 
 A = st.floats(0.0, 6.0, allow_nan=False)
 B = st.floats(0.2, 5.0, allow_nan=False)
