@@ -84,7 +84,7 @@ def test_bench_gaussian_epsilon_quick_table_and_json(tmp_path):
     assert res["accuracy"][0]["max_rel_error_vs_mpmath"] <= 1e-10
 
 
-@pytest.mark.parametrize("module", ["profile", "calibrate", "rdp", "gdp", "roc", "binormal", "views", ""])
+@pytest.mark.parametrize("module", ["profile", "psi_calibration", "rdp", "psi_gdp", "roc", "binormal_roc", "views", ""])
 def test_doctests(module):
     mod = importlib.import_module("dpcompare.gaussian" + (f".{module}" if module else ""))
     res = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
