@@ -59,7 +59,7 @@ def hull_vertices(alpha: Any, beta: Any) -> tuple[np.ndarray, np.ndarray]:
 
     >>> a, b = hull_vertices([0.25], [0.25])
     >>> a.tolist(), b.tolist()
-    [[0.0, 0.25, 1.0], [1.0, 0.25, 0.0]]
+    ([0.0, 0.25, 1.0], [1.0, 0.25, 0.0])
     """
     a = np.concatenate([[0.0, 1.0], np.clip(np.asarray(alpha, dtype=float).ravel(), 0.0, 1.0)])
     b = np.concatenate([[1.0, 0.0], np.clip(np.asarray(beta, dtype=float).ravel(), 0.0, 1.0)])
