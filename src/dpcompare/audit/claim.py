@@ -130,10 +130,12 @@ def audit(claim: Mechanism, data: Counts | Scores | OneRun | EmpiricalMechanism,
     contradicts = below.lower > 0.0
     contradiction = {"bayes_error_excess": below.lower, "pi": below.pi if contradicts else None}
     # gap: Δ(E‖C), value from the estimate, bracket from the band
-    band = delta_divergence(emp, claim)
+    # (each side as an exact pair, so that the bracket is the band's and not a search tolerance)
+    low = delta_divergence(emp.strongest, claim).lower
+    high = delta_divergence(emp.certified, claim)
     est = delta_divergence(emp.estimate, claim)
-    value = min(max(est.value, band.lower), band.upper)
-    gap = Gap(value=value, lower=band.lower, upper=band.upper, pi=est.pi if est.value > 0 else band.pi)
+    value = min(max(est.value, low), high.upper)
+    gap = Gap(value=value, lower=low, upper=high.upper, pi=est.pi if est.value > 0 else high.pi)
     fa = np.asarray(fprs, dtype=float)
     tpr_est, tpr_lo, tpr_claim = emp.tpr_estimate(fa), emp.tpr_lower(fa), claim.tpr(fa)
     rows = tuple({"fpr": float(a), "attack": float(e), "attack_lower": float(lo), "claimed_max": float(cm)}

@@ -215,6 +215,12 @@ class EmpiricalMechanism(PairMechanism):
         is at most this private (f_sym ≤ its f everywhere)."""
         return FromPair(self._pairs[1], name="audit_certified")
 
+    @cached_property
+    def strongest(self) -> FromPair:
+        """The pessimistic side alone as a mechanism: with probability ≥ the confidence the attack is at
+        most this strong (its f is ≥ this f everywhere)."""
+        return FromPair(self._pairs[0], name="audit_strongest")
+
     @property
     def spec(self) -> str:
         return f"audit(points={self.observed_fpr.size}, confidence={self.confidence:g})"
