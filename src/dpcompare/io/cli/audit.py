@@ -158,11 +158,6 @@ def _run(claim, scores, counts, one_run, confidence, delta, thresholds, plot):
     k_text = thresholds.strip()
     if not k_text.isdigit() or int(k_text) < 1:
         raise ValueError(f"--thresholds must be a whole number >= 1, got {thresholds!r}")
-    plot_path = fmt = None
-    if plot is not None:
-        plot_path, fmt = output_path(plot, ("png", "svg", "pdf"))
-        if one_run:
-            raise ValueError("--plot needs --scores or --counts: a one-run audit certifies no trade-off curve to draw")
     if scores:
         data: Any = Scores(load_scores("--scores MEMBERS", scores[0]), load_scores("--scores NONMEMBERS", scores[1]))
     elif counts:
@@ -170,5 +165,10 @@ def _run(claim, scores, counts, one_run, confidence, delta, thresholds, plot):
         data = Counts(*(list(col) for col in zip(*rows)))
     else:
         data = OneRun(*_ints("--one-run", one_run, ("M", "K", "R")))
+    plot_path = fmt = None
+    if plot is not None:
+        plot_path, fmt = output_path(plot, ("png", "svg", "pdf"))
+        if one_run:
+            raise ValueError("--plot needs --scores or --counts: a one-run audit certifies no trade-off curve to draw")
     mech = parse(claim)
     return audit(mech, data, confidence=c, delta=d, thresholds=int(k_text)), mech, plot_path, fmt
