@@ -90,6 +90,22 @@ def hull_pair(alpha: Any, beta: Any, rounding: Rounding = Rounding.EXACT) -> Dis
     return DiscretePair.from_vertices(ha, hb, rounding=rounding)
 
 
+def audit_ranks(n: int, k: int) -> np.ndarray:
+    """The K ranks (k-th largest non-member score) audited in a sample of n: geometric from both ends, so
+    that small FPRs (the (TPR, FPR) test inequality) and small FNRs (the (TNR, FNR) one) are both audited
+    finely. A function of n and K only, never of the scores.
+
+    >>> audit_ranks(1000, 6).tolist()
+    [1, 22, 500, 501, 979, 1000]
+    """
+    if k >= n:
+        return np.arange(1, n + 1, dtype=np.int64)
+    half = max(1, (k + 1) // 2)
+    top = np.geomspace(1.0, n / 2.0, half)
+    ranks = np.concatenate([top, n + 1.0 - top])
+    return np.unique(np.clip(np.round(ranks), 1, n).astype(np.int64))
+
+
 @dataclass(frozen=True, repr=False, eq=False)
 class EmpiricalMechanism(PairMechanism):
     """An attack's trade-off curve with its confidence band (see the module docstring).
@@ -150,8 +166,8 @@ class EmpiricalMechanism(PairMechanism):
     @classmethod
     def from_scores(cls, scores: Scores, confidence: float = 0.95, *, thresholds: int = DEFAULT_THRESHOLDS,
                     seed: int = TIE_SEED) -> "EmpiricalMechanism":
-        """A simultaneous band for the score ROC at K = ``thresholds`` ranks (geometric in the rank, so
-        that small FPRs are audited), exact per rank, Bonferroni over ranks and both coordinates."""
+        """A simultaneous band for the score ROC at (at most) K = ``thresholds`` ranks (:func:`audit_ranks`),
+        exact per rank, Bonferroni over ranks and both coordinates."""
         c = check_confidence(confidence)
         if not isinstance(scores, Scores):
             raise TypeError(f"scores must be a Scores, got {type(scores).__name__}")
@@ -165,7 +181,7 @@ class EmpiricalMechanism(PairMechanism):
         xs, uxs = x[ox], ux[ox]
         oy = np.lexsort((uy, y))
         ys, uys = y[oy], uy[oy]
-        ranks = np.unique(np.round(np.geomspace(1, n, min(int(thresholds), n))).astype(np.int64))
+        ranks = audit_ranks(n, int(thresholds))
         k_used = ranks.size
         idx = n - ranks  # the k-th largest non-member, in ascending order
         t, tu = xs[idx], uxs[idx]
