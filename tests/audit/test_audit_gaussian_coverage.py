@@ -84,3 +84,25 @@ def test_harness_detects_an_unadjusted_band():
         a_hi = order_statistic_bounds(ranks, N, conf)[1]
         hits += _covers_above(a_hi, 1 - clopper_pearson_lower(tp, N, conf))
     assert not _rate_ok(hits, conf), hits / REPS
+
+
+def test_score_band_covers_true_curve_with_ties():
+    # scores rounded to a grid of 0.5: many ties between and within the two samples. The randomised
+    # threshold tests then trace the piecewise-linear ROC through the grid points (exact from Φ), which is
+    # concave (rounding keeps the likelihood ratio monotone), so the true curve is that interpolation.
+    conf, step = 0.8, 0.5
+    edges = np.arange(-8, 10, step) + step / 2  # "score > t" for t on the grid ⇔ raw score > t + step/2
+    fpr_true = np.concatenate([[0.0], (1 - norm.cdf(edges))[::-1], [1.0]])
+    fnr_true = np.concatenate([[1.0], norm.cdf(edges - MU)[::-1], [0.0]])
+
+    def g_true(a):
+        return np.interp(a, fpr_true, fnr_true)
+
+    above = 0
+    for seed in range(REPS):
+        rng = np.random.default_rng(seed)
+        s = Scores(np.round(rng.normal(MU, 1, N) / step) * step, np.round(rng.normal(0, 1, N) / step) * step)
+        m = EmpiricalMechanism.from_scores(s, conf, thresholds=30)
+        a, b = hull_vertices(m.fpr_high, 1 - m.tpr_low)
+        above += bool(np.all(g_true(a) <= b + 1e-12))
+    assert _rate_ok(above, conf), above / REPS

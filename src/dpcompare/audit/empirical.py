@@ -175,21 +175,24 @@ class EmpiricalMechanism(PairMechanism):
             raise ValueError(f"thresholds must be an integer >= 1, got {thresholds!r}")
         x, y = scores.nonmembers, scores.members
         n, m = x.size, y.size
-        rng = np.random.default_rng(seed)
-        ux, uy = rng.random(n), rng.random(m)
-        ox = np.lexsort((ux, x))
-        xs, uxs = x[ox], ux[ox]
-        oy = np.lexsort((uy, y))
-        ys, uys = y[oy], uy[oy]
+        xs, ys = np.sort(x), np.sort(y)
         ranks = audit_ranks(n, int(thresholds))
         k_used = ranks.size
-        idx = n - ranks  # the k-th largest non-member, in ascending order
-        t, tu = xs[idx], uxs[idx]
-        below = np.searchsorted(ys, t, side="left")
-        tied_end = np.searchsorted(ys, t, side="right")
-        tied_le = np.array([np.searchsorted(uys[lo:hi], u, side="right") for lo, hi, u in zip(below, tied_end, tu)],
-                           dtype=np.int64)
-        tp = m - below - tied_le  # members strictly above (t, u) in the lexicographic order
+        t = xs[n - ranks]  # the k-th largest non-member score
+        x_gt = n - np.searchsorted(xs, t, side="right")
+        x_eq = np.searchsorted(xs, t, side="right") - np.searchsorted(xs, t, side="left")
+        y_le = np.searchsorted(ys, t, side="right")
+        y_eq = y_le - np.searchsorted(ys, t, side="left")
+        tp = (m - y_le).astype(np.int64)  # members strictly above t
+        # ties with the threshold value: the randomised test orders tied scores by independent uniforms;
+        # the selected non-member is the j-th largest of the x_eq tied ones, so its uniform is the j-th
+        # largest of x_eq uniforms, and each tied member is above it with probability 1 − u (seeded draws;
+        # per rank the law is exactly that of the randomised test, which is all the union bound needs)
+        rng = np.random.default_rng(seed)
+        for i in np.flatnonzero(y_eq > 0):
+            j = int(ranks[i] - x_gt[i])
+            u_sel = np.sort(rng.random(int(x_eq[i])))[::-1][j - 1]
+            tp[i] += rng.binomial(int(y_eq[i]), 1.0 - u_sel)
         each = 1.0 - (1.0 - c) / (2 * k_used)
         f_lo, f_hi = order_statistic_bounds(ranks, n, each)
         return cls(
