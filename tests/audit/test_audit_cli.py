@@ -125,3 +125,18 @@ def test_python_inputs_round_trip():
     assert r.delta == 0.0 and math.isinf(r.claimed_epsilon) and r.to_dict()["claimed_epsilon"] is None
     r1 = audit(dc.Gaussian(mu=1), OneRun(100, 10, 10))
     assert r1.kind == "one_run" and not r1.contradicts
+
+
+def test_report_section(capsys, tmp_path, score_files):
+    fin, fout, *_ = score_files
+    page = tmp_path / "audit.html"
+    code, out, err = run(capsys, "audit", "--claim", "gaussian(mu=1)", "--scores", str(fin), str(fout),
+                         "--report", str(page), "--json")
+    assert code == 0, err
+    text = page.read_text()
+    assert json.loads(out)["report"] == str(page)
+    assert '<section id="audit">' in text and "<svg" in text and "does not contradict the claim" in text
+    # a one-run audit has a section without a figure
+    code, out, err = run(capsys, "audit", "--claim", "gaussian(mu=1)", "--one-run", "1000,200,180", "--report", str(page))
+    assert code == 0, err
+    assert "<svg" not in page.read_text() and "ε proved" in page.read_text()

@@ -1,7 +1,7 @@
 """The ``audit`` command: an attack's results next to a privacy claim.
 
 ``dpcompare audit --claim SPEC (--scores MEMBERS NONMEMBERS | --counts TP,P,FP,N … | --one-run M,K,R)
-[--confidence 0.95] [--delta 1e-5] [--thresholds 100] [--plot FILE] [--json]``
+[--confidence 0.95] [--delta 1e-5] [--thresholds 100] [--plot FILE] [--report FILE.html] [--json]``
 
 Scores files: ``.npy`` (a 1-d array) or text/``.csv`` (numbers separated by commas, spaces or new lines);
 higher score = "member". Every number is read and checked before anything is computed; a bad input is
@@ -116,17 +116,23 @@ def audit_cmd(
     delta: Annotated[str, typer.Option("--delta", metavar="D", help="δ at which the ε's are reported, in [0, 1).")] = "1e-5",
     thresholds: Annotated[str, typer.Option("--thresholds", metavar="K", help="Scores: number of audited ranks.")] = "100",
     plot: Annotated[Optional[str], typer.Option("--plot", metavar="FILE", help="Also write the figure (.png, .svg or .pdf).", show_default=False)] = None,
+    report: Annotated[Optional[str], typer.Option("--report", metavar="FILE", help="Also write a one-page HTML report (.html).", show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout and nothing else.")] = False,
 ) -> None:
     """Does an attack's result contradict a privacy claim, and how close does it come to what the claim allows?"""
     try:
         result, claim_mech, plot_path, fmt = _run(claim, scores, counts, one_run, confidence, delta, thresholds, plot)
-        data = None
+        data = page = None
+        report_path = output_path(report, ("html", "htm"))[0] if report is not None else None
         if plot_path is not None:
             from .. import _figure
             from ..audit_figure import audit_figure
 
             data = _figure.render(audit_figure(result, claim_mech), fmt)
+        if report_path is not None:
+            from ..audit_report import audit_report
+
+            page = audit_report(result, claim_mech).encode("utf-8")
     except ValueError as exc:
         if not as_json:
             raise
@@ -135,13 +141,17 @@ def audit_cmd(
         raise typer.Exit(EXIT_USER_ERROR) from None
     if data is not None:
         write_output(plot_path, data)
+    if page is not None:
+        write_output(report_path, page)
     d = result.to_dict()
     if plot_path is not None:
         d["plot"] = plot_path
+    if report_path is not None:
+        d["report"] = report_path
     if as_json:
         _emit_json(d)
         return
-    _print_parts(_table(d) + ([f"wrote {escape(plot_path)}"] if plot_path else []))
+    _print_parts(_table(d) + [f"wrote {escape(p)}" for p in (plot_path, report_path) if p])
 
 
 def _run(claim, scores, counts, one_run, confidence, delta, thresholds, plot):
