@@ -30,7 +30,7 @@ import warnings
 
 import numpy as np
 
-FULL = dict(canaries=500, sigma=0.6, batch=64, epochs=30, lr=0.5, confidence=0.95, delta=1e-5)
+FULL = dict(canaries=500, sigma=1.0, batch=64, epochs=30, lr=0.5, confidence=0.95, delta=1e-5)
 QUICK = dict(canaries=60, sigma=0.8, batch=128, epochs=2, lr=0.5, confidence=0.95, delta=1e-5)
 
 

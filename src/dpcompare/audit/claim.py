@@ -135,7 +135,7 @@ def audit(claim: Mechanism, data: Counts | Scores | OneRun | EmpiricalMechanism,
     high = delta_divergence(emp.certified, claim)
     est = delta_divergence(emp.estimate, claim)
     value = min(max(est.value, low), high.upper)
-    gap = Gap(value=value, lower=low, upper=high.upper, pi=est.pi if est.value > 0 else high.pi)
+    gap = Gap(value=value, lower=low, upper=high.upper, pi=est.pi if value > 0 else None)
     fa = np.asarray(fprs, dtype=float)
     tpr_est, tpr_lo, tpr_claim = emp.tpr_estimate(fa), emp.tpr_lower(fa), claim.tpr(fa)
     rows = tuple({"fpr": float(a), "attack": float(e), "attack_lower": float(lo), "claimed_max": float(cm)}

@@ -56,7 +56,7 @@ def audit_figure(result: "AuditResult", claim: "Mechanism") -> "Figure":
         bx.plot(pi, emp.estimate.bayes_error(pi) - r_claim, color=c_est, label="R_attack − R_claim, estimate")
         bx.axhline(0.0, color="0.4", lw=0.8)
         g = result.gap
-        if g.value is not None and g.pi is not None:
+        if g.value is not None and g.pi is not None and g.value > 0:
             bx.annotate(f"gap Δ = {g.value:.3g}\n[{g.lower:.3g}, {g.upper:.3g}] at π = {g.pi:.3g}",
                         xy=(g.pi, g.value), xytext=(0.55, 0.85), textcoords="axes fraction",
                         arrowprops={"arrowstyle": "->", "color": "0.2"}, fontsize=8)

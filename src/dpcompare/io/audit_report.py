@@ -31,9 +31,14 @@ def verdict_sentence(d: dict) -> str:
     eps = (f"; it proves ε ≥ {_n(d['epsilon_lower'])} at δ = {d['delta']:g}, where the claim allows "
            f"ε = {_n(d['claimed_epsilon'])}")
     g = d["gap"]
-    gap = ("." if g.get("value") is None else
-           f"; the claim leaves a Bayes-error room of {_n(g['value'], 3)} (band [{_n(g['lower'], 3)}, "
-           f"{_n(g['upper'], 3)}]) that the attack did not reach, largest at prior π = {_n(g['pi'], 3)}.")
+    if g.get("value") is None:
+        gap = "."
+    elif g.get("pi") is None:
+        gap = (f"; the attack reaches the claim's Bayes error at every prior (gap 0, band [{_n(g['lower'], 3)}, "
+               f"{_n(g['upper'], 3)}]).")
+    else:
+        gap = (f"; the claim leaves a Bayes-error room of {_n(g['value'], 3)} (band [{_n(g['lower'], 3)}, "
+               f"{_n(g['upper'], 3)}]) that the attack did not reach, largest at prior π = {_n(g['pi'], 3)}.")
     return head + eps + gap
 
 
@@ -45,8 +50,8 @@ def audit_section(result: "AuditResult", claim: "Mechanism", *, figure: bool = T
             (f"ε claimed at δ = {d['delta']:g}", _n(d["claimed_epsilon"]))]
     g = d["gap"]
     if g.get("value") is not None:
-        rows.append(("gap Δ(attack‖claim)", f"{_n(g['value'], 3)} at π = {_n(g['pi'], 3)} "
-                                            f"(band [{_n(g['lower'], 3)}, {_n(g['upper'], 3)}])"))
+        at = f" at π = {_n(g['pi'], 3)}" if g.get("pi") is not None else ""
+        rows.append(("gap Δ(attack‖claim)", f"{_n(g['value'], 3)}{at} (band [{_n(g['lower'], 3)}, {_n(g['upper'], 3)}])"))
     for r in d.get("tpr_at_fpr", []):
         rows.append((f"TPR at FPR {r['fpr']:g}", f"{_n(r['attack'])} (certified ≥ {_n(r['attack_lower'])}; "
                                                   f"the claim allows ≤ {_n(r['claimed_max'])})"))

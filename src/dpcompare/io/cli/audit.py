@@ -96,7 +96,9 @@ def _table(d: dict[str, Any]) -> list[Any]:
     g = d["gap"]
     if g.get("value") is not None:
         t.add_row("gap Δ(attack‖claim)", _num(g["value"]),
-                  f"Bayes-error room the attack did not reach, largest at prior π = {_num(g['pi'], 4)} "
+                  (f"Bayes-error room the attack did not reach, largest at prior π = {_num(g['pi'], 4)} "
+                   if g.get("pi") is not None else "the attack reaches the claim's Bayes error at every prior ")
+                  + 
                   f"(band [{_num(g['lower'], 3)}, {_num(g['upper'], 3)}])")
     for row in d.get("tpr_at_fpr", []):
         t.add_row(f"TPR at FPR {_num(row['fpr'], 3)}", _num(row["attack"], 4),
