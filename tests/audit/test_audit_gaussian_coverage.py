@@ -15,8 +15,7 @@ import pytest
 from scipy.stats import norm
 
 import dpcompare as dc
-import dpcompare.audit  # noqa: F401  (dc.audit)
-from dpcompare.audit import EmpiricalMechanism, Scores, clopper_pearson_lower, hull_vertices
+from dpcompare.audit import Counts, EmpiricalMechanism, Scores, clopper_pearson_lower, hull_vertices
 from dpcompare.audit.binomial import order_statistic_bounds
 
 MU = 1.5
@@ -67,7 +66,7 @@ def test_count_region_covers_true_point():
     rng = np.random.default_rng(7)
     for _ in range(REPS):
         fp, tp = rng.binomial(400, fpr), rng.binomial(300, tpr)
-        m = EmpiricalMechanism.from_counts(dc.audit.Counts([tp], [300], [fp], [400]), conf)
+        m = EmpiricalMechanism.from_counts(Counts([tp], [300], [fp], [400]), conf)
         hits += bool(m.fpr_high[0] >= fpr and m.tpr_low[0] <= tpr)
     assert _rate_ok(hits, conf), hits / REPS
 
