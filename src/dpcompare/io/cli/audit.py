@@ -12,7 +12,6 @@ and no output file.
 from __future__ import annotations
 
 import math
-import os
 import sys
 from typing import Annotated, Any, Optional
 
@@ -20,35 +19,13 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from ..audit_inputs import load_scores
 from ..files import output_path, write_output
 from ..render import emit_json as _emit_json, num as _num
 from ..spec import parse
 from .app import EXIT_USER_ERROR, _console, _print_parts, app
 
 _EPILOG = ("Example: dpcompare audit --claim 'sgm(sigma=1.1, p=0.01, steps=1e4)' --scores in.npy out.npy --json")
-
-
-def load_scores(option: str, path: str) -> Any:
-    """A 1-d float array from a .npy file or a text/.csv file; ValueError naming the option on any problem."""
-    import numpy as np
-
-    if not os.path.isfile(path):
-        raise ValueError(f"{option}: no such file {path!r}")
-    try:
-        if path.lower().endswith(".npy"):
-            arr = np.load(path, allow_pickle=False)
-        else:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read().replace(",", " ").split()
-            arr = np.array([float(t) for t in text], dtype=float)
-    except (OSError, ValueError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{option}: cannot read {path!r} as numbers ({' '.join(str(exc).split())[:120]})") from None
-    arr = np.asarray(arr)
-    if arr.ndim == 2 and 1 in arr.shape:
-        arr = arr.ravel()
-    if not (np.issubdtype(arr.dtype, np.number) and not np.issubdtype(arr.dtype, np.complexfloating)):
-        raise ValueError(f"{option}: {path!r} must hold real numbers, got dtype {arr.dtype}")
-    return arr.astype(float)
 
 
 def _ints(option: str, text: str, names: tuple[str, ...]) -> list[int]:
