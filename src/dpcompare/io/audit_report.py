@@ -89,3 +89,27 @@ def audit_report(result: "AuditResult", claim: "Mechanism") -> str:
         audit_section(result, claim),
         "</body></html>",
     ])
+
+
+def add_to_report(report, result: "AuditResult", claim: "Mechanism"):
+    """A :class:`~dpcompare.io.report.Report` with the audit's section inserted before "How the numbers
+    were computed" (or at the end of the body), everything else unchanged.
+
+    >>> import dpcompare as dc
+    >>> from dpcompare.audit import Counts, audit
+    >>> from dpcompare.io.report import build_report
+    >>> rep = build_report(["gaussian(mu=1)", "laplace(b=1)"], hyperpriors=["jeffreys"])
+    >>> r = audit(dc.Gaussian(mu=1), Counts([300], [1000], [20], [1000]))
+    >>> '<section id="audit">' in add_to_report(rep, r, dc.Gaussian(mu=1)).html
+    True
+    """
+    import dataclasses
+
+    section = audit_section(result, claim)
+    doc = report.html
+    marker = '<section id="method">'
+    if marker in doc:
+        doc = doc.replace(marker, section + "\n" + marker, 1)
+    else:
+        doc = doc.replace("</body>", section + "\n</body>", 1)
+    return dataclasses.replace(report, html=doc)
