@@ -2,7 +2,7 @@
 
 Where the methods agree (one fixed threshold: Clopper–Pearson on TPR and FPR, each at significance a/2,
 ε from the two test inequalities; one-run (ε, δ) and f-DP tests) the numbers must be equal. Where they
-differ, ours must be at least as tight, for a stated reason:
+differ, the difference is stated and bounded:
 
 - JAX-Privacy's ``Bonferroni()`` strategy searches the thresholds on the Pareto front of the *observed*
   ROC and divides the significance by their number (30–160 on the samples below). That number and the
