@@ -83,3 +83,13 @@ def test_confidence_mismatch_and_bad_claim():
         audit(dc.Gaussian(mu=1), m, confidence=0.95)
     with pytest.raises(TypeError, match="claim must be a dpcompare Mechanism"):
         audit("gaussian(mu=1)", m, confidence=0.9)
+
+
+@pytest.mark.parametrize("tp, fp", [(600, 20), (300, 100), (950, 1)])
+def test_gdp_mu_lower_is_the_contradiction_boundary(tp, fp):
+    c = Counts([tp, tp // 2], [1000, 1000], [fp, fp // 3], [1000, 1000])
+    m = EmpiricalMechanism.from_counts(c, 0.95)
+    mu = m.gdp_mu_lower()
+    assert mu > 0
+    assert audit(dc.Gaussian(mu=mu * (1 - 1e-6)), m).contradicts
+    assert not audit(dc.Gaussian(mu=mu * (1 + 1e-6)), m).contradicts

@@ -13,6 +13,8 @@ For an audit E (:class:`~.empirical.EmpiricalMechanism`) and a claimed mechanism
   bracket [max_π(R_E,pess − R_C,opt), max_π(R_E,opt − R_C,pess)] from the band (each end at the confidence).
 - **epsilon_lower** — the ε the audit proves at δ (:meth:`.EmpiricalMechanism.epsilon_lower`; for one run,
   Steinke et al.'s bound), next to the claimed ε(δ) (upper end, as every ε we report).
+- **gdp_mu_lower** — the largest μ whose μ-GDP claim the audit contradicts (the strongest Gaussian claim
+  it rules out).
 - **TPR at FPR** — the attack's TPR (estimate and certified lower bound) next to the claim's maximum
   1 − f_C(α).
 """
@@ -143,7 +145,8 @@ def audit(claim: Mechanism, data: Counts | Scores | OneRun | EmpiricalMechanism,
     return AuditResult(claim=claim.spec, kind=kind, confidence=c, delta=d, method=emp.method,
                        contradicts=contradicts, contradiction=contradiction, epsilon_lower=emp.epsilon_lower(d),
                        claimed_epsilon=claimed_eps, gap=gap, tpr_at_fpr=rows,
-                       extra={"points": int(emp.observed_fpr.size)}, empirical=emp)
+                       extra={"points": int(emp.observed_fpr.size), "gdp_mu_lower": emp.gdp_mu_lower()},
+                       empirical=emp)
 
 
 def _audit_one_run(claim: Mechanism, run: OneRun, c: float, d: float, claimed_eps: float) -> AuditResult:

@@ -77,6 +77,8 @@ def _table(d: dict[str, Any]) -> list[Any]:
                    if g.get("pi") is not None else "the attack reaches the claim's Bayes error at every prior ")
                   + 
                   f"(band [{_num(g['lower'], 3)}, {_num(g['upper'], 3)}])")
+    if d.get("gdp_mu_lower") is not None:
+        t.add_row("μ-GDP ruled out", _num(d["gdp_mu_lower"]), "the audit contradicts every μ-GDP claim with μ below this")
     for row in d.get("tpr_at_fpr", []):
         t.add_row(f"TPR at FPR {_num(row['fpr'], 3)}", _num(row["attack"], 4),
                   f"certified ≥ {_num(row['attack_lower'], 4)}; the claim allows at most {_num(row['claimed_max'], 4)}")
