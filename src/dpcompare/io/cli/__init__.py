@@ -3,7 +3,7 @@
 ``main`` is the console-script entry point; conventions (exit codes, ``--json``) are in :mod:`.app`.
 """
 
-from . import binormal, card, compare, describe, dpsgd, emergent, event, gaussian, plotting  # noqa: F401  (registers the commands)
+from . import audit, binormal, card, compare, describe, dpsgd, emergent, event, gaussian, plotting  # noqa: F401  (registers the commands)
 from .app import app, main
 
 __all__ = ["app", "main"]
