@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpcompare.audit import Counts, EmpiricalMechanism, Scores
-from dpcompare.compare.delta import delta_divergence
+from dpcompare.comparison.delta import delta_divergence
 
 counts = st.integers(1, 300).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n), st.integers(0, n), st.just(n)))
 

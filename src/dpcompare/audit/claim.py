@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from ..compare.delta import delta_divergence
+from ..comparison.delta import delta_divergence
 from ..mechanisms.base import Mechanism
 from .empirical import DEFAULT_THRESHOLDS, EmpiricalMechanism
 from .inputs import Counts, OneRun, Scores, check_confidence, check_delta
