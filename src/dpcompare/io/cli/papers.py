@@ -61,6 +61,18 @@ def _one_dist(option: str, text: str) -> list[float]:
     return d[0]
 
 
+def _figure_path(path: str | None) -> tuple[str | None, str | None]:
+    """Check ``--figure FILE`` before computing (the shared check words its errors for ``-o``)."""
+    if path is None:
+        return None, None
+    from ..files import output_path
+
+    try:
+        return output_path(path, ("png", "svg", "pdf"))
+    except ValueError as exc:
+        raise ValueError(str(exc).replace("-o ", "--figure ", 1)) from None
+
+
 def _check_unit(option: str, x: float, *, open_low: bool = True, open_high: bool = True) -> float:
     ok = (x > 0 if open_low else x >= 0) and (x < 1 if open_high else x <= 1) and math.isfinite(x)
     if not ok:
@@ -173,11 +185,9 @@ def from_bayes_cmd(
     """The mechanism built from Bayes-error values by [BCP] eq 4: f(α) = max_π (R(π) − πα)/(1 − π)."""
     from ...compare import delta_divergences
     from ...compare.bayes_construction import mechanism_from_bayes_errors
-    from ..files import output_path, write_output
+    from ..files import write_output
 
-    fig_path = fmt = None
-    if figure is not None:
-        fig_path, fmt = output_path(figure, ("png", "svg", "pdf"))
+    fig_path, fmt = _figure_path(figure)
     pis = None if priors is None else np.array(_numbers("--priors", priors, what="priors in (0, 1)", ok=lambda x: 0 < x < 1,
                                                         rule="a prior in (0, 1)"))
     original = None
@@ -353,11 +363,10 @@ def joint_concavity_cmd(
 ) -> None:
     """Mixtures P_w = Σ wᵢPᵢ vs Q_w′: the exact trade-off against [MIX] Lemma 3.1 (Prop B.1 for w ≠ w′),
     the equality gap of Prop 6.1, and joint convexity of KL and TV (Prop 3.3)."""
-    from ...compare import delta_divergences
     from ...mechanisms import FromPair
     from ...mixtures.f_divergences import KL, TV, joint_convexity_terms
-    from ...mixtures.joint_concavity import equality_gap, exact_mixture_pair, mixture_pair, unequal_weights_pair
-    from ...tradeoff import DiscretePair
+    from ...mixtures.joint_concavity import equality_gap, mixture_pair, unequal_weights_pair
+    from ...tradeoff import DiscretePair, delta_between_pairs
 
     P, Q = _dist("--p", p), _dist("--q", q)
     if len(P) != len(Q):
@@ -372,16 +381,19 @@ def joint_concavity_cmd(
             raise ValueError(f"{name} must sum to 1, got {math.fsum(ws):g}")
     pw = np.sum([wi * np.asarray(x) for wi, x in zip(w, P)], axis=0)
     qw = np.sum([wi * np.asarray(x) for wi, x in zip(wq, Q)], axis=0)
-    exact = FromPair(pessimistic=DiscretePair.from_masses(pw / pw.sum(), qw / qw.sum()), name="exact")
+    exact_pair = DiscretePair.from_masses(pw / pw.sum(), qw / qw.sum())
     if weights_q is None:
         bound_pair = mixture_pair(w, [DiscretePair.from_masses(np.asarray(a), np.asarray(b)) for a, b in zip(P, Q)])
         which = "[MIX] Lemma 3.1"
     else:
         bound_pair = unequal_weights_pair(w, wq, P, Q)
         which = "[MIX] Prop B.1"
+    # Δ between the curves T(P_w, Q_w′) themselves (exact merge of the two discrete pairs, [BCP] Cor 1)
+    gap, gap_pi = delta_between_pairs(exact_pair, bound_pair)
+    back, _ = delta_between_pairs(bound_pair, exact_pair)
+    exact = FromPair(pessimistic=exact_pair, name="exact")  # ε: of the symmetrised curves (both orderings)
     bound = FromPair(pessimistic=bound_pair, name="bound")
-    gap_ab, gap_ba = delta_divergences(exact, bound)
-    out: dict[str, Any] = {"bound": which, "delta_exact_bound": gap_ab.to_dict(), "delta_bound_exact": gap_ba.to_dict(),
+    out: dict[str, Any] = {"bound": which, "delta_exact_bound": {"value": gap, "pi": gap_pi}, "delta_bound_exact": back,
                            "epsilon@1e-5": {"exact": float(exact.epsilon(1e-5)), "bound": float(bound.epsilon(1e-5))}}
     if weights_q is None:
         out["equality_gap"] = equality_gap(w, P, Q)  # Prop 6.1 (0 iff Lemma 3.1 is tight)
@@ -391,8 +403,8 @@ def joint_concavity_cmd(
         _emit_json(out)
         return
     t = _table(f"T(P_w, Q_w′) exactly and by {which}", ("", "value"))
-    t.add_row("Δ(exact ‖ bound) (the bound's regret; 0 would be tight)", _bracket(gap_ab))
-    t.add_row("Δ(bound ‖ exact) (must be 0: the bound is never more private)", _bracket(gap_ba))
+    t.add_row("Δ(exact ‖ bound) (the bound's regret; 0 would be tight)", f"{_num(gap)} at π = {_num(gap_pi, 4)}")
+    t.add_row("Δ(bound ‖ exact) (must be 0: the bound is never more private)", _num(back))
     t.add_row("ε at δ = 1e-5: exact", _num(out["epsilon@1e-5"]["exact"]))
     t.add_row("ε at δ = 1e-5: bound", _num(out["epsilon@1e-5"]["bound"]))
     parts: list[Any] = [t]
@@ -464,12 +476,10 @@ def mixture_bounds_cmd(
 ) -> None:
     """[MIX] Example F.3: T(P₀, wP₀ + (1−w)Q₀) exactly, by Lemma 6.3 and by Lemma 3.1; and Prop 6.4's bound
     on the swapped mixture T((1−w)P₀ + wQ₀, (1−w)Q₀ + wP₀) (w ≤ ½), each with the certified Δ to the exact."""
-    from ..files import output_path, write_output
+    from ..files import write_output
     from ..plot_papers import example_f3, f3_result
 
-    fig_path = fmt = None
-    if figure is not None:
-        fig_path, fmt = output_path(figure, ("png", "svg", "pdf"))
+    fig_path, fmt = _figure_path(figure)
     _check_unit("--w", w)
     r = f3_result(parse(component), w)
     out = {**r.to_dict(), "source": "[MIX] Example F.3 (Lemma 3.1, Lemma 6.3 / Prop E.1), Prop 6.4"}
