@@ -230,8 +230,9 @@ def from_bayes_cmd(
         parts.append(f"f̂(0) = {_num(c.beta[0])} < 1: no value at a prior near 0 or 1 constrains the tail, so the built "
                      "mechanism keeps a test with FPR 0 and power 1 − f̂(0) (δ ≥ that for every ε).")
     if original is not None:
-        parts.append(f"Against {escape(original.spec)}: Δ(original‖built) = {_bracket(ab)} (0: the built curve is never "
-                     f"more private), Δ(built‖original) = {_bracket(ba)} (how much information the finite priors lose).")
+        parts.append(f"Against {escape(original.spec)}: Δ(original‖built) = {_bracket(ab)} (what the finite priors cost: "
+                     f"the built curve's Bayes error is at most this much lower), Δ(built‖original) = {_bracket(ba)} "
+                     "(0: the built curve is never more private than the original).")
     if fig_path is not None:
         parts.append(f"wrote {escape(fig_path)}")
     _print_parts(parts)
