@@ -97,5 +97,3 @@ def test_edges_perfect_and_blatant():
 def test_bad_input():
     with pytest.raises(TypeError, match="Mechanism"):
         gdp_fit("laplace(b=1)")
-    with pytest.raises(ValueError, match="rtol"):
-        gdp_fit(dc.Laplace(b=1), rtol=0)
