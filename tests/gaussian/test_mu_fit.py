@@ -97,3 +97,21 @@ def test_edges_perfect_and_blatant():
 def test_bad_input():
     with pytest.raises(TypeError, match="Mechanism"):
         gdp_fit("laplace(b=1)")
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=10)
+@given(st.floats(0.05, 4.0))
+def test_law_the_fit_equalises_both_directions_and_stays_below_the_strict_bound(eps):
+    # exact mechanism (randomized response): at the minimax μ̂ the two certified Δ are equal, μ̂ ≤ μ_strict,
+    # and moving μ either way makes the worse direction worse
+    m = dc.RandomizedResponse(eps=eps)
+    fit = gdp_fit(m)
+    assert fit.mu <= fit.strict_mu * (1 + 1e-12)
+    assert fit.excess.value == pytest.approx(fit.slack.value, abs=1e-7)
+    for mu in (fit.mu * 0.99, fit.mu * 1.01):
+        ab, ba = dc.delta_divergences(m, dc.Gaussian(mu=mu))
+        assert max(ab.value, ba.value) >= max(fit.excess.value, fit.slack.value) - 1e-9
