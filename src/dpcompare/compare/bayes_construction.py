@@ -131,8 +131,8 @@ def mechanism_from_bayes_errors(priors: Any, values: Any, *, symmetric: bool = T
     1.098612
     """
     from ..mechanisms import FromPair
-    from ..mixtures.algebra import pair_from_vertices
+    from ..tradeoff import DiscretePair
 
     c = tradeoff_from_bayes_errors(priors, values, symmetric=symmetric)
-    pair = pair_from_vertices(c.alpha, c.beta)
+    pair = DiscretePair.from_vertices(c.alpha, c.beta)  # convex, non-increasing, ≤ 1 − α by construction
     return FromPair(pessimistic=pair, name=name), c
