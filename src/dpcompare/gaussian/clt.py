@@ -19,7 +19,9 @@ The accountant for the same sampling (certified, pessimistic side = never below 
 - Poisson: :class:`~dpcompare.SubsampledGaussian` (σ, p, T), add/remove.
 - uniform: :class:`~dpcompare.mechanisms.fixed_batch.FixedBatchGaussian` (σ, n, b = p·n, T),
   replace-one: its pessimistic side is Dong, Roth & Su's C_p(G_{1/σ})^{⊗T} bound, its optimistic side
-  the Poisson composition at rate p — the bracket contains the truth.
+  the Poisson composition at rate p — the bracket contains the truth. Here, as in eq 5.7, one step is
+  G_{1/σ}: σ is the noise relative to the *replace-one* sensitivity (for gradients clipped to norm C
+  that is 2C, so an Opacus noise multiplier σ_C — noise std / C — is σ = σ_C/2).
 
 The CLTs are asymptotic, not bounds: at finite T they can under-state ε (Gopi et al. 2021, *Numerical
 composition of differential privacy*; [SI] §5.1). σ = 1, p = 0.01, T = 100: the Poisson CLT gives
