@@ -351,7 +351,11 @@ def fdiv_cmd(
     t = _table(f"F-divergences of {m.spec} from its trade-off function", ("divergence", "lower", "upper", "source"))
     for n, s, (lo, hi) in rows:
         t.add_row(n, _num(lo), _num(hi), s)
-    _print_parts([t, "D_F(P‖Q) = l_F(f); the bracket comes from the pessimistic and optimistic pairs (data processing)."])
+    notes: list[Any] = [t, "D_F(P‖Q) = l_F(f); the bracket comes from the pessimistic and optimistic pairs (data processing)."]
+    if any(math.isinf(hi) for _, _, (_, hi) in rows):
+        notes.append("An upper end ∞: the pessimistic pair keeps tail mass at ℓ = ±∞ (where the certified numerics put what "
+                     "they cannot resolve), and F-divergences with τ_F = ∞ (KL, Rényi) charge it infinitely.")
+    _print_parts(notes)
 
 
 @app.command("joint-concavity")
