@@ -13,7 +13,8 @@ RDP conversions and the classical bound, which are (flagged) lossy bounds:
 | RDP ρ(α) = αψ²/2 | :func:`rdp` | Lemma 7 |
 | RDP → (ε, δ): standard, improved A, improved B | :func:`rdp_epsilon`, :func:`conversion_epsilon` | Cor 11–13 |
 | ψ-GDP, group kψ, composition √Σψᵢ² | :func:`is_gdp`, :func:`group`, :func:`compose` | Lemma 6, Cor 7–8 |
-| DP-SGD CLT ψ and its check against the exact PLD | :func:`clt_psi`, :func:`compare_clt` | Cor 9, eq 5.7 |
+| DP-SGD CLTs (uniform: eq 5.7; Poisson) and each against the accountant for the same sampling | :func:`clt_psi`, :func:`clt_mu_poisson`, :func:`clt_mu_uniform`, :func:`compare_clt` | Cor 9, eq 5.7 |
+| the μ-GDP curve closest to any mechanism, with certified Δ both ways | :func:`gdp_fit` | — ([BCP] Def 1, Cor 1) |
 | ROC, GDP trade-off, AUC, ψ from AUC | :func:`roc`, :func:`tradeoff`, :func:`auc`, :func:`psi_from_auc` | eq 4.7, 5.3, 4.9 |
 | tangent of slope e^ε (intercept δ(ε)) | :func:`tangent` | Lemma 4 |
 | all of the above at once | :func:`views`, :func:`resolve_psi` | §7 |
@@ -23,6 +24,8 @@ RDP conversions and the classical bound, which are (flagged) lossy bounds:
 (4.3772, 3.7306, 0.7602)
 """
 
+from .clt import Sampling, clt_mu, clt_mu_poisson, clt_mu_uniform
+from .fit import GdpFit, gdp_fit
 from .psi_calibration import ClassicalEpsilon, classical_epsilon, psi_for, sigma_for
 from .psi_gdp import CLTComparison, clt_psi, compare_clt, compose, group, is_gdp
 from .profile import delta, epsilon, log_delta, log_loss_tail, loss_tail
@@ -42,6 +45,12 @@ from .views import DEFAULT_ORDERS, GaussianViews, Source, mechanism, resolve_psi
 
 __all__ = [
     "CLTComparison",
+    "GdpFit",
+    "Sampling",
+    "clt_mu",
+    "clt_mu_poisson",
+    "clt_mu_uniform",
+    "gdp_fit",
     "ClassicalEpsilon",
     "Conversion",
     "DEFAULT_ALPHA_MAX",

@@ -11,6 +11,7 @@ name ``"dpcompare"`` (Opacus 1.6: ``opacus.accountants.registry``)::
     ...train...
     engine.get_epsilon(1e-5)                 # certified: never below the true ε of the run
     engine.accountant.tpr_at_fpr(0.01)       # the best membership attack's power at 1% false positives
+    engine.accountant.mu_fit().sentence()    # the μ describing the run, with its certified Δ to G_μ
 
 :func:`train_private` is that set-up and the DP-SGD loop in one call (used by ``examples/opacus_pareto.py``
 and the tests)::
@@ -103,8 +104,19 @@ class DpcompareAccountant(IAccountant):
         return float(self.privacy_mechanism.tpr(fpr))
 
     def gdp_mu(self) -> float | None:
-        """μ of the tightest μ-GDP bound (None when no finite μ is known)."""
+        """μ of the tightest μ-GDP bound (None when no finite μ is known). For DP-SGD this is √N/σ, the
+        full-batch Gaussian's, attained only in the extreme tail: to *describe* the run, use
+        :meth:`mu_fit`."""
         return self.privacy_mechanism.gdp_mu
+
+    def mu_fit(self):
+        """The μ that describes the run's curve with its certified Δ-divergences to G_μ in both
+        directions (``dpcompare.gaussian.fit.GdpFit``): ``.mu``; ``.excess`` = Δ(G_μ‖run), how much more
+        vulnerable the run is than μ-GDP says (``.upper``, at prior ``.pi``); ``.slack`` = Δ(run‖G_μ);
+        ``.strict_mu`` and ``.strict_reason()``; ``.sentence()`` says it in one line."""
+        from ..gaussian.fit import gdp_fit
+
+        return gdp_fit(self.privacy_mechanism)
 
     def bayes_error(self, prior: float) -> float:
         """The best attack's Bayes error at membership prior π = ``prior`` (from below)."""

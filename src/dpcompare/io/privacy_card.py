@@ -6,7 +6,10 @@ Numbers (all on the side that errs towards *less* privacy, so a card never overs
 | key | shown as | source |
 | --- | --- | --- |
 | ``epsilon@δ`` | ε ≤ x at δ = 1e-5, 1e-6 (and 1/n with ``n``) | smallest ε with δ(ε) ≤ δ on the pessimistic profile |
-| ``gdp_mu`` | μ ≤ x | tightest μ-GDP bound, f ≥ G_μ everywhere (Dong et al. 2022, Def 2.6) |
+| ``gdp_mu_fit`` | μ ≈ x | the μ-GDP curve closest to this one: minimax in Bayes error (``dpcompare.gaussian.fit``) |
+| ``gdp_excess`` | Δ(G_μ‖M) ≤ x | certified: the run is at most x more vulnerable than μ-GDP says ([BCP] Def 1), at prior π |
+| ``gdp_slack`` | Δ(M‖G_μ) ≤ x | certified: μ-GDP overstates the best attack by at most x, at prior π |
+| ``gdp_mu`` | μ ≤ x | tightest μ-GDP bound, f ≥ G_μ everywhere (Dong et al. 2022, Def 2.6); with a one-line reason when it is far above the fit |
 | ``mu_at_fixed_point`` | μ ≈ x | the Gaussian G_μ with the same fixed point α* (= R*): μ = −2Φ⁻¹(α*) |
 | ``advantage`` | advantage ≤ x | TPR − FPR of the best attack = δ(0) ([BCP] eq 29) |
 | ``tpr@α`` | TPR ≤ x at FPR = α | 1 − f(α) with the lower f ([SI] eq 4.7) |
@@ -15,10 +18,13 @@ Numbers (all on the side that errs towards *less* privacy, so a card never overs
 The registry fields (mechanism, unit of privacy, ε, δ, accounting method, implementation) are those
 public registries of DP deployments list for each entry.
 
-Why two μ for the subsampled Gaussian: its tightest μ-GDP bound √N/σ holds everywhere but is attained
-only in the extreme tail (the event "sampled at every step"), so for a long run it describes almost
-none of the curve; ``mu_at_fixed_point`` is the Gaussian trade-off that crosses the mechanism's own
-curve at α* and so matches it where attacks at prior ½ operate. It is a description, not a bound.
+Why the card leads with the fitted μ: the tightest μ-GDP bound of the subsampled Gaussian, √N/σ, holds
+everywhere but is attained only in the extreme tail (the event "sampled at every step"), so for a long
+run it describes almost none of the curve. The fitted μ̂ describes the curve, and the two certified
+Δ-divergences to G_μ̂ say how far the curve is from it, in each direction, against which prior; the
+strict bound follows, with its reason when it is much larger. ``mu_at_fixed_point`` is the Gaussian
+trade-off that crosses the mechanism's own curve at α*. Both μ ≈ are descriptions, not bounds.
+``PrivacyCard.notes`` holds the fit's sentence and the strict bound's reason.
 
 >>> card = build_card("laplace(b=1)", figures=False)
 >>> [n.text() for n in card.numbers][:2]
@@ -92,10 +98,11 @@ class PrivacyCard:
     numbers: tuple[CardNumber, ...]
     registry: dict[str, str]
     figures: tuple[tuple[str, str], ...] = field(default=(), repr=False)  # (title, inline svg)
+    notes: tuple[str, ...] = ()  # sentences shown under the numbers (the μ-GDP fit, the strict bound's reason)
 
     def to_dict(self) -> dict[str, Any]:
         return {"mechanism": self.spec, "numbers": {n.key: n.to_dict() for n in self.numbers},
-                "registry": dict(self.registry)}
+                "registry": dict(self.registry), "notes": list(self.notes)}
 
     def html(self) -> str:
         """One self-contained HTML page (figures inline as SVG, nothing loaded from the network)."""
@@ -169,8 +176,24 @@ def build_card(mechanism: "Mechanism | str", *, n: int | None = None, unit: str 
         where = f"at δ = {short(d, 3)}" + (" = 1/n" if n is not None and d == 1.0 / n else "")
         out.append(CardNumber(f"epsilon@{d:g}", "ε", Direction.AT_MOST, _finite(m.epsilon(d)), where,
                               "smallest ε with δ(ε) ≤ δ: the (ε, δ)-DP guarantee"))
+    from ..gaussian.fit import gdp_fit
+
+    fit = gdp_fit(m)
+    notes = ["μ-GDP description: " + fit.sentence()]
+    if fit.mu is not None:
+        out.append(CardNumber("gdp_mu_fit", "μ", Direction.ABOUT, fit.mu, "(the μ-GDP curve closest to this one)",
+                              "minimises the largest Bayes-error gap to G_μ over every prior; a description"))
+        for key, sym, d, text in (
+            ("gdp_excess", "Δ(G_μ‖run)", fit.excess, "the run is at most this much more vulnerable than μ-GDP says"),
+            ("gdp_slack", "Δ(run‖G_μ)", fit.slack, "μ-GDP overstates the best attack by at most this much"),
+        ):
+            where = f"at prior π = {short(d.pi, 3)}" if d.lower > 0 else "(every prior)"
+            out.append(CardNumber(key, sym, Direction.AT_MOST, float(d.upper), where, text + " (certified Δ)"))
+    strict_meaning = fit.strict_reason() or "f ≥ G_μ at every FPR, the extreme tail included"
+    if fit.strict_reason():
+        notes.append("Why not the strict μ: " + fit.strict_reason() + ".")
     out.append(CardNumber("gdp_mu", "μ", Direction.AT_MOST, None if m.gdp_mu is None else _finite(m.gdp_mu),
-                          "(tightest μ-GDP bound)", "f ≥ G_μ at every FPR, the extreme tail included"))
+                          "(tightest μ-GDP bound)", strict_meaning))
     mu_fp = mu_at_fixed_point(float(m.fixed_point))  # lower end of α*: the matched μ errs high (less privacy)
     out.append(CardNumber("mu_at_fixed_point", "μ", Direction.ABOUT, mu_fp, "(Gaussian with the same α* = R*)",
                           "the μ-GDP curve that crosses this one at FPR = FNR; describes the bulk of the curve"))
@@ -198,7 +221,7 @@ def build_card(mechanism: "Mechanism | str", *, n: int | None = None, unit: str 
     figs: tuple[tuple[str, str], ...] = ()
     if figures:
         figs = _figures(m)
-    return PrivacyCard(m.spec, tuple(out), registry, figs)
+    return PrivacyCard(m.spec, tuple(out), registry, figs, tuple(notes))
 
 
 def _figures(m: "Mechanism") -> tuple[tuple[str, str], ...]:
@@ -242,7 +265,8 @@ def _html(card: PrivacyCard) -> str:
         "<p class=\"muted\">Every number is certified and errs towards less privacy: ≤ means the truth is at most "
         "this, ≥ at least this; ≈ marks a description that is not a bound.</p>"
         f"<h2>Guarantees and attack bounds</h2><table><tr><th></th><th>value</th><th>where</th><th>meaning</th></tr>{rows}</table>"
-        f"<h2>Registry entry</h2><table>{reg}</table>"
+        + "".join(f"<p>{e(t)}</p>" for t in card.notes)
+        + f"<h2>Registry entry</h2><table>{reg}</table>"
         + (f"<h2>Figures</h2>{figs}" if figs else "")
         + "</body></html>\n"
     )

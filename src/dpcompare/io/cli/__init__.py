@@ -4,6 +4,7 @@
 """
 
 from . import audit, binormal, card, compare, describe, dpsgd, emergent, event, gaussian, plotting  # noqa: F401  (registers the commands)
+from . import papers  # noqa: F401  ([BCP]/[SI]/[MIX] results: levy, dominance, lemma6, from-bayes, tangent, group, clt, fdiv, …)
 from .app import app, main
 
 __all__ = ["app", "main"]

@@ -45,6 +45,8 @@ def card_cmd(
         reg.add_row(escape(k), escape(v))
     con = _console()
     con.print(t)
+    for note in card.notes:
+        con.print(escape(note))
     con.print("≤: the truth is at most this; ≥: at least this (both err towards less privacy); ≈: a description, not a bound.")
     con.print()
     con.print(reg)

@@ -20,10 +20,13 @@ _DESCRIBE_ROWS = (
     ("fixed_point", "fixed point α*", "best attack's FPR = FNR: f(α*) = α*"),
     ("minimax_bayes_error", "minimax Bayes error R*", "best attack's error at prior π = ½"),
     ("auc", "AUC", "area under the best attack's ROC curve"),
+    ("mu_fit", "μ describing the curve", "G_μ closest in Bayes error (minimax fit; not a bound)"),
+    ("mu_fit_excess_upper", "Δ(G_μ‖A) ≤", "certified: A is at most this much more vulnerable than μ-GDP says"),
+    ("mu_fit_slack_upper", "Δ(A‖G_μ) ≤", "certified: μ-GDP overstates the best attack by at most this"),
     ("gdp_mu", "μ-GDP upper bound", "tightest μ: f ≥ G_μ everywhere (-: none known)"),
-    ("mu_at_fixed_point", "μ describing the curve", "G_μ through α*: μ = −2Φ⁻¹(α*) (not a bound)"),
+    ("mu_at_fixed_point", "μ through α*", "G_μ through α*: μ = −2Φ⁻¹(α*) (not a bound)"),
 )
-_DESCRIBE_HIDDEN = {"mechanism", "delta", "exact"}
+_DESCRIBE_HIDDEN = {"mechanism", "delta", "exact", "mu_fit_sentence", "gdp_mu_reason", "mu_fit_excess", "mu_fit_slack"}
 
 
 def _describe_table(d: dict[str, Any]) -> Table:
@@ -62,9 +65,31 @@ def describe_cmd(
     # the tightest μ-GDP bound can be far from the curve (DP-SGD: √N/σ, reached only in the extreme tail);
     # the μ of the Gaussian through the fixed point describes the bulk — both are shown, each named
     result["mu_at_fixed_point"] = mu_at_fixed_point(float(result["fixed_point"]))
+    result.update(_fit_keys(mech))
     if as_json:
         emit_json(result)
         return
-    _console().print(_describe_table(result))
+    con = _console()
+    con.print(_describe_table(result))
+    con.print(escape(result["mu_fit_sentence"]))
+    if result["gdp_mu_reason"]:
+        con.print(escape("Why not the strict μ: " + result["gdp_mu_reason"] + "."))
+
+
+def _fit_keys(mech: Any) -> dict[str, Any]:
+    """The μ that describes the curve with its certified Δ both ways (``dpcompare.gaussian.fit``)."""
+    from ...gaussian.fit import gdp_fit
+
+    fit = gdp_fit(mech)
+    d = fit.to_dict()
+    return {
+        "mu_fit": fit.mu,
+        "mu_fit_excess": d["excess"],  # Δ(G_μ‖A): value, lower, upper, pi
+        "mu_fit_slack": d["slack"],  # Δ(A‖G_μ)
+        "mu_fit_excess_upper": None if fit.excess is None else fit.excess.upper,
+        "mu_fit_slack_upper": None if fit.slack is None else fit.slack.upper,
+        "mu_fit_sentence": fit.sentence(),
+        "gdp_mu_reason": fit.strict_reason() or None,
+    }
 
 
