@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("files", nargs="*", type=Path, help="pages to update (default: README.md and docs/**/*.md)")
     args = ap.parse_args(argv)
     stale = []
-    for page in args.files or pages():
+    for page in [p.resolve() for p in args.files] or pages():
         text = page.read_text(encoding="utf-8")
         with tempfile.TemporaryDirectory() as tmp:
             new = _FENCE.sub(lambda m: "```console\n" + _block(m.group(1), tmp) + "```", text)
