@@ -22,11 +22,13 @@ Conventions every command follows:
 from __future__ import annotations
 
 import importlib
+import math
 import os
 import sys
 from collections.abc import Sequence
 from typing import Annotated, Any
 
+import click
 import typer
 from rich.console import Console
 
@@ -106,6 +108,39 @@ def _numbers(option: str, text: str, *, what: str, ok, rule: str, syntax: str | 
             raise ValueError(f"{option} must be {rule}, got {part}")
         out.append(x)
     return out
+
+
+class _ExactFloat(click.ParamType):
+    """A float option that refuses text which does not survive conversion to a double: ``--delta 1e-400``
+    would become 0 and ``--delta 1e400`` infinity, and the error would then show a number the user never
+    wrote. The message names the option (click's "Invalid value for '--delta'") and the text as written."""
+
+    name = "float"
+
+    def __init__(self, option: str) -> None:
+        self.option = option
+
+    def fail(self, message: str, param: Any = None, ctx: Any = None) -> Any:  # type: ignore[override]
+        raise click.BadParameter(message, ctx=ctx, param=param, param_hint=f"'{self.option}'")
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> float:
+        if isinstance(value, float):
+            return value
+        text = str(value).strip()
+        try:
+            x = float(text)
+        except ValueError:
+            self.fail(f"{text!r} is not a number", param, ctx)
+        lowered = text.lower().lstrip("+-")
+        if x == 0 and any(c in "123456789" for c in lowered.split("e")[0]):
+            self.fail(f"{text} is below the smallest positive double (about 5e-324) and would round to 0",
+                      param, ctx)
+        if math.isinf(x) and "inf" not in lowered:
+            self.fail(f"{text} is above the largest double (about 1.8e308) and would round to infinity", param, ctx)
+        return x
+
+
+EXACT_FLOAT = _ExactFloat("--delta")  # the δ options (describe, gaussian, calibrate)
 
 
 # ---------------------------------------------------------------------------------------------- entry point
@@ -193,7 +228,7 @@ def _main(args: list[str]) -> int:
         _error(str(exc))
         return EXIT_USER_ERROR
     except RecursionError:
-        _error("the input is nested too deeply to read (a spec nests mechanisms at most a few hundred levels)")
+        _error("the spec is nested too deeply for Python's recursion limit; about 100 levels of nested mechanisms work")
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
         _error("interrupted")
