@@ -186,3 +186,22 @@ def test_directory_named_json_is_said_to_be_a_directory(capsys, tmp_path):
     d = tmp_path / "x.json"
     d.mkdir()
     assert "is a directory" in one_error(capsys, "describe", str(d))
+
+
+def test_print_of_every_result_type_is_a_titled_summary():
+    import dpcompare.gaussian as dg
+    from dpcompare.compare.emergent import emergent
+    from dpcompare.dpsgd import sigma_for_risk
+
+    results = [
+        dc.levy_distance(dc.Gaussian(mu=1), dc.Laplace(b=1)),
+        dc.TrainingConfig(1.1, batch_size=256, dataset_size=60000, epochs=10),
+        dg.compare_clt(1.0, 0.01, 10),
+        emergent(dc.Gaussian(mu=1), dc.Gaussian(mu=0.6), 100, 250),
+        sigma_for_risk("advantage", 0.2, 1.0, 1, rtol=1e-3),
+        dc.compare(dc.Gaussian(mu=1), dc.Laplace(b=1)).delta_ab,
+    ]
+    for r in results:
+        text = str(r)
+        assert text != repr(r) and f"{type(r).__name__}(" not in text, text
+    assert "steps: 2344" in str(results[1]) and "spec: sgm(" in str(results[4])

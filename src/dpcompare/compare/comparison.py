@@ -313,6 +313,12 @@ def crossing_points(a: Mechanism, b: Mechanism) -> list[float]:
 class ApproximateDominance:
     """Thm 2 clauses for A ≥_𝔇 B, each evaluated on its own grid, and the certified Δ."""
 
+    def __str__(self) -> str:
+        """A readable summary (``print(result)``)."""
+        from .._summary import summary
+
+        return summary(self, "Approximate dominance A ≥_𝔇 B ([BCP] Thm 2): the three clauses and the certified Δ")
+
     level: float
     delta: DeltaResult
     tradeoff_clause: bool  # ∀α: f_A(α + 𝔇) − 𝔇 ≤ f_B(α)

@@ -121,6 +121,12 @@ class CLTComparison:
     promises more privacy than the mechanism has.
     """
 
+    def __str__(self) -> str:
+        """A readable summary (``print(result)``)."""
+        from .._summary import summary
+
+        return summary(self, "DP-SGD: the CLT ψ ([SI] Cor 9) against the certified PLD")
+
     sigma: float
     sampling_rate: float
     steps: int
