@@ -108,9 +108,15 @@ def _text(s: str) -> str:
 def line_matches(shown: str, actual: str) -> bool:
     if shown == actual:
         return True
-    if "…" in shown:
-        pattern = ".*".join(re.escape(part) for part in shown.split("…"))
-        return re.fullmatch(pattern, actual) is not None
+    if "…" in shown:  # any text in its place; the numbers around it within the tolerance
+        want: list[str] = []
+        pieces = []
+        for part in _text(shown).split("…"):
+            texts, nums = _NUMBER.split(part), _NUMBER.findall(part)
+            want += nums
+            pieces.append(f"({_NUMBER.pattern})".join(re.escape(x) for x in texts))
+        m = re.fullmatch(".*?".join(pieces), _text(actual))
+        return m is not None and all(numbers_close(x, y) for x, y in zip(want, m.groups()))
     s_parts, a_parts = _NUMBER.split(shown), _NUMBER.split(actual)
     s_nums, a_nums = _NUMBER.findall(shown), _NUMBER.findall(actual)
     return (len(s_nums) == len(a_nums) and all(numbers_close(x, y) for x, y in zip(s_nums, a_nums))

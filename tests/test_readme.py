@@ -48,6 +48,9 @@ def test_the_matching_rules():
     assert ex.matches("┃ σ ┃ 1.5 ┃\n┡━━━━━╇", "┃ σ ┃ 1.55 ┃\n┡━━━━━━╇") is False  # 1.5 vs 1.55: a real difference
     assert ex.matches("│ x │ 0.59825 │", "│ x │  0.598250 │")               # a wider column
     assert ex.matches('{"evaluations": …, "x": 1}', '{"evaluations": 13, "x": 1}')
+    assert ex.matches('{"s": 0.5982520226799201, "evaluations": …}', '{"s": 0.5982520226801, "evaluations": 25}')
+    assert not ex.matches('{"s": 0.5982520226799201, "evaluations": …}', '{"s": 0.598117, "evaluations": 25}')
+    assert ex.matches("│ accountant calls │ … │", "│ accountant calls │          16 │")
     assert not ex.matches("Verdict: equal", "Verdict: incomparable")
     assert not ex.matches("a\nb", "a")
 
