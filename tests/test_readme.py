@@ -98,3 +98,23 @@ PYTHON = [(p.relative_to(ROOT).as_posix(), i, b) for p in PAGES
 @pytest.mark.parametrize("page, i, block", PYTHON, ids=[f"{p[0]}#{p[1]}" for p in PYTHON])
 def test_python_blocks_compile(page, i, block):
     compile(block, f"{page} python block {i}", "exec")
+
+
+@pytest.mark.parametrize("path", PAGES, ids=[p.relative_to(ROOT).as_posix() for p in PAGES])
+def test_code_fences_close(path):
+    """A closing fence with text after it (```` ``` text ````) swallows the rest of the page when rendered."""
+    inside = False
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith("```"):
+            if inside:
+                assert line.rstrip() == "```", f"{path.name}:{n}: a closing fence must stand alone: {line!r}"
+            inside = not inside
+    assert not inside, f"{path.name}: a code fence is not closed"
+
+
+def test_the_readme_is_short_and_its_links_resolve():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert text.count("\n") <= 250
+    for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
+        if "://" not in target:
+            assert (ROOT / target).exists(), f"README links to {target}, which does not exist"
