@@ -118,3 +118,13 @@ def test_the_readme_is_short_and_its_links_resolve():
     for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
         if "://" not in target:
             assert (ROOT / target).exists(), f"README links to {target}, which does not exist"
+
+
+def test_the_api_reference_fences_docstring_examples():
+    """docs/_hooks/griffe_doctests.py (the mkdocstrings extension) turns >>> runs into pycon code blocks."""
+    pytest.importorskip("griffe", reason="griffe is not installed (pip install -e '.[docs]')")
+    spec = importlib.util.spec_from_file_location("_griffe_doctests", ROOT / "docs" / "_hooks" / "griffe_doctests.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert doctest.testmod(mod).failed == 0
+    assert mod.fence_doctests("    >>> x\n    1") == "    ```pycon\n    >>> x\n    1\n    ```"

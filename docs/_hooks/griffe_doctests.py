@@ -12,17 +12,10 @@ from griffe import Extension
 
 
 def fence_doctests(text: str) -> str:
-    """Wrap every run of ``>>>`` lines and their output (up to a blank line) in a ``pycon`` fence.
+    r"""Wrap every run of ``>>>`` lines and their output (up to a blank line) in a ``pycon`` fence.
 
-    >>> print(fence_doctests("Text.\\n\\n>>> 1 + 1\\n2\\n\\nMore."))
-    Text.
-    <BLANKLINE>
-    ```pycon
-    >>> 1 + 1
-    2
-    ```
-    <BLANKLINE>
-    More.
+    >>> fence_doctests("Text.\n\n" + ">" * 3 + " 1 + 1\n2\n\nMore.").splitlines()
+    ['Text.', '', '```pycon', '>>> 1 + 1', '2', '```', '', 'More.']
     """
     out: list[str] = []
     inside = False
