@@ -113,16 +113,15 @@ def test_json_errors_are_json_on_stdout(capsys):
 
 # ---------------------------------------------------------------------------------------------- the trainer's words
 def test_calibrate_in_the_trainers_words_equals_the_rate_and_steps(capsys):
-    """b = 256 of n = 60 000 for 10 epochs is p = 256/60000 and ⌈10·60000/256⌉ = 2344 steps (the spec language)."""
-    d = json.loads(run(capsys, "calibrate", "--advantage", "0.3", "--batch-size", "256", "--dataset-size", "60000",
-                       "--noise-multiplier", "1.1", "--json")[1])
-    e = json.loads(run(capsys, "calibrate", "--advantage", "0.3", "--sampling-rate", str(256 / 60000),
-                       "--sigma", "1.1", "--json")[1])
-    assert d["sampling_rate"] == pytest.approx(256 / 60000, rel=1e-15) and d["steps"] == e["steps"]
-    code, out, err = run(capsys, "calibrate", "--epsilon", "100", "--delta", "1e-5", "--batch-size", "256",
-                         "--dataset-size", "60000", "--epochs", "10", "--json")
+    """b = 100 of n = 1 000 for 3 epochs is p = 0.1 and ⌈3·1000/100⌉ = 30 steps (the spec language's rules)."""
+    d = json.loads(run(capsys, "calibrate", "--advantage", "0.3", "--batch-size", "100", "--dataset-size", "1000",
+                       "--noise-multiplier", "2", "--json")[1])
+    e = json.loads(run(capsys, "calibrate", "--advantage", "0.3", "--sampling-rate", "0.1", "--sigma", "2", "--json")[1])
+    assert d["sampling_rate"] == 0.1 and d["steps"] == e["steps"]
+    code, out, err = run(capsys, "calibrate", "--epsilon", "4", "--delta", "1e-5", "--batch-size", "100",
+                         "--dataset-size", "1000", "--epochs", "3", "--json")
     assert code == 0, err
-    assert json.loads(out)["steps"] == math.ceil(10 * 60000 / 256) == 2344
+    assert json.loads(out)["steps"] == math.ceil(3 * 1000 / 100) == 30
 
 
 @pytest.mark.parametrize(("args", "needle"), [
