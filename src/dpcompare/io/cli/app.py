@@ -28,7 +28,6 @@ import sys
 from collections.abc import Sequence
 from typing import Annotated, Any
 
-import click
 import typer
 from rich.console import Console
 
@@ -110,7 +109,15 @@ def _numbers(option: str, text: str, *, what: str, ok, rule: str, syntax: str | 
     return out
 
 
-class _ExactFloat(click.ParamType):
+try:  # typer ≥ 0.20 vendors click (and does not install it); older typer uses click itself
+    from typer._click.exceptions import BadParameter
+    from typer._click.types import ParamType
+except ImportError:  # pragma: no cover - older typer
+    from click.exceptions import BadParameter  # type: ignore[no-redef]
+    from click.types import ParamType  # type: ignore[no-redef]
+
+
+class _ExactFloat(ParamType):
     """A float option that refuses text which does not survive conversion to a double: ``--delta 1e-400``
     would become 0 and ``--delta 1e400`` infinity, and the error would then show a number the user never
     wrote. The message names the option (click's "Invalid value for '--delta'") and the text as written."""
@@ -121,7 +128,7 @@ class _ExactFloat(click.ParamType):
         self.option = option
 
     def fail(self, message: str, param: Any = None, ctx: Any = None) -> Any:  # type: ignore[override]
-        raise click.BadParameter(message, ctx=ctx, param=param, param_hint=f"'{self.option}'")
+        raise BadParameter(message, ctx=ctx, param=param, param_hint=f"'{self.option}'")
 
     def convert(self, value: Any, param: Any, ctx: Any) -> float:
         if isinstance(value, float):
