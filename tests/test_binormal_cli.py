@@ -72,6 +72,8 @@ def test_table_output(capsys):
     (["--sigma0", "1"], "--sigma1"),
 ])
 def test_bad_input_exits_2_with_one_line(capsys, args, word):
-    code, out, err = _run(capsys, *args, "--json")
+    code, out, err = _run(capsys, *args)
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and err.startswith("error:") and word in err
+    code, out, err = _run(capsys, *args, "--json")  # with --json: one JSON object on stdout
+    assert code == 2 and err == "" and word in json.loads(out)["error"]

@@ -106,10 +106,11 @@ def test_compare_human_output_explains_the_verdict(capsys):
     assert code == 0 and err == ""
     assert "Δ(A‖B)" in out and "Δ(B‖A)" in out and "Δ↔" in out
     assert "certified bracket" in out and "attained at π" in out
-    assert "A Blackwell-dominates B" in out and "at least as private" in out
+    words = " ".join(out.split())  # who is safer first, the Blackwell term second
+    assert "B is at least as private as A against every adversary (A Blackwell-dominates B)" in words
     assert "Crossings" in out
     code, out, _ = run(capsys, "compare", "gaussian(mu=1)", "laplace(b=1)")
-    assert "neither dominates" in out
+    assert "neither is at least as private as the other" in " ".join(out.split())
     assert "0.4185" in out and "0.5815" in out  # the crossing priors
     ref = rv.gauss_laplace_reference()  # mpmath (tests/reference_values.py): 0.00527221, 0.0341385
     assert f"{ref.delta_gl:.6g}" in out and f"{ref.delta_lg:.6g}" in out
@@ -214,6 +215,9 @@ def test_user_errors_exit_2_with_one_line_naming_the_parameter(capsys, spec, nee
     }[command] + (["--json"] if as_json else [])
     code, out, err = run(capsys, *args)
     assert code == 2
+    if as_json:  # the error is one JSON object on stdout, nothing on stderr
+        assert err == "" and out.count("\n") == 1 and needle in json.loads(out)["error"]
+        return
     assert out == ""  # nothing partial on stdout
     assert err.count("\n") == 1 and err.startswith("error: ")
     assert needle in err
@@ -233,8 +237,8 @@ def test_integral_float_steps_is_not_an_error(capsys):
     [
         (["compare", "pp()", "bnp()", "--hyperprior", "uniform"], "unknown hyperprior 'uniform'"),
         (["compare", "pp()", "bnp()", "--hyperprior", "beta(0, 1)"], "a must be > 0"),
-        (["compare", "pp()", "bnp()", "--tolerance", "-1"], "tol must be >= 0"),
-        (["compare", "pp()", "bnp()", "--tolerance", "nan"], "tol must be finite"),
+        (["compare", "pp()", "bnp()", "--tolerance", "-1"], "--tolerance must be in [0, 0.5)"),
+        (["compare", "pp()", "bnp()", "--tolerance", "nan"], "--tolerance must be in [0, 0.5)"),
         (["describe", "pp()", "--delta", "2"], "delta must be in (0, 1)"),
         (["describe", "pp()", "--delta", "0"], "delta must be in (0, 1)"),
         (["describe", "pp()", "--delta", "nan"], "delta must be finite"),
@@ -247,12 +251,15 @@ def test_integral_float_steps_is_not_an_error(capsys):
     ],
 )
 def test_option_and_usage_errors_exit_2(capsys, args, needle):
-    for extra in ([], ["--json"]):
-        code, out, err = run(capsys, *args, *extra)
-        assert code == 2, err
-        assert out == ""
-        assert err.count("\n") == 1 and err.startswith("error: ")
-        assert needle in err
+    code, out, err = run(capsys, *args)
+    assert code == 2, err
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("error: ")
+    assert needle in err
+    # with --json the error is one JSON object on stdout, and stderr stays empty
+    code, out, err = run(capsys, *args, "--json")
+    assert code == 2 and err == "", err
+    assert out.count("\n") == 1 and set(json.loads(out)) == {"error"} and needle in json.loads(out)["error"]
 
 
 def test_no_arguments_shows_help_and_exits_2(capsys):
@@ -277,9 +284,11 @@ def test_a_bug_is_one_line_exit_1_without_traceback(capsys, monkeypatch):
 
     monkeypatch.setattr(sys.modules["dpcompare.comparison"], "compare", broken)
     monkeypatch.delenv("DPCOMPARE_DEBUG", raising=False)
-    code, out, err = run(capsys, "compare", "pp()", "bnp()", "--json")
+    code, out, err = run(capsys, "compare", "pp()", "bnp()")
     assert code == 1 and out == ""
     assert err.count("\n") == 1 and "internal error" in err and "boom" in err
+    code, out, err = run(capsys, "compare", "pp()", "bnp()", "--json")
+    assert code == 1 and err == "" and "internal error" in json.loads(out)["error"]
 
 
 def test_jsonable_turns_non_finite_numbers_into_null():

@@ -451,11 +451,11 @@ def specs(draw) -> str:
 
 def _check_cli_outcome(code: int, out: str, err: str, ranges: dict[str, tuple[float, float]]) -> None:
     assert code in (0, 2), f"exit {code}: {err.strip()}"
-    if code == 2:
-        lines = [ln for ln in err.splitlines() if ln.strip()]
-        assert len(lines) == 1 and lines[0].startswith("error:"), f"stderr: {err!r}"
-        assert out == "", "output written before an error"
-        assert "Traceback" not in err
+    if code == 2:  # every call here passes --json: the error is one JSON object on stdout, stderr stays empty
+        assert err == "", f"stderr: {err!r}"
+        lines = out.splitlines()
+        assert len(lines) == 1 and set(json.loads(lines[0])) == {"error"}, f"stdout: {out!r}"
+        assert "Traceback" not in out
         return
     obj = json.loads(out)
     for key, (lo, hi) in ranges.items():

@@ -130,8 +130,8 @@ def test_user_errors_exit_2_with_one_line(capsys, args, needle):
     assert out == ""
     assert err.startswith("error: ") and err.count("\n") == 1
     assert needle in err
-    code_json, out_json, _ = run(capsys, "gaussian", *args, "--json")
-    assert code_json == 2 and out_json == ""
+    code_json, out_json, err_json = run(capsys, "gaussian", *args, "--json")  # one JSON object on stdout
+    assert code_json == 2 and err_json == "" and needle in json.loads(out_json)["error"]
 
 
 def test_json_has_no_nan_for_extreme_inputs(capsys):

@@ -17,7 +17,7 @@ from typing import Any, Callable, Literal
 
 import numpy as np
 
-from .._validation import check_nonnegative
+from .._validation import check_in_interval, check_nonnegative
 from ..mechanisms import BlatantlyNonPrivate, Mechanism, PerfectlyPrivate
 from .delta import DEFAULT_TOL, DeltaResult, check_mechanisms, delta_divergence, delta_pairs, widen
 from .hyperprior import HyperPrior, as_hyperprior
@@ -28,12 +28,49 @@ WEIGHTED_TOL = 1e-10
 
 Verdict = Literal["a>=b", "b>=a", "equal", "incomparable"]
 
+#: the verdict in words when the Δ that decides it is 0 (or ≈ 0); who is safer first, the Blackwell term second
 VERDICT_TEXT = {
-    "a>=b": "A Blackwell-dominates B: B is at least as private as A against every adversary",
-    "b>=a": "B Blackwell-dominates A: A is at least as private as B against every adversary",
-    "equal": "A and B offer the same protection against every adversary (Δ↔ = 0)",
-    "incomparable": "neither dominates: each is more vulnerable than the other for some adversary",
+    "a>=b": "B is at least as private as A against every adversary (A Blackwell-dominates B)",
+    "b>=a": "A is at least as private as B against every adversary (B Blackwell-dominates A)",
+    "equal": "A and B offer the same protection against every adversary (Δ↔ ≈ 0)",
+    "incomparable": "neither is at least as private as the other against every adversary: each is more vulnerable "
+                    "for some prior",
 }
+
+#: the largest tolerance a verdict accepts: Δ lies in [0, ½], and at ½ every pair would count as equal
+MAX_TOLERANCE = 0.5
+
+
+def verdict_text(verdict: Verdict, delta_ab: DeltaResult, delta_ba: DeltaResult, tol: float) -> str:
+    """The verdict in words. A claim about every adversary is made only where the Δ that decides it is 0
+    (or ≈ 0: below the numerical error); a Δ that is positive but at most ``tol`` is said to be within
+    the tolerance, with its value.
+
+    >>> z, d = DeltaResult(0.0, 0.0, 0.0, 0.5), DeltaResult(0.0341, 0.0341, 0.0341, 0.27)
+    >>> verdict_text("b>=a", d, z, 1e-9)
+    'A is at least as private as B against every adversary (B Blackwell-dominates A)'
+    >>> verdict_text("equal", DeltaResult(0.0053, 0.0053, 0.0053, 0.5), d, 0.05)
+    'A and B are equal within the tolerance 0.05: their Bayes error functions differ by at most Δ↔ = 0.0341 at any prior, which is not 0'
+    """
+    def zero(d: DeltaResult) -> bool:
+        return d.value == 0 or d.negligible
+
+    if verdict == "incomparable":
+        return VERDICT_TEXT[verdict]
+    if verdict == "equal":
+        if zero(delta_ab) and zero(delta_ba):
+            exact = delta_ab.value == 0 and delta_ba.value == 0
+            return VERDICT_TEXT[verdict].replace("≈", "=") if exact else VERDICT_TEXT[verdict]
+        sym = max(delta_ab.value, delta_ba.value)
+        return (f"A and B are equal within the tolerance {tol:.3g}: their Bayes error functions differ by at most "
+                f"Δ↔ = {sym:.3g} at any prior, which is not 0")
+    d = delta_ab if verdict == "a>=b" else delta_ba
+    if zero(d):
+        return VERDICT_TEXT[verdict]
+    safer, other, label = ("B", "A", "Δ(A‖B)") if verdict == "a>=b" else ("A", "B", "Δ(B‖A)")
+    return (f"{safer} is at least as private as {other} within the tolerance {tol:.3g}: {safer} is at most "
+            f"{label} = {d.value:.3g} more vulnerable, at prior π ≈ {d.pi:.3g} (not Blackwell dominance, which needs "
+            f"{label} = 0)")
 
 
 @dataclass(frozen=True)
@@ -48,6 +85,9 @@ class Regret:
     lower: float
     upper: float
     certified: bool = True
+
+    def __str__(self) -> str:
+        return f"{self.value:.6g}, certified in [{self.lower:.6g}, {self.upper:.6g}]"
 
     def to_dict(self) -> dict[str, Any]:
         return {"value": self.value, "lower": self.lower, "upper": self.upper, "certified": self.certified}
@@ -66,6 +106,13 @@ class Weighted:
     delta_ba: DeltaResult
     regret_ab: Regret
     regret_ba: Regret
+
+    def __str__(self) -> str:
+        name = self.hyperprior.name
+        return (f"Hyper-prior {name} (density-weighted, not a probability): Δ^Ψ(A‖B): {self.delta_ab}; "
+                f"Δ^Ψ(B‖A): {self.delta_ba}\n"
+                f"Expected regret under {name}: E_Ψ[(R_A − R_B)₊] = {self.regret_ab}; "
+                f"E_Ψ[(R_B − R_A)₊] = {self.regret_ba}")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -107,6 +154,34 @@ class Comparison:
         return verdict_certified(self.delta_ab, self.delta_ba, self.tolerance)
 
     @property
+    def verdict_text(self) -> str:
+        """The verdict in words (:func:`verdict_text`)."""
+        return verdict_text(self.verdict, self.delta_ab, self.delta_ba, self.tolerance)
+
+    def __str__(self) -> str:
+        """A readable summary: both Δ with their brackets, the verdict, the crossings, in words.
+
+        >>> import dpcompare as dc
+        >>> print(dc.compare(dc.Gaussian(mu=1), dc.Gaussian(mu=2)))
+        A = gaussian(mu=1)
+        B = gaussian(mu=2)
+        Δ(A‖B): Δ = 0.149882, certified in [0.149882, 0.149882], attained at π = 0.5 (ε = 0)
+        Δ(B‖A): Δ = 0, certified in [0, 1e-15]
+        Verdict (b>=a): A is at least as private as B against every adversary (B Blackwell-dominates A).
+        In words: B is up to 0.15 more vulnerable than A, against an adversary with prior π ≈ 0.5.
+        """
+        lines = [f"A = {self.a.spec}", f"B = {self.b.spec}", f"Δ(A‖B): {self.delta_ab}", f"Δ(B‖A): {self.delta_ba}",
+                 f"Verdict ({self.verdict}): {self.verdict_text}."]
+        if not self.verdict_certified:
+            lines[-1] += " Not certified: a Δ bracket straddles the tolerance."
+        if self.crossings:
+            lines.append("Crossings: R_A and R_B cross at π ≈ " + ", ".join(f"{x:.4g}" for x in self.crossings) + ".")
+        if self.weighted is not None:
+            lines.append(str(self.weighted))
+        lines.append(f"In words: {self.sentence()}")
+        return "\n".join(lines)
+
+    @property
     def symmetric(self) -> float:
         """Δ↔ = max(Δ(A‖B), Δ(B‖A)) (Def 3)."""
         return max(self.delta_ab.value, self.delta_ba.value)
@@ -124,15 +199,15 @@ class Comparison:
     def sentence(self) -> str:
         """One-sentence summary in plain words."""
         parts = []
-        if self.delta_ab.value > self.tolerance:
+        if not (self.delta_ab.value == 0 or self.delta_ab.negligible):
             parts.append(
                 f"B is up to {self.delta_ab.value:.3g} more vulnerable than A, against an adversary with prior π ≈ {self.delta_ab.pi:.3g}"
             )
-        if self.delta_ba.value > self.tolerance:
+        if not (self.delta_ba.value == 0 or self.delta_ba.negligible):
             parts.append(
                 f"A is up to {self.delta_ba.value:.3g} more vulnerable than B, against an adversary with prior π ≈ {self.delta_ba.pi:.3g}"
             )
-        text = (VERDICT_TEXT[self.verdict] + ".") if not parts else "; ".join(parts) + "."
+        text = (self.verdict_text + ".") if not parts else "; ".join(parts) + "."
         w = self.weighted
         if w is not None:
             text += (
@@ -153,7 +228,7 @@ class Comparison:
             "symmetric_bounds": [lo, hi],
             "verdict": self.verdict,
             "verdict_certified": self.verdict_certified,
-            "verdict_text": VERDICT_TEXT[self.verdict],
+            "verdict_text": self.verdict_text,
             "crossings": list(self.crossings),
             "tolerance": self.tolerance,
             "hyperprior": self.hyperprior,
@@ -199,7 +274,7 @@ def compare(
     ('incomparable', 5.95, 0.0053)
     """
     check_mechanisms(a, b)
-    tol = check_nonnegative("tol", tol)
+    tol = check_in_interval("tol", tol, 0.0, MAX_TOLERANCE, high_open=True)
     h = as_hyperprior(hyperprior)
     pa, pb = a.pairs(), b.pairs()
     discrete = pa is not None and pb is not None
@@ -245,6 +320,12 @@ def crossing_points(a: Mechanism, b: Mechanism) -> list[float]:
 @dataclass(frozen=True)
 class ApproximateDominance:
     """Thm 2 clauses for A ≥_𝔇 B, each evaluated on its own grid, and the certified Δ."""
+
+    def __str__(self) -> str:
+        """A readable summary (``print(result)``)."""
+        from .._summary import summary
+
+        return summary(self, "Approximate dominance A ≥_𝔇 B ([BCP] Thm 2): the three clauses and the certified Δ")
 
     level: float
     delta: DeltaResult

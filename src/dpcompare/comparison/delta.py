@@ -41,6 +41,8 @@ from .prior_sweep import FP_SLACK, FoldedWeight, MaxTarget, sweep
 
 #: absolute tolerance of the branch and bound (bracket width for closed forms)
 DEFAULT_TOL = 1e-12
+#: a Δ whose certified bracket contains 0 and ends at or below this is shown as "≈ 0" (floating-point noise)
+NOISE_LEVEL = 1e-9
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,28 @@ class DeltaResult:
     @property
     def width(self) -> float:
         return self.upper - self.lower
+
+    @property
+    def negligible(self) -> bool:
+        """Whether Δ is indistinguishable from 0: its certified bracket contains 0 and its upper end is at
+        most ``NOISE_LEVEL`` (the value is then floating-point noise, and is shown as "≈ 0")."""
+        return self.lower <= 0.0 and self.upper <= NOISE_LEVEL
+
+    def __str__(self) -> str:
+        """One line: the value (or ≈ 0), the certified bracket and the prior where it is attained.
+
+        >>> print(DeltaResult(0.0341385, 0.0341384, 0.0341386, 0.2689))
+        Δ = 0.0341385, certified in [0.0341384, 0.0341386], attained at π = 0.2689 (ε = 1)
+        >>> print(DeltaResult(2.4e-16, 0.0, 1e-15, 0.3))
+        Δ ≈ 0 (below the numerical error), certified in [0, 1e-15]
+        """
+        bracket = f"certified in [{self.lower:.6g}, {self.upper:.6g}]"
+        if self.value == 0 or self.negligible:
+            zero = "Δ = 0" if self.value == 0 else "Δ ≈ 0 (below the numerical error)"
+            return f"{zero}, {bracket}"
+        eps = self.eps
+        at = f"attained at π = {self.pi:.4g}" + (f" (ε = {eps:.4g})" if math.isfinite(eps) else "")
+        return f"Δ = {self.value:.6g}, {bracket}, {at}"
 
     def to_dict(self) -> dict[str, Any]:
         eps = self.eps

@@ -82,6 +82,17 @@ class Composed:
 class Emergent:
     """[BCP] Theorem 3 for A^⊗N vs B^⊗Ñ, with the certified Δ beside it (module docstring)."""
 
+    def __str__(self) -> str:
+        """A readable summary (``print(result)``)."""
+        c = self.composed
+        extra = {"Δ(A^⊗N ‖ B^⊗Ñ), Theorem 3": self.forward.reason, "Δ(B^⊗Ñ ‖ A^⊗N), Theorem 3": self.backward.reason,
+                 "certified Δ(A^⊗N ‖ B^⊗Ñ)": c.delta_ab if c.delta_ab is not None else "not computed",
+                 "certified Δ(B^⊗Ñ ‖ A^⊗N)": c.delta_ba if c.delta_ba is not None else "not computed",
+                 "how": c.note}
+        lines = [f"[BCP] Theorem 3 for A^⊗N vs B^⊗Ñ, with the certified Δ", f"  A = {self.a.spec}, N = {self.steps_a}",
+                 f"  B = {self.b.spec}, Ñ = {self.steps_b}"]
+        return "\n".join(lines + [f"  {k}: {v}" for k, v in extra.items()])
+
     a: Mechanism
     b: Mechanism
     steps_a: int

@@ -41,6 +41,12 @@ _BISECTIONS = 56  # 2⁻⁵⁶ < 1.4e-17: α located to below double-precision s
 class LevyDistance:
     """Λ(W, W′) with a certified bracket lower ≤ Λ ≤ upper and the level s = f(α) − α where it is attained."""
 
+    def __str__(self) -> str:
+        """A readable summary (``print(result)``)."""
+        from .._summary import summary
+
+        return summary(self, "Lévy distance of the W-laws ([BCP] Lemma B.1), certified lower ≤ value ≤ upper")
+
     value: float
     lower: float
     upper: float

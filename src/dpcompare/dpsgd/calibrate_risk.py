@@ -208,8 +208,43 @@ def sigma_for_risk(
         except Unreachable:
             raise ValueError(f"{metric.value} target {target:g} {where} is out of reach: even sigma={sigma_hi:.4g} "
                              "does not meet it (certified side); a larger target would work") from None
-    s = float(r.feasible)
+    s, below = float(r.feasible), None if r.infeasible is None else float(r.infeasible)
+    if below is not None:
+        s, below = snap_to_lattice(g, s, below, rtol)
     value = g(s)
     value = value + target if metric is not RiskMetric.BAYES_ERROR else target - value
-    return RiskCalibration(s, value, metric.value, target, p, n, evals[0],
-                           None if r.infeasible is None else float(r.infeasible), params)
+    return RiskCalibration(s, value, metric.value, target, p, n, evals[0], below, params)
+
+
+def snap_to_lattice(g: Callable[[float], float], feasible: float, infeasible: float,
+                    rtol: float) -> tuple[float, float]:
+    """(σ*, σ*₋): the smallest point of the lattice σ_k = (1 + rtol)^k with g(σ_k) ≤ 0, and its infeasible
+    neighbour σ_{k−1} (both evaluated), given a feasible and an infeasible σ that bracket the boundary.
+
+    Why: the search's path (its secant steps and the window it predicts) depends on the values of g, and
+    so on the last digits of the certified risk, which differ between CPUs (the FFT and exp/log kernels
+    take other SIMD paths); two runs could stop at different points of the same rtol-wide bracket. The
+    lattice point depends only on the side of the boundary each lattice point lies on, so every machine
+    returns the same σ unless the boundary is within rounding of a lattice point. σ*/σ*₋ = 1 + rtol: the
+    tolerance is kept. If g is not monotone on the bracket (it is, up to rounding), the given pair is
+    returned unchanged.
+
+    >>> hi, lo = snap_to_lattice(lambda s: 2.0 - s * s, 1.4143, 1.4141, 1e-3)   # √2 = 1.41421…
+    >>> round(hi, 5), round(lo, 5), lo < 2 ** 0.5 <= hi
+    (1.41457, 1.41316, True)
+    """
+    lam = math.log1p(rtol)
+    k_lo, k_hi = math.floor(math.log(infeasible) / lam), math.ceil(math.log(feasible) / lam)
+
+    def at(k: int) -> float:
+        return math.exp(k * lam)
+
+    if k_hi <= k_lo or not g(at(k_lo)) > 0 or not g(at(k_hi)) <= 0:
+        return feasible, infeasible
+    while k_hi - k_lo > 1:
+        mid = (k_lo + k_hi) // 2
+        if g(at(mid)) <= 0:
+            k_hi = mid
+        else:
+            k_lo = mid
+    return at(k_hi), at(k_lo)

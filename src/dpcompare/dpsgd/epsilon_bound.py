@@ -70,6 +70,12 @@ def certified_epsilon(sigma: float, p: float, steps: int, delta: float, discreti
 class EpsilonBound:
     """One certified upper bound ε_hi (``math.inf``: nothing certified) and where it came from."""
 
+    def __str__(self) -> str:
+        """A readable summary (``print(result)``)."""
+        from .._summary import summary
+
+        return summary(self, "Certified upper bound of ε")
+
     epsilon: float
     accountant: Accountant
     discretization: float | None
@@ -108,6 +114,13 @@ Progress = Callable[[float | None, float | None], None]
 
 class _SgmResult:
     """Shared by the calibration results: a dict view and the spec string of the calibrated mechanism."""
+    _TITLE = "DP-SGD calibration (certified)"
+
+    def __str__(self) -> str:
+        """A readable summary (``print(result)``)."""
+        from .._summary import summary
+
+        return summary(self, self._TITLE, {"spec": self.spec})
 
     sigma: float
     sampling_rate: float

@@ -83,6 +83,12 @@ class TrainingConfig:
     the rate: steps = ⌈epochs/p⌉). ``adjacency`` may be given to check it fits the sampling mode.
     """
 
+    def __str__(self) -> str:
+        """A readable summary (``print(result)``)."""
+        from .._summary import summary
+
+        return summary(self, "DP training configuration", {"sampling_rate": self.sampling_rate, "steps": self.steps})
+
     noise_multiplier: float
     batch_size: int | None = None
     dataset_size: int | None = None

@@ -198,6 +198,12 @@ def conversion_epsilon(conversion: Conversion | str, alpha: Any, rho: Any, delta
 class RDPEpsilon:
     """ε at δ from the Gaussian's RDP curve by one conversion, at the best order α (ρ = α·ψ²/2)."""
 
+    def __str__(self) -> str:
+        """A readable summary (``print(result)``)."""
+        from .._summary import summary
+
+        return summary(self, "ε from Rényi DP at its best order")
+
     epsilon: float
     alpha: float
     rho: float

@@ -124,6 +124,12 @@ def resolve_psi(
 class GaussianViews:
     """All views of the Gaussian mechanism with index ψ at one δ ([SI]'s closing theorem)."""
 
+    def __str__(self) -> str:
+        """A readable summary (``print(result)``)."""
+        from .._summary import summary
+
+        return summary(self, "The Gaussian mechanism through its sensitivity index ψ ([SI])")
+
     psi: float
     source: Source
     sensitivity: float

@@ -32,18 +32,25 @@ def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
         raise
 
 
-def output_path(path: str, formats: tuple[str, ...]) -> tuple[str, str]:
+def output_path(path: str, formats: tuple[str, ...], option: str = "-o") -> tuple[str, str]:
     """(path, format) after checking what can be checked before computing: the suffix names one of
-    ``formats``, the directory exists and the path is not a directory."""
+    ``formats``, the directory exists and the path is not a directory. Errors name ``option``, the
+    command-line option that gave the path.
+
+    >>> output_path("card.txt", ("html",), option="--html")
+    Traceback (most recent call last):
+    ...
+    ValueError: --html must end in .html, got 'card.txt'
+    """
     suffix = os.path.splitext(path)[1].lower().lstrip(".")
     if suffix not in formats:
         allowed = ", ".join("." + f for f in formats)
-        raise ValueError(f"-o must end in {allowed}, got {path!r}")
+        raise ValueError(f"{option} must end in {allowed}, got {path!r}")
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory):
-        raise ValueError(f"-o {path!r}: directory {directory!r} does not exist")
+        raise ValueError(f"{option} {path!r}: directory {directory!r} does not exist")
     if os.path.isdir(path):
-        raise ValueError(f"-o {path!r} is a directory")
+        raise ValueError(f"{option} {path!r} is a directory")
     return path, suffix
 
 

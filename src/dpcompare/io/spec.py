@@ -188,6 +188,9 @@ def parse(spec: str) -> "Mechanism":
 
 def _event_file(path: str) -> "Mechanism":
     """A DpEvent JSON file (io/spec_training.py documents the format) as a mechanism."""
+    if os.path.isdir(path):
+        raise ValueError(f"DpEvent file {path!r} is a directory, not a file (a spec ending in .json is read as a "
+                         "DpEvent file)")
     if not os.path.isfile(path):
         raise ValueError(f"DpEvent file {path!r} does not exist (a spec ending in .json is read as a DpEvent file)")
     from .spec_training import load_event_file

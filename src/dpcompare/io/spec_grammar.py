@@ -50,7 +50,7 @@ class Call:
 
 
 _WS = re.compile(r"\s*")
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NAME = re.compile(r"[^\W\d]\w*")  # any Unicode identifier: `gaussian(μ=1)` is an unknown parameter, not a bad value
 _NUMBER = re.compile(
     r"[+-]?(?:(?P<int>\d+(?:_\d+)*)(?P<frac>\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
     r"|[+-]?(?:infinity|inf|nan)",

@@ -77,12 +77,47 @@ def load_event_file(path: str) -> "Mechanism":
             text = fh.read()
     except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read DpEvent file {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    _reject_non_finite(text, path)
     try:
         plain = load_event_text(text, source=f"DpEvent file {path!r}")
         return FromDpEvent(plain, name=path)
     except ValueError as exc:
         msg = str(exc)
         raise ValueError(msg if path in msg else f"DpEvent file {path!r}: {msg}") from None
+
+
+class _NonFinite(str):
+    """A JSON constant (``Infinity``, ``-Infinity``, ``NaN``) kept as its text, to be reported with its field."""
+
+
+def _reject_non_finite(text: str, path: str) -> None:
+    """``ValueError`` naming the file and the field of the first non-finite number (JSON has none; Python's
+    reader accepts ``Infinity`` and ``NaN``, which no DpEvent field allows).
+
+    >>> _reject_non_finite('{"class_name": "GaussianDpEvent", "noise_multiplier": Infinity}', "run.json")
+    Traceback (most recent call last):
+    ...
+    ValueError: DpEvent file 'run.json': field noise_multiplier must be a finite number, got Infinity
+    """
+    import json
+
+    try:
+        obj = json.loads(text, parse_constant=_NonFinite)
+    except ValueError:
+        return  # malformed JSON: the reader reports it
+
+    def walk(x: Any, where: str) -> None:
+        if isinstance(x, _NonFinite):
+            raise ValueError(f"DpEvent file {path!r}: field {where or 'the top level'} must be a finite number, "
+                             f"got {str(x)}")
+        if isinstance(x, dict):
+            for k, v in x.items():
+                walk(v, f"{where}.{k}" if where else str(k))
+        elif isinstance(x, list):
+            for i, v in enumerate(x):
+                walk(v, f"{where}[{i}]")
+
+    walk(obj, "")
 
 
 def training_event_json(spec: str) -> str:

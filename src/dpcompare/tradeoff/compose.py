@@ -310,7 +310,8 @@ def compose(step: GridStep, steps: int, *, tau: float = 1e-18, workers: int = 2)
     h = step.h
     i_lo, i_hi = chernoff_window(step, steps, tau)
     width = i_hi - i_lo + 1
-    n = sfft.next_fast_len(width, real=True)
+    # a width beyond the limit is refused before next_fast_len, which overflows past 2⁶³ (e.g. 10³⁰ steps)
+    n = width if width > MAX_FFT_LEN else sfft.next_fast_len(width, real=True)
     if n > MAX_FFT_LEN:
         raise DiscretizationTooFine(
             f"composition needs an FFT of length {n} (≈ {n * 48 / 1e9:.3g} GB; the limit is {MAX_FFT_LEN} ≈ "

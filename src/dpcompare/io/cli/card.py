@@ -18,15 +18,20 @@ def card_cmd(
                                         show_default=False)],
     n: Annotated[Optional[int], typer.Option("--n", metavar="N", help="Individuals in the data: adds ε at δ = 1/N.")] = None,
     unit: Annotated[Optional[str], typer.Option("--unit", metavar="TEXT", help="Unit of privacy for the registry entry.")] = None,
-    html_out: Annotated[Optional[str], typer.Option("--html", metavar="FILE", help="Also write the card as one HTML file.")] = None,
+    output: Annotated[Optional[str], typer.Option("-o", "--output", metavar="FILE.html", help="Also write the card as one self-contained HTML file.", show_default=False)] = None,
+    html_out: Annotated[Optional[str], typer.Option("--html", metavar="FILE.html", hidden=True, help="The same as -o (kept for old scripts).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout and nothing else.")] = False,
 ) -> None:
     """Privacy card of SPEC: ε at δ = 1e-5, 1e-6 (1/N), μ-GDP, advantage, TPR at FPR, Bayes error, registry fields."""
     from ..privacy_card import DEFAULT_UNIT, build_card, card_table_rows
     from ..files import output_path, write_output
 
+    if output is not None and html_out is not None:
+        raise ValueError("give the HTML file once: -o FILE.html (--html is its old name)")
+    option = "--html" if html_out is not None else "-o"
+    html_out = html_out if html_out is not None else output
     if html_out is not None:
-        output_path(html_out, ("html",))
+        output_path(html_out, ("html",), option=option)
     card = build_card(spec, n=n, unit=DEFAULT_UNIT if unit is None else unit, figures=html_out is not None)
     if html_out is not None:
         write_output(html_out, card.html().encode("utf-8"))

@@ -9,14 +9,13 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-
-from ...comparison.comparison import VERDICT_TEXT
+from ...comparison.comparison import MAX_TOLERANCE
+from ..render import emit_json, num
 from ..spec import parse, parse_hyperprior
+from .app import _print_parts, app
 
 if TYPE_CHECKING:
     from ...comparison import Comparison, DeltaResult
-from ..render import emit_json, num
-from .app import _print_parts, app
 
 # ---------------------------------------------------------------------------------------------- compare
 _DIRECTION_MEANING = (
@@ -27,10 +26,21 @@ _DIRECTION_MEANING = (
 
 
 def _delta_row(t: Table, label: str, r: "DeltaResult") -> None:
-    at = num(r.pi, 4) if r.value > 0 else "- (Δ = 0)"
-    if r.value > 0 and math.isfinite(r.eps):
-        at += f" (ε = {num(r.eps, 4)})"
-    t.add_row(label, num(r.value), f"[{num(r.lower)}, {num(r.upper)}]", at)
+    """One Δ: its value (≈ 0 when it is below the numerical error: the bracket holds 0 and ends at ≤ 1e-9),
+    its certified bracket, and the prior where it is attained (none for a Δ of 0)."""
+    if r.value == 0 or r.negligible:
+        value, at = ("0" if r.value == 0 else "≈ 0"), "-"
+    else:
+        value, at = num(r.value), num(r.pi, 4)
+        if math.isfinite(r.eps):
+            at += f" (ε = {num(r.eps, 4)})"
+    t.add_row(label, value, f"[{num(r.lower)}, {num(r.upper)}]", at)
+
+
+def _zero_note(results: "list[DeltaResult]") -> list[str]:
+    if any(r.value != 0 and r.negligible for r in results):
+        return ["≈ 0: below the numerical error (the certified bracket contains 0), so no prior attains it."]
+    return []
 
 
 def _delta_table(title: str) -> Table:
@@ -51,6 +61,7 @@ def _compare_tables(c: "Comparison") -> list[Any]:
     lo, hi = c.symmetric_bounds
     t.add_row("Δ↔ symmetric", num(c.symmetric), f"[{num(lo)}, {num(hi)}]", "")
     out.append(t)
+    out += _zero_note([c.delta_ab, c.delta_ba])
     legend = Table.grid(padding=(0, 1))
     legend.add_column(no_wrap=True)
     legend.add_column()
@@ -58,13 +69,13 @@ def _compare_tables(c: "Comparison") -> list[Any]:
         legend.add_row(f" {label}", escape(text))
     out.append(legend)
 
-    text = VERDICT_TEXT[c.verdict]
+    text = c.verdict_text
     cert = "" if c.verdict_certified else (
         " Not certified: a Δ bracket straddles the tolerance, so the verdict rests on the estimate."
     )
     unweighted = "" if c.weighted is None else " The verdict comes from the unweighted curves."
-    out.append(f"[bold]Verdict[/]: {escape(c.verdict)} — {escape(text)}."
-               f" Tolerance: Δ ≤ {num(c.tolerance, 3)} counts as 0.{cert}{unweighted}")
+    tol = "" if "within the tolerance" in text else f" Tolerance: Δ ≤ {num(c.tolerance, 3)} counts as 0."
+    out.append(f"[bold]Verdict[/]: {escape(c.verdict)} — {escape(text)}.{tol}{cert}{unweighted}")
     if c.crossings:
         pts = ", ".join(num(x, 4) for x in c.crossings)
         out.append(f"[bold]Crossings[/]: the Bayes error functions R_A and R_B cross at π ≈ {pts}.")
@@ -77,6 +88,7 @@ def _compare_tables(c: "Comparison") -> list[Any]:
         _delta_row(tw, "Δ^Ψ(A‖B)", w.delta_ab)
         _delta_row(tw, "Δ^Ψ(B‖A)", w.delta_ba)
         out.append(tw)
+        out += _zero_note([w.delta_ab, w.delta_ba])
         out.append("Δ^Ψ is weighted by a density: it is not a probability and can exceed 1. It does not change the verdict.")
         tr = Table(title=f"Expected regret under {name} (probability scale)", title_justify="left")
         tr.add_column("", no_wrap=True)
@@ -99,7 +111,7 @@ def compare_cmd(
     ] = None,
     tolerance: Annotated[
         Optional[float],
-        typer.Option("--tolerance", metavar="T", help="Δ at or below T counts as 0 in the Blackwell verdict (default: the library's)."),
+        typer.Option("--tolerance", metavar="T", help="Δ at or below T counts as 0 in the verdict, 0 <= T < 0.5 (default 1e-9); a verdict reached within T says so."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout and nothing else.")] = False,
 ) -> None:
@@ -110,6 +122,8 @@ def compare_cmd(
     h = parse_hyperprior(hyperprior) if hyperprior is not None else None
     kwargs: dict[str, Any] = {"hyperprior": h}
     if tolerance is not None:
+        if not 0.0 <= tolerance < MAX_TOLERANCE:  # NaN fails too
+            raise ValueError(f"--tolerance must be in [0, {MAX_TOLERANCE:g}) (Δ lies in [0, ½]), got {tolerance:g}")
         kwargs["tol"] = tolerance
     result = compare(ma, mb, **kwargs)
     if as_json:

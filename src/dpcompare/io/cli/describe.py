@@ -11,7 +11,7 @@ from rich.table import Table
 
 from ..spec import parse
 from ..render import emit_json, num
-from .app import _console, app
+from .app import EXACT_FLOAT, _console, app
 
 # ---------------------------------------------------------------------------------------------- describe
 _DESCRIBE_ROWS = (
@@ -54,7 +54,7 @@ def _describe_table(d: dict[str, Any]) -> Table:
 @app.command("describe")
 def describe_cmd(
     a: Annotated[str, typer.Argument(metavar="A", help="Mechanism spec, e.g. 'gaussian(mu=1)'.", show_default=False)],
-    delta: Annotated[float, typer.Option("--delta", metavar="D", help="δ at which to report ε.")] = 1e-5,
+    delta: Annotated[float, typer.Option("--delta", metavar="D", click_type=EXACT_FLOAT, help="δ at which to report ε.")] = 1e-5,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout and nothing else.")] = False,
 ) -> None:
     """The scalar views of A: ε at δ, advantage, fixed point, minimax Bayes error, AUC, GDP μ."""

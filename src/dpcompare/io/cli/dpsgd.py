@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import sys
 from typing import Annotated, Any, Optional
 
@@ -14,7 +15,7 @@ from rich.table import Table
 
 from ..files import output_path
 from ..render import emit_json, num
-from .app import _console, app
+from .app import EXACT_FLOAT, _console, app
 
 # ---------------------------------------------------------------------------------------------- calibrate
 class _BracketProgress:
@@ -74,17 +75,63 @@ def _number(option: str, text: str) -> float:
         raise ValueError(f"{option} must be a number, got {text!r}") from None
 
 
+def _rate_and_steps(sampling_rate: float | None, batch_size: float | None, dataset_size: float | None,
+                    steps: float | None, epochs: float | None, sampling: str) -> tuple[float, float | None]:
+    """(p, N or None) from the trainer's words, with the spec language's rules (``dpcompare.TrainingConfig``:
+    p = batch_size/dataset_size, steps = ⌈epochs/p⌉ in exact rational arithmetic); errors name the options."""
+    from ...dpsgd.training import TrainingConfig
+
+    mode = sampling.strip().lower()
+    if mode != "poisson":
+        allowed = "poisson, fixed, shuffle"
+        if mode not in ("fixed", "shuffle"):
+            raise ValueError(f"--sampling must be one of {allowed}, got {sampling!r}")
+        raise ValueError(f"--sampling {mode}: calibrate certifies Poisson sampling only; give the run to 'dpcompare "
+                         f"describe \"sgm(noise_multiplier=…, batch_size=…, dataset_size=…, epochs=…, sampling={mode})\"' "
+                         "to read its certified ε at a noise multiplier")
+    if (batch_size is None) != (dataset_size is None):
+        raise ValueError("--batch-size and --dataset-size go together (p = batch size / dataset size)")
+    if batch_size is not None and sampling_rate is not None:
+        raise ValueError("give the sampling rate once: --sampling-rate, or --batch-size with --dataset-size")
+    if batch_size is None and sampling_rate is None:
+        raise ValueError("give the sampling rate: --sampling-rate P, or --batch-size B with --dataset-size N")
+    if epochs is not None and steps is not None:
+        raise ValueError("give the training length once: --steps or --epochs")
+
+    def config(**kw: Any) -> TrainingConfig:
+        rate = {"batch_size": batch_size, "dataset_size": dataset_size} if batch_size is not None else \
+            {"sampling_rate": sampling_rate}
+        try:
+            return TrainingConfig(1.0, **rate, **kw)
+        except ValueError as exc:
+            msg = str(exc)
+            for key in ("batch_size", "dataset_size", "sampling_rate", "epochs"):
+                msg = re.sub(rf"\b{key}\b", "--" + key.replace("_", "-"), msg)
+            raise ValueError(msg) from None
+
+    if epochs is not None:
+        c = config(epochs=epochs)
+        return c.sampling_rate, float(c.steps)
+    if batch_size is not None:
+        return config(steps=1).sampling_rate, steps
+    return float(sampling_rate), steps  # type: ignore[arg-type]
+
+
 @app.command("calibrate")
 def calibrate_cmd(
-    sampling_rate: Annotated[float, typer.Option("--sampling-rate", metavar="P", help="Poisson sampling rate p in (0, 1].", show_default=False)],
+    sampling_rate: Annotated[Optional[float], typer.Option("--sampling-rate", metavar="P", help="Poisson sampling rate p in (0, 1] (or --batch-size with --dataset-size).", show_default=False)] = None,
+    batch_size: Annotated[Optional[float], typer.Option("--batch-size", metavar="B", help="Expected batch size: p = B/N with --dataset-size N (the spec language's batch_size).", show_default=False)] = None,
+    dataset_size: Annotated[Optional[float], typer.Option("--dataset-size", metavar="N", help="Number of training examples (with --batch-size).", show_default=False)] = None,
+    epochs: Annotated[Optional[float], typer.Option("--epochs", metavar="E", help="Training length in epochs: steps = ⌈E/p⌉ (instead of --steps).", show_default=False)] = None,
+    sampling: Annotated[str, typer.Option("--sampling", metavar="MODE", help="Batch sampling: poisson (the only mode calibrate certifies; describe fixed and shuffle runs with 'dpcompare describe').")] = "poisson",
     epsilon: Annotated[Optional[float], typer.Option("--epsilon", metavar="E", help="Target: certified ε ≤ E at --delta.", show_default=False)] = None,
-    delta: Annotated[Optional[float], typer.Option("--delta", metavar="D", help="δ in (0, 1) for --epsilon.", show_default=False)] = None,
+    delta: Annotated[Optional[float], typer.Option("--delta", metavar="D", click_type=EXACT_FLOAT, help="δ in (0, 1) for --epsilon.", show_default=False)] = None,
     advantage: Annotated[Optional[float], typer.Option("--advantage", metavar="A", help="Target: membership advantage (max TPR − FPR) ≤ A.", show_default=False)] = None,
     tpr_at_fpr: Annotated[Optional[str], typer.Option("--tpr-at-fpr", metavar="TPR,FPR", help="Target: TPR of the best membership test at FPR ≤ TPR, e.g. 0.05,0.01.", show_default=False)] = None,
     bayes_error: Annotated[Optional[str], typer.Option("--bayes-error", metavar="R,PRIOR", help="Target: the adversary's Bayes error at prior PRIOR ≥ R, e.g. 0.45,0.5.", show_default=False)] = None,
     delta_from: Annotated[Optional[str], typer.Option("--delta-from", metavar="SPEC,D", help="Target: Δ(SPEC‖SGM) ≤ D, the excess vulnerability over a baseline mechanism, e.g. 'gaussian(mu=1),0.01'.", show_default=False)] = None,
     steps: Annotated[Optional[float], typer.Option("--steps", metavar="N", help="Number of DP-SGD steps (1.4e6 accepted): find σ.", show_default=False)] = None,
-    sigma: Annotated[Optional[float], typer.Option("--sigma", metavar="S", help="Noise multiplier: find the most steps instead (any target).", show_default=False)] = None,
+    sigma: Annotated[Optional[float], typer.Option("--sigma", "--noise-multiplier", metavar="S", help="Noise multiplier σ (noise std ÷ clipping norm): find the most steps instead (any target).", show_default=False)] = None,
     tol: Annotated[float, typer.Option("--tol", metavar="T", help="--epsilon with --steps: target − T ≤ ε ≤ target; risk targets: relative tolerance on σ.")] = 1e-3,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout and nothing else.")] = False,
 ) -> None:
@@ -100,8 +147,10 @@ def calibrate_cmd(
     if len(given) != 1:
         raise ValueError("give exactly one target: --epsilon (with --delta), --advantage, --tpr-at-fpr, --bayes-error "
                          f"or --delta-from (got {', '.join(given) if given else 'none'})")
+    sampling_rate, steps = _rate_and_steps(sampling_rate, batch_size, dataset_size, steps, epochs, sampling)
     if (steps is None) == (sigma is None):
-        raise ValueError("give exactly one of --steps (to find sigma) or --sigma (to find the number of steps)")
+        raise ValueError("give exactly one of --steps or --epochs (to find the noise multiplier) or --sigma / "
+                         "--noise-multiplier (to find the number of steps)")
     if given[0] == "--epsilon" and delta is None:
         raise ValueError("--epsilon needs --delta")
     if given[0] != "--epsilon" and delta is not None:

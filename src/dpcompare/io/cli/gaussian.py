@@ -11,7 +11,7 @@ from rich.table import Table
 
 
 from ..render import emit_json, num
-from .app import _numbers, _print_parts, app
+from .app import EXACT_FLOAT, _numbers, _print_parts, app
 
 # ---------------------------------------------------------------------------------------------- gaussian
 _GAUSSIAN_SOURCE = {
@@ -85,7 +85,7 @@ def gaussian_cmd(
     epsilon: Annotated[
         Optional[float], typer.Option("--epsilon", metavar="E", help="Target ε (with --delta): the largest ψ that meets (ε, δ).")
     ] = None,
-    delta: Annotated[float, typer.Option("--delta", metavar="D", help="δ at which ε is reported (and the target δ with --epsilon).")] = 1e-5,
+    delta: Annotated[float, typer.Option("--delta", metavar="D", click_type=EXACT_FLOAT, help="δ at which ε is reported (and the target δ with --epsilon).")] = 1e-5,
     orders: Annotated[
         str, typer.Option("--orders", metavar="A1,A2,…", help="Rényi orders at which to show ρ(α) = αψ²/2.")
     ] = "1.5,2,4,8,16,32,64",
