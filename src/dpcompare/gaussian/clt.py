@@ -137,6 +137,12 @@ class CLTComparison:
     ``psi_clt`` is the CLT's μ (the name of the sensitivity index ψ in [SI]).
     """
 
+    def __str__(self) -> str:
+        """A readable summary (``print(result)``)."""
+        from .._summary import summary
+
+        return summary(self, "DP-SGD: a CLT μ against the certified accountant for the same sampling")
+
     sigma: float
     sampling_rate: float
     steps: int
