@@ -300,12 +300,20 @@ def allocation_law(sigma: float, k: int, rounding: Rounding, c: float = GRID_C) 
     return acc
 
 
-def _engine_partition(node: _Node, h_min: float | None = None) -> tuple[StepPartition, float]:
-    """Step 6: the epoch pair as a fine partition for the certified engine (each atom one cell), and its grid h."""
+@functools.lru_cache(maxsize=8)
+def _cached_law(sigma: float, k: int, rounding: Rounding, c: float) -> _Node:
+    return allocation_law(sigma, k, rounding, c)
+
+
+def _engine_partition(node: _Node, h_min: float | None = None, null_weight: float = 0.0) -> tuple[StepPartition, float]:
+    """Step 6: the epoch pair as a fine partition for the certified engine (each atom one cell), and its grid h.
+
+    ``null_weight`` π mixes the null into the alternative, Q' = π·P + (1 − π)·Q: ratio π + (1 − π)·L, Q-mass
+    at +∞ scaled by 1 − π (exact: the same outcomes, the alternative's masses mixed)."""
     k = node.size
-    pos = node.t > 0
+    pos = node.t > 0 if null_weight == 0.0 else np.ones(node.t.size, dtype=bool)
     p_neg_inf = float(np.sum(node.w[~pos]))
-    loss = np.log(node.t[pos] / k)
+    loss = np.log(null_weight + (1.0 - null_weight) * (node.t[pos] / k))
     log_p = np.log(node.w[pos])
     log_q = log_p + loss
     q = np.exp(log_q)
@@ -322,8 +330,8 @@ def _engine_partition(node: _Node, h_min: float | None = None) -> tuple[StepPart
     k_hi = max(math.floor(float(loss[-1]) / h) + 1, k_lo + 1)
     cell_k = np.clip(np.floor(loss / h).astype(np.int64) - k_lo, 0, k_hi - k_lo - 1)
     cell_k = np.maximum.accumulate(cell_k)
-    part = StepPartition(h, 0.0, k_lo, k_hi, cell_k, log_p, log_q, rel_err=node.err,
-                         p_neg_inf=p_neg_inf, q_pos_inf=min(node.q_inf, 1.0))
+    part = StepPartition(h, 0.0, k_lo, k_hi, cell_k, log_p, log_q, rel_err=node.err + 8 * U,
+                         p_neg_inf=p_neg_inf, q_pos_inf=min((1.0 - null_weight) * node.q_inf, 1.0))
     return part, h
 
 
@@ -337,23 +345,27 @@ def check_allocation(sigma: float, steps: int, epochs: int) -> None:
 
 
 @functools.lru_cache(maxsize=16)
-def compose_random_allocation(sigma: float, steps: int, epochs: int, grid: float = GRID_C) -> CertifiedComposition:
+def compose_random_allocation(sigma: float, steps: int, epochs: int, grid: float = GRID_C, *,
+                              null_weight: float = 0.0) -> CertifiedComposition:
     """Certified pessimistic/optimistic *remove* pairs of ``epochs`` epochs of random allocation over
     ``steps`` steps with Gaussian noise σ (sensitivity 1), with their error bounds η (module docstring).
 
     ``grid`` is the node grid's relative spacing c (smaller: tighter and slower; any value is certified).
     The pairs are asymmetric (remove); symmetrise for the add/remove mechanism
-    (:func:`dpcompare.accounting.sgm.profile_bracket` reads both directions).
+    (:func:`dpcompare.accounting.sgm.profile_bracket` reads both directions). ``null_weight`` π ∈ [0, 1)
+    gives the pair (P, π·P + (1 − π)·Q) instead (the shuffle instance of :mod:`dpcompare.mechanisms.allocation`).
     """
     check_allocation(sigma, steps, epochs)
+    if not (isinstance(null_weight, (int, float)) and 0.0 <= null_weight < 1.0):
+        raise ValueError(f"null_weight must be in [0, 1), got {null_weight!r}")
     sigma, steps, epochs = float(sigma), int(steps), int(epochs)
     t0 = time.perf_counter()
     workers = fft_workers()
     pairs, reports, errs = [], [], []
     h_used = None
     for rounding in (Rounding.PESSIMISTIC, Rounding.OPTIMISTIC):
-        node = allocation_law(sigma, steps, rounding, grid)
-        part, h = _engine_partition(node, h_used)
+        node = _cached_law(sigma, steps, rounding, grid)
+        part, h = _engine_partition(node, h_used, float(null_weight))
         h_used = h
         pair, rep = _build_side(part, epochs, h, rounding, workers)
         pairs.append(pair)
