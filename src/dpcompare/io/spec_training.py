@@ -7,7 +7,7 @@
     sgm(noise_multiplier=1.1, batch_size=256, dataset_size=60000, steps=2344, sampling=fixed)
     sgm(sigma=1.1, sampling_rate=0.004, epochs=3)
 
-``sigma``/``noise_multiplier`` and ``p``/``sampling_rate`` are synonyms; ``sampling=poisson|shuffle|fixed``
+``sigma``/``noise_multiplier`` and ``p``/``sampling_rate`` are synonyms; ``sampling=poisson|shuffle|fixed|balls_in_bins``
 (default poisson) and ``adjacency=add_remove|replace_one`` (checked against the sampling mode).
 
 **DpEvent files.** Anywhere a spec is accepted, a path ending in ``.json`` is read as a DpEvent: one JSON
@@ -36,7 +36,7 @@ _SGM_PARAMS = {
     "epochs": Param.positive(what="passes over the data"),
     "batch_size": Param.integer(minimum=1, what="(expected) batch size"),
     "dataset_size": Param.integer(minimum=1, what="number of examples"),
-    "sampling": Param.choice("poisson", "shuffle", "fixed", what="batch sampling"),
+    "sampling": Param.choice("poisson", "shuffle", "fixed", "balls_in_bins", what="batch sampling"),
     "adjacency": Param.choice("add_remove", "replace_one", what="neighbouring relation"),
 }
 
@@ -48,7 +48,7 @@ _SGM_PARAMS = {
            "noise_multiplier?, sigma?, p?, sampling_rate?, steps?, epochs?, batch_size?, dataset_size?, "
            "sampling?, adjacency?"],
     summary="DP-SGD: sgm(sigma, p, steps) or sgm(noise_multiplier, batch_size, dataset_size, epochs|steps, "
-            "sampling=poisson|shuffle|fixed)",
+            "sampling=poisson|shuffle|fixed|balls_in_bins)",
 )
 def _sgm(**kw: Any) -> "Mechanism":
     from ..dpsgd.training import TrainingConfig

@@ -4,6 +4,7 @@
 """
 
 from . import binormal, card, compare, describe, dpsgd, emergent, event, gaussian, plotting  # noqa: F401  (registers the commands)
+from . import ran  # noqa: F401,E402  (registers `dpcompare ran`)
 from .app import app, main
 
 __all__ = ["app", "main"]
