@@ -48,3 +48,25 @@ def test_cli_levels(capsys, opt, val, words):
     code = cli.main(["ran", SHUFFLE, opt, val])
     out, err = capsys.readouterr()
     assert code == 2 and out == "" and words in err
+
+
+def test_plot_html_and_card_carry_the_section(capsys, tmp_path):
+    png, page = tmp_path / "ran.png", tmp_path / "ran.html"
+    code = cli.main(["ran", SHUFFLE, "--plot", str(png), "--html", str(page), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0 and err == ""
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    text = page.read_text(encoding="utf-8")
+    assert "What you ran / what you reported" in text and "understates" in text and "<svg" in text
+    code = cli.main(["card", SHUFFLE, "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0 and json.loads(out)["ran_vs_reported"]["verdict_kind"] == "understates"
+    code = cli.main(["card", "gaussian(mu=1)", "--json"])
+    out, _ = capsys.readouterr()
+    assert code == 0 and "ran_vs_reported" not in json.loads(out)
+
+
+def test_bad_output_suffix_fails_before_computing(capsys, tmp_path):
+    code = cli.main(["ran", SHUFFLE, "--plot", str(tmp_path / "x.txt")])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and err.startswith("error:") and not (tmp_path / "x.txt").exists()

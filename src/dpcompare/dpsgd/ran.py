@@ -129,6 +129,46 @@ class RanVersusReported:
     verdict_kind: str
     verdict: str
     notes: tuple[str, ...] = field(default=())
+    #: the two mechanisms (for figures); not part of the JSON
+    mechanisms: tuple[Any, Any] | None = field(default=None, repr=False, compare=False)
+
+    def figure(self):
+        """ROC curves (log–log, low FPR) of what ran and of the Poisson report, certified brackets as bands."""
+        from ..io import plot
+
+        return plot.roc(list(self.mechanisms), labels=["ran", "reported (Poisson)"], log=True)
+
+    def html(self) -> str:
+        """The comparison as one self-contained HTML section (table, verdict, notes, figure inline as SVG)."""
+        import html as _h
+
+        from ..io import plot
+        from ..io.report import inline_svg
+
+        e = lambda x: _h.escape(str(x), quote=True)  # noqa: E731
+        rows = "".join(f"<tr><td>{e(k)}</td><td class=\"num\">{e(a)}</td><td class=\"num\">{e(b)}</td></tr>"
+                       for k, a, b in self.rows())
+        notes = "".join(f"<p class=\"muted\">{e(n)}</p>" for n in self.notes)
+        svg = inline_svg(plot.render(self.figure(), "svg"), "ran-roc", "ROC of what ran and of the Poisson report")
+        return (f"<h2>What you ran / what you reported</h2><table><tr><th>view</th><th>{e(self.ran.label)}</th>"
+                f"<th>{e(self.reported.label)}</th></tr>{rows}</table><p><b>verdict:</b> {e(self.verdict)}</p>{notes}"
+                f"<figure>{svg}<figcaption>ROC (log–log) of the best membership attack; bands are the certified "
+                "brackets</figcaption></figure>")
+
+    def rows(self) -> list[tuple[str, str, str]]:
+        """(view, ran, reported) as text: every number a certified [lower, upper] bracket."""
+        def b(v) -> str:
+            lo, hi = v
+            return f"{hi:.6g}" if lo == hi else f"[{lo:.6g}, {hi:.6g}]"
+
+        mu = lambda x: "-" if x is None else f"{x:.6g}"  # noqa: E731
+        return [(f"ε at δ = {self.delta:g}", b(self.ran.epsilon), b(self.reported.epsilon)),
+                ("advantage (TV)", b(self.ran.advantage), b(self.reported.advantage)),
+                (f"TPR at FPR = {self.fpr:g}", b(self.ran.tpr), b(self.reported.tpr)),
+                ("μ-GDP upper bound", mu(self.ran.gdp_mu), mu(self.reported.gdp_mu)),
+                ("adjacency", self.ran.adjacency, self.reported.adjacency),
+                ("Δ(reported‖ran): run less private by", b(self.delta_reported_ran[:2]), ""),
+                ("Δ(ran‖reported): run more private by", b(self.delta_ran_reported[:2]), "")]
 
     def to_dict(self) -> dict[str, Any]:
         return {"delta": self.delta, "fpr": self.fpr, "ran": self.ran.to_dict(), "reported": self.reported.to_dict(),
@@ -190,4 +230,4 @@ def ran_versus_reported(run: Any, *, delta: float = 1e-5, fpr: float = 1e-3) -> 
         kind = "undecided"
         text = (f"the certified brackets cannot decide whether the Poisson ε you report ({e_rep:.4g}) is a valid bound "
                 f"for this run: Δ(reported‖ran) ∈ [{rr.lower:.3g}, {rr.upper:.3g}]")
-    return RanVersusReported(delta, fpr, ran, rep, d_rep_ran, d_ran_rep, kind, text, tuple(notes))
+    return RanVersusReported(delta, fpr, ran, rep, d_rep_ran, d_ran_rep, kind, text, tuple(notes), (ran_m, rep_m))

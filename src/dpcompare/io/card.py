@@ -92,10 +92,15 @@ class PrivacyCard:
     numbers: tuple[CardNumber, ...]
     registry: dict[str, str]
     figures: tuple[tuple[str, str], ...] = field(default=(), repr=False)  # (title, inline svg)
+    #: for a training run whose batches are not Poisson: what ran vs the Poisson number usually reported
+    ran: Any = field(default=None, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"mechanism": self.spec, "numbers": {n.key: n.to_dict() for n in self.numbers},
-                "registry": dict(self.registry)}
+        out = {"mechanism": self.spec, "numbers": {n.key: n.to_dict() for n in self.numbers},
+               "registry": dict(self.registry)}
+        if self.ran is not None:
+            out["ran_vs_reported"] = self.ran.to_dict()
+        return out
 
     def html(self) -> str:
         """One self-contained HTML page (figures inline as SVG, nothing loaded from the network)."""
@@ -198,7 +203,19 @@ def build_card(mechanism: "Mechanism | str", *, n: int | None = None, unit: str 
     figs: tuple[tuple[str, str], ...] = ()
     if figures:
         figs = _figures(m)
-    return PrivacyCard(m.spec, tuple(out), registry, figs)
+    return PrivacyCard(m.spec, tuple(out), registry, figs, _ran_section(m))
+
+
+def _ran_section(m: "Mechanism") -> Any:
+    """What ran vs the Poisson report (dpsgd/ran.py) for a run on shuffled, balls-in-bins or fixed batches."""
+    from ..mechanisms.allocation import BallsInBinsGaussian, ShuffledGaussian
+    from ..mechanisms.fixed_batch import FixedBatchGaussian
+
+    if not isinstance(m, (BallsInBinsGaussian, ShuffledGaussian, FixedBatchGaussian)):
+        return None
+    from ..dpsgd.ran import ran_versus_reported
+
+    return ran_versus_reported(m.spec)
 
 
 def _figures(m: "Mechanism") -> tuple[tuple[str, str], ...]:
@@ -244,6 +261,7 @@ def _html(card: PrivacyCard) -> str:
         f"<h2>Guarantees and attack bounds</h2><table><tr><th></th><th>value</th><th>where</th><th>meaning</th></tr>{rows}</table>"
         f"<h2>Registry entry</h2><table>{reg}</table>"
         + (f"<h2>Figures</h2>{figs}" if figs else "")
+        + (card.ran.html() if card.ran is not None else "")
         + "</body></html>\n"
     )
 

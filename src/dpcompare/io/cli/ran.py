@@ -3,7 +3,7 @@ reported for it, with a verdict in words (:mod:`dpcompare.dpsgd.ran`)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 from rich.markup import escape
@@ -19,19 +19,22 @@ def _pair(b) -> str:
 
 
 def ran_table(r) -> Table:
-    """The side-by-side table (also used by the report and the privacy card)."""
+    """The side-by-side table (the privacy card prints the same rows)."""
     t = Table(title=escape("what you ran / what you reported (certified [lower, upper])"), title_justify="left")
     t.add_column("view")
     t.add_column(escape(r.ran.label), justify="right")
     t.add_column(escape(r.reported.label), justify="right")
-    t.add_row(f"ε at δ = {num(r.delta, 3)}", _pair(r.ran.epsilon), _pair(r.reported.epsilon))
-    t.add_row("advantage (TV)", _pair(r.ran.advantage), _pair(r.reported.advantage))
-    t.add_row(f"TPR at FPR = {num(r.fpr, 3)}", _pair(r.ran.tpr), _pair(r.reported.tpr))
-    t.add_row("μ-GDP upper bound", num(r.ran.gdp_mu), num(r.reported.gdp_mu))
-    t.add_row("adjacency", r.ran.adjacency, r.reported.adjacency)
-    t.add_row("Δ(reported‖ran): run less private by", _pair(r.delta_reported_ran[:2]), "")
-    t.add_row("Δ(ran‖reported): run more private by", _pair(r.delta_ran_reported[:2]), "")
+    for k, a, b in r.rows():
+        t.add_row(escape(k), escape(a), escape(b))
     return t
+
+
+def print_ran(r) -> None:
+    con = _console()
+    con.print(ran_table(r))
+    con.print(f"verdict: {escape(r.verdict)}")
+    for n in r.notes:
+        con.print(f"note: {escape(n)}")
 
 
 @app.command("ran")
@@ -40,19 +43,39 @@ def ran_cmd(
                                        "dataset_size=60000, epochs=10, sampling=shuffle)'.", show_default=False)],
     delta: Annotated[float, typer.Option("--delta", metavar="D", help="δ at which to report ε.")] = 1e-5,
     fpr: Annotated[float, typer.Option("--fpr", metavar="A", help="false-positive rate of the TPR row.")] = 1e-3,
+    plot_out: Annotated[Optional[str], typer.Option("--plot", metavar="FILE", help="Also draw the ROC curves of both "
+                                                    "(.png, .svg or .pdf).")] = None,
+    html_out: Annotated[Optional[str], typer.Option("--html", metavar="FILE", help="Also write the comparison as one "
+                                                    "HTML report.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout and nothing else.")] = False,
 ) -> None:
     """What you ran vs what you reported: the certified guarantee of RUN's batching (sampling=shuffle,
     balls_in_bins, fixed, poisson) beside the Poisson number usually reported, and a verdict."""
     from ...dpsgd.ran import ran_versus_reported
 
+    from ..files import output_path, write_output
+
+    if plot_out is not None:
+        _, fmt = output_path(plot_out, ("png", "svg", "pdf"))
+    if html_out is not None:
+        output_path(html_out, ("html",))
     r = ran_versus_reported(run, delta=delta, fpr=fpr)  # everything computed before anything is printed
+    if plot_out is not None:
+        from .. import plot
+
+        write_output(plot_out, plot.render(r.figure(), fmt))
+    if html_out is not None:
+        import html
+
+        from ..card import _CSS
+
+        page = (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>What you ran / what you "
+                f"reported</title><style>{_CSS}</style></head><body><h1>{html.escape(r.ran.spec)}</h1>{r.html()}</body></html>\n")
+        write_output(html_out, page.encode("utf-8"))
     if as_json:
-        emit_json(r.to_dict())
+        emit_json({**r.to_dict(), **({"plot": plot_out} if plot_out else {}), **({"html": html_out} if html_out else {})})
         return
-    con = _console()
-    con.print(ran_table(r))
-    con.print()
-    con.print(f"verdict: {escape(r.verdict)}")
-    for n in r.notes:
-        con.print(f"note: {escape(n)}")
+    print_ran(r)
+    for path in (plot_out, html_out):
+        if path is not None:
+            _console().print(f"wrote {escape(path)}")
