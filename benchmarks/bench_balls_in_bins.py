@@ -56,7 +56,8 @@ def _ra(s: float, k: int, e: int):
     from random_allocation.random_allocation_scheme.combined import allocation_epsilon_combined
 
     p = PrivacyParams(sigma=s, num_steps=k, num_selected=1, num_epochs=e, delta=1e-5)
-    return allocation_epsilon_combined(p, SchemeConfig(), Direction.BOTH)
+    # the 'remove' direction's RDP bound needs its Rényi orders (α = 2 … 60, integers)
+    return allocation_epsilon_combined(p, SchemeConfig(allocation_direct_alpha_orders=list(range(2, 61))), Direction.BOTH)
 
 
 def _row(cfg, runs: int, external: bool) -> dict:
