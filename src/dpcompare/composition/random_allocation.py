@@ -65,10 +65,11 @@ post-processing (optimistic), exactly (tradeoff/compose.py steps 2–3, in linea
    mixing a node with itself (step 2), then the nodes of the set bits mixed together. k = 10⁵ needs 17
    doublings; each costs one convolution of two ≤ n-atom laws (n ≈ 10³, direct, vectorised).
 5. **Floating point.** Masses are products and positive sums. With e_A = a bound on ‖ΔP‖₁ and ‖ΔQ‖₁ of
-   node A, the product masses err by ≤ e_A + e_B (+ 2u) in L¹ and a positive sum of n terms by ≤ n·u
-   relatively; the split weights by ≤ 4u of the atom's masses. So e_{A∪B} ≤ e_A + e_B + (n_bin + 8)·u·2,
-   n_bin the largest number of terms summed into one grid point; the leaf starts from the partition's
-   bound. The final bound is handed to the engine as the cells' relative error (it enters η as
+   node A, the product masses err by ≤ e_A + e_B (+ 2u) in L¹ and a positive sum by ≤ (its error
+   constant)·u relatively (recursive summation of n terms: (n − 1)·u; the code sums each row of a block
+   first, then across rows pairwise, :class:`_Bins`); the split weights by ≤ 4u of the atom's masses. So
+   e_{A∪B} ≤ e_A + e_B + 2·(terms + 8)·u·2; the leaf starts from the partition's bound. A node used twice
+   (doubling) counts its error twice, so e_k ≈ k·(e_leaf + a few hundred u). The final bound is handed to the engine as the cells' relative error (it enters η as
    Σ mass·rel ≥ the L¹ error).
 6. **E epochs.** The final laws (ℓ = log(T/k)) become a fine partition for the certified composition
    engine (tradeoff/compose.py steps 1–8, the SGM engine's ``_build_side``): each atom is one cell,
@@ -223,7 +224,11 @@ class _Bins:
     """Accumulators of the split (pessimistic) or merge (optimistic) of weighted atoms onto grid ``v`` (step 3).
 
     The atoms are sums of two node atoms, so they never exceed v[-1] = the sum of the two largest atoms
-    (floating-point addition is monotone): no mass spills above the grid."""
+    (floating-point addition is monotone): no mass spills above the grid. Sums are formed per row of the
+    block (few terms per grid point), then across rows by numpy's pairwise summation (a contiguous reduction),
+    then across blocks, and :attr:`terms` bounds the resulting relative error in units of u (step 5):
+    (largest per-row count) + 20 + ⌈log₂ rows⌉ (pairwise: 8 accumulators over ≤ 128-term blocks, then a tree)
+    + (number of blocks)."""
 
     def __init__(self, v: np.ndarray, pess: bool) -> None:
         self.v, self.pess = v, pess
@@ -231,22 +236,37 @@ class _Bins:
         self.inv_width = 1.0 / np.diff(v)
         self.w = np.zeros(v.size)
         self.m = np.zeros(v.size)
-        self.count = np.zeros(v.size)
+        self.row_count = 0.0
+        self.log_rows = 0.0
+        self.blocks = 0
+
+    def _rows_sum(self, flat: np.ndarray, weights: np.ndarray, rows: int) -> np.ndarray:
+        per_row = np.bincount(flat, weights=weights, minlength=rows * self.nv).reshape(rows, self.nv)
+        return np.ascontiguousarray(per_row.T).sum(axis=1)  # pairwise along the contiguous axis
 
     def add(self, s: np.ndarray, w: np.ndarray) -> None:
-        nv = self.nv
+        """Add the atoms s (rows × cols) with P-masses w."""
+        rows, nv = s.shape[0], self.nv
+        s, w = s.ravel(), w.ravel()
         idx = np.searchsorted(self.v, s, side="right") - 1
         np.clip(idx, 0, nv - 2, out=idx)  # s = v[-1] splits onto the last interval with fraction 1
-        self.count += np.bincount(idx, minlength=nv)
+        flat = idx + nv * np.repeat(np.arange(rows), s.size // rows)
+        self.row_count = max(self.row_count, float(np.bincount(flat).max()) + 1.0)
+        self.log_rows = max(self.log_rows, math.ceil(math.log2(max(rows, 1))))
+        self.blocks += 1
         if self.pess:
             frac = (s - self.v[idx]) * self.inv_width[idx]
             np.clip(frac, 0.0, 1.0, out=frac)
             wf = w * frac
-            self.w += np.bincount(idx, weights=w - wf, minlength=nv)
-            self.w[1:] += np.bincount(idx, weights=wf, minlength=nv - 1)[: nv - 1]
+            self.w += self._rows_sum(flat, w - wf, rows)
+            self.w[1:] += self._rows_sum(flat, wf, rows)[: nv - 1]
         else:
-            self.w += np.bincount(idx, weights=w, minlength=nv)
-            self.m += np.bincount(idx, weights=w * s, minlength=nv)
+            self.w += self._rows_sum(flat, w, rows)
+            self.m += self._rows_sum(flat, w * s, rows)
+
+    @property
+    def terms(self) -> float:
+        return self.row_count + 20.0 + self.log_rows + self.blocks
 
 
 def _mix(a: _Node, b: _Node, rounding: Rounding, sigma: float, c: float) -> _Node:
@@ -265,13 +285,13 @@ def _mix(a: _Node, b: _Node, rounding: Rounding, sigma: float, c: float) -> _Nod
         if a is b:
             # the square block: pairs j ≥ i once (weight 2 above the diagonal), then the columns right of it
             sq = np.triu(np.full((i1 - i, i1 - i), 2.0), 1) + np.eye(i1 - i)
-            bins.add((ta + b.t[None, i:i1]).ravel(), (wa * b.w[None, i:i1] * sq).ravel())
+            bins.add(ta + b.t[None, i:i1], wa * b.w[None, i:i1] * sq)
             if i1 < n:
-                bins.add((ta + b.t[None, i1:]).ravel(), (2.0 * wa * b.w[None, i1:]).ravel())
+                bins.add(ta + b.t[None, i1:], 2.0 * wa * b.w[None, i1:])
         else:
-            bins.add((ta + b.t[None, :]).ravel(), (wa * b.w[None, :]).ravel())
-    n_bin = float(bins.count.max())
-    err = a.err + b.err + 2.0 * (n_bin + 8.0) * U * 2.0
+            bins.add(ta + b.t[None, :], wa * b.w[None, :])
+    # products (2u), split weights (4u), sums (terms·u), in P and Q (×2)
+    err = a.err + b.err + 2.0 * (bins.terms + 8.0) * U * 2.0
     q_inf = (a.size * a.q_inf + b.size * b.q_inf) / m
     keep = bins.w > 0
     if pess:
