@@ -67,7 +67,7 @@ post-processing (optimistic), exactly (tradeoff/compose.py steps 2–3, in linea
 5. **Floating point.** Masses are products and positive sums. With e_A = a bound on ‖ΔP‖₁ and ‖ΔQ‖₁ of
    node A, the product masses err by ≤ e_A + e_B (+ 2u) in L¹ and a positive sum by ≤ (its error
    constant)·u relatively (recursive summation of n terms: (n − 1)·u; the code sums each row of a block
-   first, then across rows pairwise, :class:`_Bins`); the split weights by ≤ 4u of the atom's masses. So
+   first, then across rows by a balanced tree, :class:`_Bins`); the split weights by ≤ 4u of the atom's masses. So
    e_{A∪B} ≤ e_A + e_B + 2·(terms + 8)·u·2; the leaf starts from the partition's bound. A node used twice
    (doubling) counts its error twice, so e_k ≈ k·(e_leaf + a few hundred u). The final bound is handed to the engine as the cells' relative error (it enters η as
    Σ mass·rel ≥ the L¹ error).
@@ -109,6 +109,8 @@ BOTTOM_NATS = 60.0
 LEAF_TAIL = 1e-25
 #: largest number of pairs summed in one block of the direct convolution
 BLOCK = 1 << 20
+#: rows of a block summed together (recursively) before the balanced tree across row groups (:class:`_Bins`)
+ROW_GROUP = 16
 #: P- and Q-mass (each) of the lightest atoms lumped after every mix (:func:`_prune`)
 PRUNE_MASS = 1e-20
 #: largest k and E accepted
@@ -225,10 +227,9 @@ class _Bins:
 
     The atoms are sums of two node atoms, so they never exceed v[-1] = the sum of the two largest atoms
     (floating-point addition is monotone): no mass spills above the grid. Sums are formed per row of the
-    block (few terms per grid point), then across rows by numpy's pairwise summation (a contiguous reduction),
+    block (few terms per grid point), then across rows by a balanced tree of row additions,
     then across blocks, and :attr:`terms` bounds the resulting relative error in units of u (step 5):
-    (largest per-row count) + 20 + ⌈log₂ rows⌉ (pairwise: 8 accumulators over ≤ 128-term blocks, then a tree)
-    + (number of blocks)."""
+    (largest count per group and grid point) + (⌈log₂ groups⌉ + 1 levels of the tree) + (number of blocks)."""
 
     def __init__(self, v: np.ndarray, pess: bool) -> None:
         self.v, self.pess = v, pess
@@ -241,18 +242,27 @@ class _Bins:
         self.blocks = 0
 
     def _rows_sum(self, flat: np.ndarray, weights: np.ndarray, rows: int) -> np.ndarray:
-        per_row = np.bincount(flat, weights=weights, minlength=rows * self.nv).reshape(rows, self.nv)
-        return np.ascontiguousarray(per_row.T).sum(axis=1)  # pairwise along the contiguous axis
+        """Σ over rows of the per-row bin sums, as a balanced tree of row additions (⌈log₂ rows⌉ + 1 levels)."""
+        m = np.bincount(flat, weights=weights, minlength=rows * self.nv).reshape(rows, self.nv)
+        while m.shape[0] > 1:
+            h = m.shape[0] // 2
+            top = m[:h] + m[h : 2 * h]
+            if m.shape[0] % 2:
+                top[0] += m[-1]
+            m = top
+        return m[0]
 
     def add(self, s: np.ndarray, w: np.ndarray) -> None:
         """Add the atoms s (rows × cols) with P-masses w."""
         rows, nv = s.shape[0], self.nv
-        s, w = s.ravel(), w.ravel()
-        idx = np.searchsorted(self.v, s, side="right") - 1
+        idx = np.searchsorted(self.v, s.ravel(), side="right") - 1
         np.clip(idx, 0, nv - 2, out=idx)  # s = v[-1] splits onto the last interval with fraction 1
-        flat = idx + nv * np.repeat(np.arange(rows), s.size // rows)
+        groups = -(-rows // ROW_GROUP)
+        flat = (idx.reshape(rows, -1) + (nv * (np.arange(rows) // ROW_GROUP))[:, None]).ravel()
+        rows = groups
+        s, w = s.ravel(), w.ravel()
         self.row_count = max(self.row_count, float(np.bincount(flat).max()) + 1.0)
-        self.log_rows = max(self.log_rows, math.ceil(math.log2(max(rows, 1))))
+        self.log_rows = max(self.log_rows, math.ceil(math.log2(max(rows, 1))) + 1)
         self.blocks += 1
         if self.pess:
             frac = (s - self.v[idx]) * self.inv_width[idx]
@@ -266,7 +276,7 @@ class _Bins:
 
     @property
     def terms(self) -> float:
-        return self.row_count + 20.0 + self.log_rows + self.blocks
+        return self.row_count + self.log_rows + self.blocks
 
 
 def _mix(a: _Node, b: _Node, rounding: Rounding, sigma: float, c: float) -> _Node:
