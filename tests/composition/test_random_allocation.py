@@ -117,3 +117,27 @@ def test_bad_input_names_the_field(kw, field):
     args.update(kw)
     with pytest.raises(ValueError, match=field):
         compose_random_allocation(args["sigma"], args["steps"], args["epochs"], null_weight=null)
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=8, deadline=None)
+@given(sigma=st.floats(0.4, 4.0), k=st.integers(1, 7))
+def test_law_sides_bracket_every_call_price(sigma, k):
+    # law: the pessimistic law dominates the optimistic one in convex order (call prices, q₊∞ included), both
+    # keep the masses of a pair, and the exact law sits between: its call price at c = 1 is checked against
+    # a closed form at k = 1 (E[(Y − 1)₊] = Φ(1/(2σ)) − Φ(−1/(2σ)), the Gaussian TV)
+    pess = allocation_law(sigma, k, Rounding.PESSIMISTIC)
+    opt = allocation_law(sigma, k, Rounding.OPTIMISTIC)
+    calls = []
+    for node in (pess, opt):
+        assert abs(node.w.sum() - 1.0) < 1e-10
+        assert abs((node.w * node.t).sum() / k + node.q_inf - 1.0) < 1e-10
+        calls.append([float(np.sum(node.w * np.maximum(node.t / k - c, 0.0))) + node.q_inf for c in (0.5, 1.0, 2.0)])
+    assert all(p >= o - 1e-12 for p, o in zip(*calls))
+    if k == 1:
+        from scipy.stats import norm
+
+        tv = norm.cdf(1 / (2 * sigma)) - norm.cdf(-1 / (2 * sigma))
+        assert calls[1][1] - 1e-12 <= tv <= calls[0][1] + 1e-12
