@@ -102,7 +102,7 @@ from ..tradeoff.pair import Rounding
 #: bulk grid spacing of a node, in units of its loss standard deviation (step 3)
 GRID_C = 0.02
 #: half-width of the uniform bulk of a node's grid, in standard deviations
-BULK_SDS = 12.0
+BULK_SDS = 8.0
 #: the node grid's lowest positive point is m·e^{−BOTTOM_NATS} (below: split with the point 0)
 BOTTOM_NATS = 60.0
 #: tail mass cut off at the leaf (to ratio 0 / +∞, on the safe side)
