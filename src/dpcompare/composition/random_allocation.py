@@ -186,8 +186,10 @@ def _leaf(sigma: float, rounding: Rounding, c: float) -> _Node:
     ok = np.isfinite(lp) & np.isfinite(lq)
     t = np.exp(lq[ok] - lp[ok])
     w = np.exp(lp[ok])
+    # a cell with one mass underflowed to 0 is left out: its other mass (< e^{−745} or tail-sized) joins the bound
+    lost = float(np.sum(np.exp(lp[~ok & np.isfinite(lp)])) + np.sum(np.exp(lq[~ok & np.isfinite(lq)])))
     order = np.argsort(t, kind="stable")
-    return _prune(_Node(1, t[order], w[order], 0.0, err + 16 * U), rounding)
+    return _prune(_Node(1, t[order], w[order], 0.0, err + lost + 16 * U), rounding)
 
 
 def _prune(node: _Node, rounding: Rounding, budget: float = PRUNE_MASS) -> _Node:
