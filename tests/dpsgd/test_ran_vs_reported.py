@@ -70,3 +70,13 @@ def test_bad_output_suffix_fails_before_computing(capsys, tmp_path):
     code = cli.main(["ran", SHUFFLE, "--plot", str(tmp_path / "x.txt")])
     out, err = capsys.readouterr()
     assert code == 2 and out == "" and err.startswith("error:") and not (tmp_path / "x.txt").exists()
+
+
+def test_report_carries_the_section(capsys, tmp_path):
+    page = tmp_path / "r.html"
+    code = cli.main(["report", SHUFFLE, "sgm(noise_multiplier=0.8, p=0.1, steps=10)", "-o", str(page), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["ran_vs_reported"][0]["verdict_kind"] == "understates"
+    assert "What you ran / what you reported" in page.read_text(encoding="utf-8")

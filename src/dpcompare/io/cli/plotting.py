@@ -108,10 +108,17 @@ def report_cmd(
     if title is not None:
         command += ["--title", title]
     rep = build_report(mechs, deltas=deltas, fprs=fprs, hyperpriors=priors, title=title, command=command)
-    data = rep.html.encode("utf-8")
+    from ..card import _ran_section  # training runs on non-Poisson batches: what ran vs the Poisson report
+
+    ran = [r for r in (_ran_section(m) for m in mechs) if r is not None]
+    page = rep.html
+    if ran:
+        page = page.replace("</body></html>", "".join(r.html() for r in ran) + "</body></html>", 1)
+    data = page.encode("utf-8")
     write_output(path, data)
     if as_json:
-        _emit_json({"output": path, "bytes": len(data), **rep.to_dict()})
+        _emit_json({"output": path, "bytes": len(data), **rep.to_dict(),
+                    **({"ran_vs_reported": [r.to_dict() for r in ran]} if ran else {})})
         return
     con = _console()
     con.print(f"[bold]Verdict[/]: {escape(rep.verdict)}")
