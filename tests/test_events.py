@@ -235,7 +235,9 @@ def test_training_vocabulary_maps_to_sigma_p_steps():
 
 def test_shuffle_is_the_gaussian_bound_per_epoch():
     m = dc.parse("sgm(noise_multiplier=2, batch_size=10, dataset_size=100, epochs=4, sampling=shuffle)")
-    assert isinstance(m, dc.Gaussian) and m.mu == pytest.approx(2 * math.sqrt(4) / 2)  # μ = 2√E/σ
+    # the upper side is G_μ with μ = 2√E/σ (the lower side: tests/mechanisms/test_allocation_modes.py)
+    assert m.gdp_mu == pytest.approx(2 * math.sqrt(4) / 2)
+    assert m.epsilon(1e-5) == pytest.approx(dc.Gaussian(mu=2.0).epsilon(1e-5), rel=1e-12)
     c = dc.TrainingConfig(2.0, batch_size=10, dataset_size=100, steps=40, sampling="shuffle")
     assert c.adjacency.value == "replace_one" and c.event_dict()["count"] == 4
 

@@ -6,6 +6,7 @@ a numerical error bound, built on :mod:`dpcompare.tradeoff` (grid.py, compose.py
 - :mod:`.closed_form` — Laplace, the Gaussian and any discrete pair composed N times.
 - :mod:`.wor` — batches sampled without (and with) replacement, replace-one.
 - :mod:`.profile_bound` — the least informative pair under a privacy-profile bound (the upper envelope).
+- :mod:`.random_allocation` — random allocation (balls-in-bins batches) and the shuffle lower bound.
 """
 
 from .profile_bound import profile_bound_pair

@@ -21,13 +21,18 @@ always *noise standard deviation / per-example clipping norm C* (Opacus' and TF-
   side. The bracket contains the truth; it is wider than Poisson's because symmetrising each step before
   composing is all that is proved for replace-one (the realised side may be the truth, or not).
 - **sampling = shuffle**: each epoch is a random permutation cut into batches, so every example is in
-  exactly one step per epoch; epochs must be whole. Replace-one adjacency. Certified: per epoch, the one
+  exactly one step per epoch; epochs must be whole. Replace-one adjacency. Upper side: per epoch, the one
   step that uses the replaced example moves the clipped sum by at most 2C and every other step has the
   same input, so the epoch is dominated by the Gaussian mechanism with μ = 2/σ, and E adaptive epochs
-  by G_{2√E/σ} (Dong, Roth & Su, "Gaussian differential privacy", 2022, Cor 3.3). That is all we certify:
-  shuffling amplifies privacy further, but no tight certified accountant for it exists, and the Poisson
-  number that trainers often report for shuffled batches is *not* a valid bound for them (Chua et al.,
-  "How private are DP-SGD implementations?", ICML 2024). Event: ``SelfComposed(Gaussian(σ/2), epochs)``.
+  by G_{2√E/σ} (Dong, Roth & Su, "Gaussian differential privacy", 2022, Cor 3.3). Lower side: a realised
+  worst-case dataset (:class:`~dpcompare.mechanisms.allocation.ShuffledGaussian`), certified. The width
+  between them is an open research question; the Poisson number that trainers often report for shuffled
+  batches is *not* a valid bound for them (Chua et al., "How private are DP-SGD implementations?", ICML
+  2024). Event: ``SelfComposed(Gaussian(σ/2), epochs)`` (the upper side).
+- **sampling = balls_in_bins**: each epoch has k = ⌈dataset_size/batch_size⌉ steps and every example is
+  placed in one uniformly random step (Chua et al., "Balls-and-Bins Sampling for DP-SGD", 2025); epochs
+  must be whole. Add-or-remove-one adjacency. Certified two-sided bracket
+  (:mod:`dpcompare.composition.random_allocation`). No dp-accounting event exists for it.
 
 >>> c = TrainingConfig(noise_multiplier=1.0, batch_size=256, dataset_size=60000, epochs=10)
 >>> c.steps, round(c.sampling_rate, 6), c.adjacency.value
@@ -52,12 +57,17 @@ class Sampling(enum.Enum):
     POISSON = "poisson"
     SHUFFLE = "shuffle"
     FIXED = "fixed"
+    BALLS_IN_BINS = "balls_in_bins"
+
+
+#: the modes that use every example once per epoch (whole epochs only)
+_PER_EPOCH = (Sampling.SHUFFLE, Sampling.BALLS_IN_BINS)
 
 
 def _adjacency_for(sampling: Sampling):
     from ..accounting.event_plan import Adjacency
 
-    return Adjacency.ADD_REMOVE if sampling is Sampling.POISSON else Adjacency.REPLACE_ONE
+    return Adjacency.ADD_REMOVE if sampling in (Sampling.POISSON, Sampling.BALLS_IN_BINS) else Adjacency.REPLACE_ONE
 
 
 def _enum(name: str, value: Any, cls: type[enum.Enum]) -> Any:
@@ -130,13 +140,13 @@ class TrainingConfig:
             raise ValueError("give exactly one of epochs and steps")
         s(self, "epochs", None if epochs is None else float(_real_epochs(epochs)))
         s(self, "steps_given", None if steps is None else check_integer("steps", steps, minimum=1))
-        if self.sampling is Sampling.SHUFFLE:
-            per = self.batches_per_epoch
+        if self.sampling in _PER_EPOCH:
+            per, mode = self.batches_per_epoch, self.sampling.value
             if self.epochs is not None and not float(self.epochs).is_integer():
-                raise ValueError(f"epochs must be a whole number for sampling=shuffle (each example is used once "
+                raise ValueError(f"epochs must be a whole number for sampling={mode} (each example is used once "
                                  f"per epoch), got {self.epochs:g}")
             if self.steps_given is not None and self.steps_given % per:
-                raise ValueError(f"steps must be a whole number of epochs for sampling=shuffle: a multiple of "
+                raise ValueError(f"steps must be a whole number of epochs for sampling={mode}: a multiple of "
                                  f"{per} (= ceil(dataset_size/batch_size)), got {self.steps_given}")
         if adjacency is not None:
             from ..accounting.event_plan import Adjacency
@@ -144,7 +154,8 @@ class TrainingConfig:
             adj = _enum("adjacency", adjacency, Adjacency)
             if adj is not self.adjacency:
                 raise ValueError(f"adjacency={adj.value} does not fit sampling={self.sampling.value}: allowed "
-                                 f"adjacency={self.adjacency.value} (poisson: add_remove; fixed, shuffle: replace_one)")
+                                 f"adjacency={self.adjacency.value} (poisson, balls_in_bins: add_remove; fixed, "
+                                 "shuffle: replace_one)")
 
     # ------------------------------------------------------------------ derived
     @property
@@ -166,7 +177,7 @@ class TrainingConfig:
         if self.steps_given is not None:
             return self.steps_given
         e = Fraction(self.epochs)
-        if self.sampling is Sampling.SHUFFLE:
+        if self.sampling in _PER_EPOCH:
             return int(e) * self.batches_per_epoch
         if self.batch_size is not None:
             return math.ceil(e * self.dataset_size / self.batch_size)
@@ -174,7 +185,7 @@ class TrainingConfig:
 
     @property
     def adjacency(self):
-        """add_remove for poisson, replace_one for fixed and shuffle (``Adjacency``)."""
+        """add_remove for poisson and balls_in_bins, replace_one for fixed and shuffle (``Adjacency``)."""
         return _adjacency_for(self.sampling)
 
     def event_dict(self) -> dict[str, Any]:
@@ -187,6 +198,9 @@ class TrainingConfig:
         if self.sampling is Sampling.POISSON:
             return sc({"module_name": "dp_accounting.dp_event", "class_name": "PoissonSampledDpEvent",
                        "sampling_probability": self.sampling_rate, "event": g(sigma)}, self.steps)
+        if self.sampling is Sampling.BALLS_IN_BINS:
+            raise ValueError("sampling=balls_in_bins has no dp-accounting DpEvent (dp-accounting has no random-"
+                             "allocation event); allowed for event export: sampling=poisson|fixed|shuffle")
         if self.sampling is Sampling.FIXED:
             return sc({"module_name": "dp_accounting.dp_event", "class_name": "SampledWithoutReplacementDpEvent",
                        "source_dataset_size": self.dataset_size, "sample_size": self.batch_size,
@@ -201,16 +215,20 @@ class TrainingConfig:
 
     @cached_property
     def mechanism(self):
-        """The mechanism we analyse: the certified SubsampledGaussian (poisson), the exact Gaussian bound
-        G_{2√E/σ} (shuffle) or the certified fixed-batch bracket (fixed)."""
-        from ..mechanisms import Gaussian, SubsampledGaussian
+        """The mechanism we analyse: the certified SubsampledGaussian (poisson), the certified random-allocation
+        bracket (balls_in_bins), the bracket [realised worst-case dataset, G_{2√E/σ}] (shuffle) or the
+        certified fixed-batch bracket (fixed)."""
+        from ..mechanisms import SubsampledGaussian
+        from ..mechanisms.allocation import BallsInBinsGaussian, ShuffledGaussian
         from ..mechanisms.fixed_batch import FixedBatchGaussian
 
         if self.sampling is Sampling.POISSON:
             return SubsampledGaussian(self.noise_multiplier, self.sampling_rate, self.steps,
                                       discretization=self.discretization)
-        if self.sampling is Sampling.SHUFFLE:
-            return Gaussian(mu=2.0 * math.sqrt(self.steps // self.batches_per_epoch) / self.noise_multiplier)
+        if self.sampling in _PER_EPOCH:
+            cls = ShuffledGaussian if self.sampling is Sampling.SHUFFLE else BallsInBinsGaussian
+            return cls(self.noise_multiplier, dataset_size=self.dataset_size, batch_size=self.batch_size,
+                       epochs=self.steps // self.batches_per_epoch)
         return FixedBatchGaussian(self.noise_multiplier / 2.0, dataset_size=self.dataset_size,
                                   batch_size=self.batch_size, steps=self.steps, discretization=self.discretization)
 

@@ -12,6 +12,7 @@ name ``"dpcompare"`` (Opacus 1.6: ``opacus.accountants.registry``)::
     engine.get_epsilon(1e-5)                 # certified: never below the true ε of the run
     engine.accountant.tpr_at_fpr(0.01)       # the best membership attack's power at 1% false positives
     engine.accountant.mu_fit().sentence()    # the μ describing the run, with its certified Δ to G_μ
+    engine.accountant.observe_data_loader(loader)  # warns once if the batches are not Poisson-sampled
 
 :func:`train_private` is that set-up and the DP-SGD loop in one call (used by ``examples/opacus_pareto.py``
 and the tests)::
@@ -36,7 +37,7 @@ from .._validation import check_integer, check_positive
 from ..comparison import delta_divergence
 from ..mechanisms import FromDpEvent, Mechanism, PerfectlyPrivate, SubsampledGaussian
 
-__all__ = ["DpcompareAccountant", "NAME", "history_mechanism", "register", "train_private"]
+__all__ = ["DpcompareAccountant", "NAME", "NotPoissonWarning", "history_mechanism", "register", "train_private"]
 
 #: the accountant's name in Opacus (``PrivacyEngine(accountant=NAME)``)
 NAME = "dpcompare"
@@ -57,12 +58,39 @@ def history_mechanism(history: list[tuple[float, float, int]], *, discretization
     return FromDpEvent(event, discretization=discretization, name="opacus-history")
 
 
+class NotPoissonWarning(UserWarning):
+    """The run's batches are not Poisson-sampled, so the accountant's Poisson ε does not cover it."""
+
+
 class DpcompareAccountant(IAccountant):
     """Opacus accountant backed by dpcompare's certified analysis (module docstring)."""
 
     def __init__(self) -> None:
         super().__init__()
         self._cache: tuple[tuple, Mechanism] | None = None
+        self._warned_sampling = False
+
+    def observe_data_loader(self, loader: Any) -> bool:
+        """Check that ``loader`` (what ``make_private`` returned) samples Poisson batches; warn once if not.
+
+        The accountant sees only (noise multiplier, sample rate) per step, so it always evaluates Poisson
+        sampling. With ``poisson_sampling=False`` Opacus trains on shuffled batches, and the Poisson ε is not a
+        valid bound for them (Chua et al., "How private are DP-SGD implementations?", ICML 2024): the warning
+        names the certified bracket for what ran. Returns whether the loader is Poisson.
+        """
+        from opacus.data_loader import DPDataLoader
+
+        poisson = isinstance(loader, DPDataLoader)
+        if not poisson and not self._warned_sampling:
+            import warnings
+
+            self._warned_sampling = True
+            warnings.warn(
+                "the data loader is not Poisson-sampled (poisson_sampling=False: shuffled batches); this accountant "
+                "reports the Poisson ε, which is not a valid bound for shuffled batches. For what ran, see "
+                "`dpcompare ran \"sgm(noise_multiplier=…, batch_size=…, dataset_size=…, epochs=…, sampling=shuffle)\"`",
+                NotPoissonWarning, stacklevel=2)
+        return poisson
 
     def step(self, *, noise_multiplier: float, sample_rate: float) -> None:
         """One optimiser step (same history merging as Opacus' RDP accountant)."""
@@ -143,6 +171,7 @@ def train_private(
     max_grad_norm: float = 1.0,
     loss_fn: Any = None,
     accountant: str = NAME,
+    poisson_sampling: bool = True,
 ) -> tuple[Any, Any]:
     """Train ``model`` with Opacus' DP-SGD for ``epochs`` passes; returns ``(engine, private_model)``.
 
@@ -154,6 +183,8 @@ def train_private(
     every sampling round is a step of the accountant, as the subsampled Gaussian's accounting
     requires. Skipping it would leave the round uncounted and ε understated (and whether a round
     updates the model would depend on the data). ``engine.get_epsilon(δ)`` then reads the accountant.
+    ``poisson_sampling=False`` trains on shuffled batches; the accountant then warns once
+    (:class:`NotPoissonWarning`) that its Poisson ε does not cover the run.
     """
     import torch
     from opacus import PrivacyEngine
@@ -163,7 +194,10 @@ def train_private(
     max_grad_norm = check_positive("max_grad_norm", max_grad_norm)
     engine = PrivacyEngine(accountant=accountant)
     model, optimizer, loader = engine.make_private(module=model, optimizer=optimizer, data_loader=loader,
-                                                   noise_multiplier=noise_multiplier, max_grad_norm=max_grad_norm)
+                                                   noise_multiplier=noise_multiplier, max_grad_norm=max_grad_norm,
+                                                   poisson_sampling=poisson_sampling)
+    if isinstance(engine.accountant, DpcompareAccountant):
+        engine.accountant.observe_data_loader(loader)  # warns once for shuffled batches
     loss_fn = torch.nn.CrossEntropyLoss() if loss_fn is None else loss_fn
     for _ in range(epochs):
         for xb, yb in loader:

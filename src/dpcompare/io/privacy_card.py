@@ -99,10 +99,15 @@ class PrivacyCard:
     registry: dict[str, str]
     figures: tuple[tuple[str, str], ...] = field(default=(), repr=False)  # (title, inline svg)
     notes: tuple[str, ...] = ()  # sentences shown under the numbers (the μ-GDP fit, the strict bound's reason)
+    #: for a training run whose batches are not Poisson: what ran vs the Poisson number usually reported
+    ran: Any = field(default=None, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"mechanism": self.spec, "numbers": {n.key: n.to_dict() for n in self.numbers},
-                "registry": dict(self.registry), "notes": list(self.notes)}
+        out = {"mechanism": self.spec, "numbers": {n.key: n.to_dict() for n in self.numbers},
+               "registry": dict(self.registry), "notes": list(self.notes)}
+        if self.ran is not None:
+            out["ran_vs_reported"] = self.ran.to_dict()
+        return out
 
     def html(self) -> str:
         """One self-contained HTML page (figures inline as SVG, nothing loaded from the network)."""
@@ -221,7 +226,20 @@ def build_card(mechanism: "Mechanism | str", *, n: int | None = None, unit: str 
     figs: tuple[tuple[str, str], ...] = ()
     if figures:
         figs = _figures(m)
-    return PrivacyCard(m.spec, tuple(out), registry, figs, tuple(notes))
+    return PrivacyCard(m.spec, tuple(out), registry, figs, tuple(notes), ran_section(m))
+
+
+def ran_section(m: "Mechanism") -> Any:
+    """What ran vs the Poisson report (dpsgd/ran.py) for a run on shuffled, balls-in-bins or fixed batches."""
+    from ..mechanisms.allocation import BallsInBinsGaussian, ShuffledGaussian
+    from ..mechanisms.fixed_batch import FixedBatchGaussian
+
+    if not isinstance(m, (BallsInBinsGaussian, ShuffledGaussian, FixedBatchGaussian)):
+        return None
+    from ..dpsgd.ran import ran_versus_reported
+    from .spec_training import parse_training
+
+    return ran_versus_reported(parse_training(m.spec))
 
 
 def _figures(m: "Mechanism") -> tuple[tuple[str, str], ...]:
@@ -250,6 +268,8 @@ figure svg{display:block;width:100%;height:auto}
 
 
 def _html(card: PrivacyCard) -> str:
+    from .ran_section import ran_html
+
     e = lambda x: html.escape(str(x), quote=True)  # noqa: E731
     rows = "".join(
         f"<tr><td>{e(c.symbol)} {e(c.direction.value)}</td><td class=\"num\">{e('∞' if c.value is None and c.symbol == 'ε' else num(c.value))}</td>"
@@ -268,6 +288,7 @@ def _html(card: PrivacyCard) -> str:
         + "".join(f"<p>{e(t)}</p>" for t in card.notes)
         + f"<h2>Registry entry</h2><table>{reg}</table>"
         + (f"<h2>Figures</h2>{figs}" if figs else "")
+        + (ran_html(card.ran) if card.ran is not None else "")
         + "</body></html>\n"
     )
 

@@ -7,7 +7,7 @@
     sgm(noise_multiplier=1.1, batch_size=256, dataset_size=60000, steps=2344, sampling=fixed)
     sgm(sigma=1.1, sampling_rate=0.004, epochs=3)
 
-``sigma``/``noise_multiplier`` and ``p``/``sampling_rate`` are synonyms; ``sampling=poisson|shuffle|fixed``
+``sigma``/``noise_multiplier`` and ``p``/``sampling_rate`` are synonyms; ``sampling=poisson|shuffle|fixed|balls_in_bins``
 (default poisson) and ``adjacency=add_remove|replace_one`` (checked against the sampling mode).
 
 **DpEvent files.** Anywhere a spec is accepted, a path ending in ``.json`` is read as a DpEvent: one JSON
@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from .spec import MECHANISMS, Param
 
 if TYPE_CHECKING:
+    from ..dpsgd.training import TrainingConfig
     from ..mechanisms import Mechanism
 
 _SGM_PARAMS = {
@@ -36,7 +37,7 @@ _SGM_PARAMS = {
     "epochs": Param.positive(what="passes over the data"),
     "batch_size": Param.integer(minimum=1, what="(expected) batch size"),
     "dataset_size": Param.integer(minimum=1, what="number of examples"),
-    "sampling": Param.choice("poisson", "shuffle", "fixed", what="batch sampling"),
+    "sampling": Param.choice("poisson", "shuffle", "fixed", "balls_in_bins", what="batch sampling"),
     "adjacency": Param.choice("add_remove", "replace_one", what="neighbouring relation"),
 }
 
@@ -48,7 +49,7 @@ _SGM_PARAMS = {
            "noise_multiplier?, sigma?, p?, sampling_rate?, steps?, epochs?, batch_size?, dataset_size?, "
            "sampling?, adjacency?"],
     summary="DP-SGD: sgm(sigma, p, steps) or sgm(noise_multiplier, batch_size, dataset_size, epochs|steps, "
-            "sampling=poisson|shuffle|fixed)",
+            "sampling=poisson|shuffle|fixed|balls_in_bins)",
 )
 def _sgm(**kw: Any) -> "Mechanism":
     from ..dpsgd.training import TrainingConfig
@@ -120,27 +121,48 @@ def _reject_non_finite(text: str, path: str) -> None:
     walk(obj, "")
 
 
+def parse_training(spec: str) -> "TrainingConfig":
+    """A :class:`~dpcompare.dpsgd.training.TrainingConfig` from ``sgm(...)`` in either vocabulary
+    (``noise_multiplier``/``sigma``, ``batch_size``, ``dataset_size``, ``epochs``/``steps``, ``sampling``,
+    ``adjacency``); ``ValueError`` naming the parameter otherwise.
+
+    >>> parse_training("sgm(noise_multiplier=1.1, batch_size=256, dataset_size=60000, epochs=10)").steps
+    2344
+    """
+    from ..dpsgd.training import TrainingConfig
+    from .spec import Parser
+
+    parser = Parser(str(spec).strip(), "mechanism")
+    name = parser.parse_name().lower()
+    if name != "sgm":
+        raise ValueError(f"a training run must be sgm(noise_multiplier=…, batch_size=…, dataset_size=…, "
+                         f"epochs=…, sampling=…), got {name}(…)")
+    call = parser.parse_args(name)
+    entry = MECHANISMS["sgm"]
+    MECHANISMS.check_form(entry, {k.lower() for k, _ in call.args if k})
+    kw = {k.lower(): entry.params[k.lower()].convert(k.lower(), n) for k, n in call.args if k}
+    if "sigma" in kw and "noise_multiplier" in kw:
+        raise ValueError("give the noise multiplier once: sigma or noise_multiplier, not both")
+    nm = kw.pop("sigma", None)
+    nm = kw.pop("noise_multiplier", nm)
+    if nm is None:
+        raise ValueError("sgm is missing noise_multiplier (or sigma)")
+    return TrainingConfig(nm, **kw)
+
+
 def training_event_json(spec: str) -> str:
     """The DpEvent JSON of a spec: ``sgm(...)`` in any vocabulary, another DpEvent file, or a mechanism
     with a DpEvent equivalent (``gaussian``, ``laplace``); ``ValueError`` otherwise."""
     from ..accounting.dp_accounting import event_to_json
-    from ..dpsgd.training import TrainingConfig
     from .spec import Parser, parse
 
     text = spec.strip()
     if text.lower().endswith(".json"):
         mech = parse(text)
         return mech.to_json()
-    parser = Parser(text, "mechanism")
-    name = parser.parse_name().lower()
+    name = Parser(text, "mechanism").parse_name().lower()
     if name == "sgm":
-        call = parser.parse_args(name)
-        entry = MECHANISMS["sgm"]
-        MECHANISMS.check_form(entry, {k.lower() for k, _ in call.args if k})
-        kw = {k.lower(): entry.params[k.lower()].convert(k.lower(), n) for k, n in call.args if k}
-        nm = kw.pop("sigma", None)
-        nm = kw.pop("noise_multiplier", nm)
-        return event_to_json(TrainingConfig(nm, **kw).event_dict())
+        return event_to_json(parse_training(text).event_dict())
     mech = parse(text)
     from ..mechanisms import Gaussian, Laplace
 

@@ -98,7 +98,7 @@ class GridStep:
         return DiscretePair(self.losses[keep], self.log_p[keep], None, None, self.rounding)
 
 
-def _rel_err_mass(part: StepPartition) -> float:
+def rel_err_mass(part: StepPartition) -> float:
     """‖Δp‖₁ + ‖Δq‖₁ of the cell masses from their relative errors (plus rounding of the construction)."""
     rel = np.broadcast_to(np.asarray(part.rel_err, dtype=float), part.log_p.shape)
     with np.errstate(over="ignore"):
@@ -139,7 +139,7 @@ def pessimistic_step(part: StepPartition) -> GridStep:
         g = float(part.grid(part.k_hi))
         log_p[-1] = np.logaddexp(log_p[-1], lp)
         q_pos_inf += max(0.0, math.exp(lq) - math.exp(min(lp + g, 0.0)))
-    return GridStep(h, part.offset, k_lo, log_p, p_neg_inf, min(q_pos_inf, 1.0), Rounding.PESSIMISTIC, _rel_err_mass(part))
+    return GridStep(h, part.offset, k_lo, log_p, p_neg_inf, min(q_pos_inf, 1.0), Rounding.PESSIMISTIC, rel_err_mass(part))
 
 
 def _segment_logsumexp(idx: np.ndarray, vals: np.ndarray, size: int) -> np.ndarray:
@@ -189,7 +189,7 @@ def optimistic_step(part: StepPartition) -> GridStep:
     lam = np.concatenate(lam_list)
     logp = np.concatenate(lp_list)
     log_out, snap_err = _greedy_merge(lam.tolist(), logp.tolist(), part.h, part.offset, part.k_lo, part.k_hi)
-    err = _rel_err_mass(part) + snap_err
+    err = rel_err_mass(part) + snap_err
     return GridStep(part.h, part.offset, part.k_lo, log_out, part.p_neg_inf, part.q_pos_inf, Rounding.OPTIMISTIC, err)
 
 

@@ -21,7 +21,7 @@ from rich.table import Table
 
 from ..audit_inputs import load_scores
 from ..files import output_path, write_output
-from ..render import emit_json as _emit_json, num as _num
+from ..render import emit_json, num
 from ..spec import parse
 from .app import EXIT_USER_ERROR, _console, _print_parts, app
 
@@ -67,23 +67,23 @@ def _table(d: dict[str, Any]) -> list[Any]:
               "the audit's confidence region lies below the claimed curve" if d["contradicts"]
               else "the attack stays within what the claim allows")
     eps_lo, eps_c = d["epsilon_lower"], d["claimed_epsilon"]
-    t.add_row(f"ε proved at δ = {_num(d['delta'], 3)}", "∞" if eps_lo is None else _num(eps_lo),
+    t.add_row(f"ε proved at δ = {num(d['delta'], 3)}", "∞" if eps_lo is None else num(eps_lo),
               "with this confidence the mechanism is not (ε′, δ)-DP for ε′ below this")
-    t.add_row(f"ε claimed at δ = {_num(d['delta'], 3)}", "∞" if eps_c is None else _num(eps_c), "")
+    t.add_row(f"ε claimed at δ = {num(d['delta'], 3)}", "∞" if eps_c is None else num(eps_c), "")
     g = d["gap"]
     if g.get("value") is not None:
-        t.add_row("gap Δ(attack‖claim)", _num(g["value"]),
-                  (f"Bayes-error room the attack did not reach, largest at prior π = {_num(g['pi'], 4)} "
+        t.add_row("gap Δ(attack‖claim)", num(g["value"]),
+                  (f"Bayes-error room the attack did not reach, largest at prior π = {num(g['pi'], 4)} "
                    if g.get("pi") is not None else "the attack reaches the claim's Bayes error at every prior ")
                   + 
-                  f"(band [{_num(g['lower'], 3)}, {_num(g['upper'], 3)}])")
+                  f"(band [{num(g['lower'], 3)}, {num(g['upper'], 3)}])")
     if d.get("gdp_mu_lower") is not None:
-        t.add_row("μ-GDP ruled out", _num(d["gdp_mu_lower"]), "the audit contradicts every μ-GDP claim with μ below this")
+        t.add_row("μ-GDP ruled out", num(d["gdp_mu_lower"]), "the audit contradicts every μ-GDP claim with μ below this")
     for row in d.get("tpr_at_fpr", []):
-        t.add_row(f"TPR at FPR {_num(row['fpr'], 3)}", _num(row["attack"], 4),
-                  f"certified ≥ {_num(row['attack_lower'], 4)}; the claim allows at most {_num(row['claimed_max'], 4)}")
+        t.add_row(f"TPR at FPR {num(row['fpr'], 3)}", num(row["attack"], 4),
+                  f"certified ≥ {num(row['attack_lower'], 4)}; the claim allows at most {num(row['claimed_max'], 4)}")
     if "epsilon_lower_fdp" in d:
-        t.add_row("ε proved (f-DP test)", _num(d["epsilon_lower_fdp"]), "Mahloujifar et al.'s test of f_{ε,δ}")
+        t.add_row("ε proved (f-DP test)", num(d["epsilon_lower_fdp"]), "Mahloujifar et al.'s test of f_{ε,δ}")
     return [t, f"method: {escape(d['method'])}"]
 
 
@@ -117,7 +117,7 @@ def audit_cmd(
     except ValueError as exc:
         if not as_json:
             raise
-        _emit_json({"error": " ".join(str(exc).split())})
+        emit_json({"error": " ".join(str(exc).split())})
         sys.stderr.write(f"error: {' '.join(str(exc).split())}\n")
         raise typer.Exit(EXIT_USER_ERROR) from None
     if data is not None:
@@ -130,7 +130,7 @@ def audit_cmd(
     if report_path is not None:
         d["report"] = report_path
     if as_json:
-        _emit_json(d)
+        emit_json(d)
         return
     _print_parts(_table(d) + [f"wrote {escape(p)}" for p in (plot_path, report_path) if p])
 

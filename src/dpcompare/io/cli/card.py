@@ -55,5 +55,10 @@ def card_cmd(
     con.print("≤: the truth is at most this; ≥: at least this (both err towards less privacy); ≈: a description, not a bound.")
     con.print()
     con.print(reg)
+    if card.ran is not None:
+        from .ran import print_ran
+
+        con.print()
+        print_ran(card.ran)
     if html_out is not None:
         con.print(f"wrote {escape(html_out)}")

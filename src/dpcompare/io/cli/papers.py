@@ -26,7 +26,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..spec import parse
-from ..render import emit_json as _emit_json, num as _num
+from ..render import emit_json, num
 from .app import _numbers, _print_parts, app
 
 _JSON = typer.Option("--json", help="Print one JSON object on stdout and nothing else.")
@@ -40,7 +40,7 @@ def _table(title: str, cols: tuple[str, ...]) -> Table:
 
 
 def _bracket(d: Any) -> str:
-    return f"{_num(d.value)} [{_num(d.lower)}, {_num(d.upper)}]"
+    return f"{num(d.value)} [{num(d.lower)}, {num(d.upper)}]"
 
 
 def _dist(option: str, text: str) -> list[list[float]]:
@@ -100,13 +100,13 @@ def levy_cmd(
            "symmetric_delta": sym, "delta_ab": ab.to_dict(), "delta_ba": ba.to_dict(),
            "source": "[BCP] Lemma B.1, eq 31-35: Λ(W, W′) = Δ↔(M, M̃)"}
     if as_json:
-        _emit_json(out)
+        emit_json(out)
         return
     t = _table("Lévy distance of the W-laws ([BCP] Lemma B.1), F_W(x) = f(1 − x)", ("", "value", "certified bracket"))
-    t.add_row("Λ(W_A, W_B)", _num(r.value), f"[{_num(r.lower)}, {_num(r.upper)}]")
-    t.add_row("Δ↔ = max(Δ(A‖B), Δ(B‖A))", _num(sym), f"[{_num(max(ab.lower, ba.lower))}, {_num(max(ab.upper, ba.upper))}]")
+    t.add_row("Λ(W_A, W_B)", num(r.value), f"[{num(r.lower)}, {num(r.upper)}]")
+    t.add_row("Δ↔ = max(Δ(A‖B), Δ(B‖A))", num(sym), f"[{num(max(ab.lower, ba.lower))}, {num(max(ab.upper, ba.upper))}]")
     _print_parts([f"[bold]A[/] = {escape(ma.spec)}\n[bold]B[/] = {escape(mb.spec)}", t,
-                  f"Attained on the line f(α) − α = s = {_num(r.s, 4)}; Lemma B.1 says Λ = Δ↔ (the two are computed independently)."])
+                  f"Attained on the line f(α) − α = s = {num(r.s, 4)}; Lemma B.1 says Λ = Δ↔ (the two are computed independently)."])
 
 
 @app.command("dominance")
@@ -125,9 +125,9 @@ def dominance_cmd(
            "tradeoff_clause": r.tradeoff_clause, "profile_clause": r.profile_clause, "bayes_clause": r.bayes_clause,
            "delta_ab": r.delta.to_dict(), "source": "[BCP] Def 2, Thm 2"}
     if as_json:
-        _emit_json(out)
+        emit_json(out)
         return
-    t = _table(f"[BCP] Thm 2 at level 𝔇 = {_num(r.level, 4)}: A ≥_𝔇 B iff any (all) of", ("clause", "holds"))
+    t = _table(f"[BCP] Thm 2 at level 𝔇 = {num(r.level, 4)}: A ≥_𝔇 B iff any (all) of", ("clause", "holds"))
     t.add_row("trade-off: f_A(α + 𝔇) − 𝔇 ≤ f_B(α) for all α", "yes" if r.tradeoff_clause else "no")
     t.add_row("profile: δ_B(ε) ≤ δ_A(ε) + 𝔇(1 + e^ε) for all ε", "yes" if r.profile_clause else "no")
     t.add_row("Bayes: R_A(π) − R_B(π) ≤ 𝔇 for all π (certified Δ)", "yes" if r.bayes_clause else "no")
@@ -151,13 +151,13 @@ def lemma6_cmd(
     h = heterogeneous(schedule_parts([parse(s) for s in a]), schedule_parts([parse(s) for s in b]),
                       certified=not no_compose)
     if as_json:
-        _emit_json({**h.to_dict(), "source": "[BCP] Lemma 6 (Dong, Roth & Su 2022, Thm 3.5)"})
+        emit_json({**h.to_dict(), "source": "[BCP] Lemma 6 (Dong, Roth & Su 2022, Thm 3.5)"})
         return
     t = _table("Lemma 6 sums over the parts (one-step PLRV moments × steps)",
                ("", "steps", "K = Σv₁", "s = √Σv₂", "K/s", "μ = 2K/s", "2K/√ΣVar", "max v₁", "Σ v₄"))
     for label, s in (("A", h.a), ("B", h.b)):
-        t.add_row(label, f"{s.steps:,}", _num(s.K, 4), _num(math.sqrt(s.s2), 4), _num(s.ratio, 5), _num(s.mu_lemma, 4),
-                  _num(s.mu_variance, 4), _num(s.max_v1, 2), _num(s.sum_v4, 2))
+        t.add_row(label, f"{s.steps:,}", num(s.K, 4), num(math.sqrt(s.s2), 4), num(s.ratio, 5), num(s.mu_lemma, 4),
+                  num(s.mu_variance, 4), num(s.max_v1, 2), num(s.sum_v4, 2))
     parts: list[Any] = [f"[bold]A[/] = {escape(h.a.describe())}\n[bold]B[/] = {escape(h.b.describe())}", t]
     if h.delta_ab is not None or h.to_limit_a is not None:
         td = _table("Δ of the actual compositions (value [lower, upper])", ("", "Δ"))
@@ -166,8 +166,8 @@ def lemma6_cmd(
             td.add_row("Δ(B‖A)", _bracket(h.delta_ba))
         for label, lim, s in (("A", h.to_limit_a, h.a), ("B", h.to_limit_b, h.b)):
             if lim is not None:
-                td.add_row(f"Δ↔({label}, G_{{{_num(s.mu_lemma, 4)}}}) (to its limit)",
-                           _num(max(lim[0].value, lim[1].value)))
+                td.add_row(f"Δ↔({label}, G_{{{num(s.mu_lemma, 4)}}}) (to its limit)",
+                           num(max(lim[0].value, lim[1].value)))
         parts.append(td)
     parts.append(f"Compositions: {escape(h.note)}.")
     parts.append(f"[bold]Prediction[/]: {escape(h.sentence())}")
@@ -216,19 +216,19 @@ def from_bayes_cmd(
         write_output(fig_path, P.render(bayes_construction(c, original), fmt))
         out["figure"] = fig_path
     if as_json:
-        _emit_json(out)
+        emit_json(out)
         return
     t = _table("Vertices of f̂ (a convex polygon: an exact discrete mechanism)", ("α", "β = f̂(α)"))
     shown = np.unique(np.linspace(0, c.alpha.size - 1, min(c.alpha.size, 12)).round().astype(int))
     for i in shown:
-        t.add_row(_num(c.alpha[i]), _num(c.beta[i]))
+        t.add_row(num(c.alpha[i]), num(c.beta[i]))
     if shown.size < c.alpha.size:
         t.caption = f"{shown.size} of {c.alpha.size} vertices; --json lists all"
 
-    parts: list[Any] = [t, f"ε ≤ {_num(out['epsilon@1e-5'])} at δ = 1e-5, advantage {_num(m.advantage)}, R* = {_num(m.minimax_bayes_error)} "
+    parts: list[Any] = [t, f"ε ≤ {num(out['epsilon@1e-5'])} at δ = 1e-5, advantage {num(m.advantage)}, R* = {num(m.minimax_bayes_error)} "
                         f"({c.alpha.size} vertices from {pis.size} priors{'' if asymmetric else ', mirrored to 1 − π'})."]
     if c.beta[0] < 1:
-        parts.append(f"f̂(0) = {_num(c.beta[0])} < 1: no value at a prior near 0 or 1 constrains the tail, so the built "
+        parts.append(f"f̂(0) = {num(c.beta[0])} < 1: no value at a prior near 0 or 1 constrains the tail, so the built "
                      "mechanism keeps a test with FPR 0 and power 1 − f̂(0) (δ ≥ that for every ε).")
     if original is not None:
         parts.append(f"Against {escape(original.spec)}: Δ(original‖built) = {_bracket(ab)} (what the finite priors cost: "
@@ -259,13 +259,13 @@ def tangent_cmd(
     out = {"psi": r.psi, "eps": r.eps, "slope": r.slope, "fpr": r.fpr, "tpr": r.tpr, "intercept": r.intercept,
            "delta": r.intercept, "source": "[SI] Lemma 4 (intercept: eq 7.1)"}
     if as_json:
-        _emit_json(out)
+        emit_json(out)
         return
-    t = _table(f"[SI] Lemma 4: tangent of slope e^ε = {_num(r.slope)} to the ROC of ψ = {_num(r.psi)}", ("", "value"))
-    t.add_row("touching point FPR x* = Φ(−ψ/2 − ε/ψ)", _num(r.fpr))
-    t.add_row("touching point TPR = Φ(ψ/2 − ε/ψ)", _num(r.tpr))
-    t.add_row("intercept TPR − e^ε·FPR = δ(ε)", _num(r.intercept))
-    _print_parts([t, f"Every test has TPR ≤ e^ε·FPR + {_num(r.intercept)}: (ε, δ) = ({_num(r.eps)}, {_num(r.intercept)})."])
+    t = _table(f"[SI] Lemma 4: tangent of slope e^ε = {num(r.slope)} to the ROC of ψ = {num(r.psi)}", ("", "value"))
+    t.add_row("touching point FPR x* = Φ(−ψ/2 − ε/ψ)", num(r.fpr))
+    t.add_row("touching point TPR = Φ(ψ/2 − ε/ψ)", num(r.tpr))
+    t.add_row("intercept TPR − e^ε·FPR = δ(ε)", num(r.intercept))
+    _print_parts([t, f"Every test has TPR ≤ e^ε·FPR + {num(r.intercept)}: (ε, δ) = ({num(r.eps)}, {num(r.intercept)})."])
 
 
 @app.command("group")
@@ -285,11 +285,11 @@ def group_cmd(
     out = {"psi": p, "k": int(k), "psi_group": kp, "delta": delta, "epsilon": float(epsilon(p, delta)),
            "epsilon_group": float(epsilon(kp, delta)), "source": "[SI] Cor 7 (Dong, Roth & Su 2022, Thm 2.14)"}
     if as_json:
-        _emit_json(out)
+        emit_json(out)
         return
-    t = _table(f"[SI] Cor 7: group privacy, δ = {_num(delta, 3)}", ("", "ψ", "ε at δ"))
-    t.add_row("one individual", _num(p), _num(out["epsilon"]))
-    t.add_row(f"group of k = {k}", _num(kp), _num(out["epsilon_group"]))
+    t = _table(f"[SI] Cor 7: group privacy, δ = {num(delta, 3)}", ("", "ψ", "ε at δ"))
+    t.add_row("one individual", num(p), num(out["epsilon"]))
+    t.add_row(f"group of k = {k}", num(kp), num(out["epsilon_group"]))
     _print_parts([t])
 
 
@@ -312,14 +312,14 @@ def clt_cmd(
     kinds = ("poisson", "uniform") if sampling == "both" else (sampling,)
     rows = [compare_clt(sigma, sampling_rate, steps, delta, sampling=s, dataset_size=dataset_size) for s in kinds]
     if as_json:
-        _emit_json({"sigma": sigma, "sampling_rate": sampling_rate, "steps": steps, "delta": delta,
+        emit_json({"sigma": sigma, "sampling_rate": sampling_rate, "steps": steps, "delta": delta,
                     "results": {r.sampling.value: r.to_dict() for r in rows}})
         return
-    t = _table(f"DP-SGD CLT vs the accountant for the same sampling (σ = {_num(sigma)}, p = {_num(sampling_rate)}, "
-               f"T = {steps:,}, δ = {_num(delta, 3)})", ("sampling", "μ (CLT)", "ε (CLT)", "ε certified", "CLT under-states"))
+    t = _table(f"DP-SGD CLT vs the accountant for the same sampling (σ = {num(sigma)}, p = {num(sampling_rate)}, "
+               f"T = {steps:,}, δ = {num(delta, 3)})", ("sampling", "μ (CLT)", "ε (CLT)", "ε certified", "CLT under-states"))
     for r in rows:
-        t.add_row(r.sampling.value, _num(r.psi_clt), _num(r.epsilon_clt),
-                  f"[{_num(r.epsilon_exact_lower)}, {_num(r.epsilon_exact)}]", "yes" if r.understates else "no")
+        t.add_row(r.sampling.value, num(r.psi_clt), num(r.epsilon_clt),
+                  f"[{num(r.epsilon_exact_lower)}, {num(r.epsilon_exact)}]", "yes" if r.understates else "no")
     notes = [f"{r.sampling.value}: {escape(r.source)}; accountant: {escape(r.accountant)}." for r in rows]
     _print_parts([t, *notes, "The CLTs are asymptotic approximations, not bounds."])
 
@@ -347,11 +347,11 @@ def fdiv_cmd(
     rows += [(f"hockey-stick(e^{e:g})", "[MIX] Cor B.5 (= δ(ε))", l_f_bounds(m, hockey_stick(math.exp(e)))) for e in epss]
     rows.append(("length", "[MIX] Prop B.7 (graph of f)", l_f_bounds(m, LENGTH)))
     if as_json:
-        _emit_json({"mechanism": m.spec, "divergences": {n: {"lower": lo, "upper": hi, "source": s} for n, s, (lo, hi) in rows}})
+        emit_json({"mechanism": m.spec, "divergences": {n: {"lower": lo, "upper": hi, "source": s} for n, s, (lo, hi) in rows}})
         return
     t = _table(f"F-divergences of {m.spec} from its trade-off function", ("divergence", "lower", "upper", "source"))
     for n, s, (lo, hi) in rows:
-        t.add_row(n, _num(lo), _num(hi), s)
+        t.add_row(n, num(lo), num(hi), s)
     notes: list[Any] = [t, "D_F(P‖Q) = l_F(f); the bracket comes from the pessimistic and optimistic pairs (data processing)."]
     if any(math.isinf(hi) for _, _, (_, hi) in rows):
         notes.append("An upper end ∞: the pessimistic pair keeps tail mass at ℓ = ±∞ (where the certified numerics put what "
@@ -406,19 +406,19 @@ def joint_concavity_cmd(
         out["joint_convexity"] = {n: dict(zip(("mixture", "weighted_sum"), joint_convexity_terms(w, P, Q, d)))
                                   for n, d in (("KL", KL), ("TV", TV))}
     if as_json:
-        _emit_json(out)
+        emit_json(out)
         return
     t = _table(f"T(P_w, Q_w′) exactly and by {which}", ("", "value"))
-    t.add_row("Δ(exact ‖ bound) (the bound's regret; 0 would be tight)", f"{_num(gap)} at π = {_num(gap_pi, 4)}")
-    t.add_row("Δ(bound ‖ exact) (must be 0: the bound is never more private)", _num(back))
-    t.add_row("ε at δ = 1e-5: exact", _num(out["epsilon@1e-5"]["exact"]))
-    t.add_row("ε at δ = 1e-5: bound", _num(out["epsilon@1e-5"]["bound"]))
+    t.add_row("Δ(exact ‖ bound) (the bound's regret; 0 would be tight)", f"{num(gap)} at π = {num(gap_pi, 4)}")
+    t.add_row("Δ(bound ‖ exact) (must be 0: the bound is never more private)", num(back))
+    t.add_row("ε at δ = 1e-5: exact", num(out["epsilon@1e-5"]["exact"]))
+    t.add_row("ε at δ = 1e-5: bound", num(out["epsilon@1e-5"]["bound"]))
     parts: list[Any] = [t]
     if weights_q is None:
-        parts.append(f"[MIX] Prop 6.1 equality gap: {_num(out['equality_gap'])} (0 iff Lemma 3.1 holds with equality).")
+        parts.append(f"[MIX] Prop 6.1 equality gap: {num(out['equality_gap'])} (0 iff Lemma 3.1 holds with equality).")
         tj = _table("[MIX] Prop 3.3: D_F(P_w‖Q_w) ≤ Σ wᵢ D_F(Pᵢ‖Qᵢ)", ("F", "mixture", "Σ wᵢ D_F"))
         for n, v in out["joint_convexity"].items():
-            tj.add_row(n, _num(v["mixture"]), _num(v["weighted_sum"]))
+            tj.add_row(n, num(v["mixture"]), num(v["weighted_sum"]))
         parts.append(tj)
     _print_parts(parts)
 
@@ -464,13 +464,13 @@ def advanced_cmd(
                        "max_gap_below_exact": float(np.max(exact_T - F))},
            "source": "[MIX] Lemma 6.2, Lemma 6.3 (general form, App. E.1)"}
     if as_json:
-        _emit_json(out)
+        emit_json(out)
         return
-    t = _table(f"[MIX] Lemma 6.2 (w = {_num(w)}, γ = {_num(gamma)}, η = {_num(eta)})", ("ε′", "H_{e^ε′}(P‖Q)", "bound", "holds"))
+    t = _table(f"[MIX] Lemma 6.2 (w = {num(w)}, γ = {num(gamma)}, η = {num(eta)})", ("ε′", "H_{e^ε′}(P‖Q)", "bound", "holds"))
     for e, lhs, rhs in terms:
-        t.add_row(_num(e), _num(lhs), _num(rhs), "yes" if lhs <= rhs + 1e-12 else "NO")
-    _print_parts([t, f"[MIX] Lemma 6.3: F ≤ T(Q, P) everywhere (max of F − T = {_num(out['lemma63']['max_excess_over_exact'], 3)} "
-                     f"≤ 0) on {x.size} points of α; the largest gap T − F is {_num(out['lemma63']['max_gap_below_exact'], 4)}."])
+        t.add_row(num(e), num(lhs), num(rhs), "yes" if lhs <= rhs + 1e-12 else "NO")
+    _print_parts([t, f"[MIX] Lemma 6.3: F ≤ T(Q, P) everywhere (max of F − T = {num(out['lemma63']['max_excess_over_exact'], 3)} "
+                     f"≤ 0) on {x.size} points of α; the largest gap T − F is {num(out['lemma63']['max_gap_below_exact'], 4)}."])
 
 
 @app.command("mixture-bounds")
@@ -495,18 +495,18 @@ def mixture_bounds_cmd(
         write_output(fig_path, P.render(example_f3(r), fmt))
         out["figure"] = fig_path
     if as_json:
-        _emit_json(out)
+        emit_json(out)
         return
-    t = _table(f"T(P₀, wP₀ + (1−w)Q₀) for f = {r.component.spec}, w = {_num(w, 4)}",
+    t = _table(f"T(P₀, wP₀ + (1−w)Q₀) for f = {r.component.spec}, w = {num(w, 4)}",
                ("curve", "ε at δ = 1e-5", "Δ(exact ‖ curve)"))
-    t.add_row("exact: w·Id + (1−w)·f", _num(out["exact"]["epsilon@1e-5"]), "0")
-    t.add_row("Lemma 6.3: C(w·Id + (1−w)·f)", _num(out["lemma63"]["epsilon@1e-5"]), _bracket(r.delta_lemma63))
-    t.add_row("Lemma 3.1 (joint concavity)", _num(out["lemma31"]["epsilon@1e-5"]), _bracket(r.delta_lemma31))
+    t.add_row("exact: w·Id + (1−w)·f", num(out["exact"]["epsilon@1e-5"]), "0")
+    t.add_row("Lemma 6.3: C(w·Id + (1−w)·f)", num(out["lemma63"]["epsilon@1e-5"]), _bracket(r.delta_lemma63))
+    t.add_row("Lemma 3.1 (joint concavity)", num(out["lemma31"]["epsilon@1e-5"]), _bracket(r.delta_lemma31))
     parts: list[Any] = [t]
     if r.swapped is not None:
         ts = _table("[MIX] Prop 6.4: swapped mixture T((1−w)P₀ + wQ₀, (1−w)Q₀ + wP₀)", ("curve", "ε at δ = 1e-5", "Δ(exact ‖ curve)"))
-        ts.add_row("exact", _num(out["prop64"]["exact_epsilon@1e-5"]), "0")
-        ts.add_row("Prop 6.4: C(2w·Id + (1−2w)·f)", _num(out["prop64"]["epsilon@1e-5"]), _bracket(r.delta_swapped))
+        ts.add_row("exact", num(out["prop64"]["exact_epsilon@1e-5"]), "0")
+        ts.add_row("Prop 6.4: C(2w·Id + (1−2w)·f)", num(out["prop64"]["epsilon@1e-5"]), _bracket(r.delta_swapped))
         parts.append(ts)
     if fig_path is not None:
         parts.append(f"wrote {escape(fig_path)}")

@@ -108,10 +108,18 @@ def report_cmd(
     if title is not None:
         command += ["--title", title]
     rep = build_report(mechs, deltas=deltas, fprs=fprs, hyperpriors=priors, title=title, command=command)
-    data = rep.html.encode("utf-8")
+    from ..privacy_card import ran_section  # training runs on non-Poisson batches: what ran vs the Poisson report
+    from ..ran_section import ran_html
+
+    ran = [r for r in (ran_section(m) for m in mechs) if r is not None]
+    page = rep.html
+    if ran:
+        page = page.replace("</body></html>", "".join(ran_html(r) for r in ran) + "</body></html>", 1)
+    data = page.encode("utf-8")
     write_output(path, data)
     if as_json:
-        emit_json({"output": path, "bytes": len(data), **rep.to_dict()})
+        emit_json({"output": path, "bytes": len(data), **rep.to_dict(),
+                    **({"ran_vs_reported": [r.to_dict() for r in ran]} if ran else {})})
         return
     con = _console()
     con.print(f"[bold]Verdict[/]: {escape(rep.verdict)}")
