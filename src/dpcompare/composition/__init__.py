@@ -1,0 +1,1 @@
+"""Certified composition engines (each on tradeoff/'s grid and FFT)."""
