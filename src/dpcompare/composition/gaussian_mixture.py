@@ -321,9 +321,51 @@ class GaussianMixturePair:
                              (float(tl[0][0]), float(tl[1][0])), (float(th[0][0]), float(th[1][0])), rel)
 
     @property
+    def dominating_mu(self) -> float:
+        """μ of a Gaussian G_μ that dominates one step: max over components of the largest shift |n − m|/s of the
+        monotone (quantile) coupling of the P and Q centres. Any coupling writes (Pᵢ, Qᵢ) as a mixture of pairs
+        (N(m, s²), N(n, s²)) with common weights, and the hockey-stick divergence is jointly convex, so the mixture
+        is no more distinguishable than its most shifted pair, G_{|n − m|/s}; the disjoint mixture of components
+        likewise.
+
+        >>> round(truncated_subsampled_gaussian_pair(1000, 0.1, 120, 1.0).dominating_mu, 12)  # shifts 1 and 2
+        2.0
+        """
+        return max(_quantile_coupling_shift(c) / c.scale for c in self.components)
+
+    @property
     def extra_error(self) -> float:
         """Per-step mass not represented by the partition: the normalised weights' miss and the clipping."""
         return self.weight_error + BEYOND_MASS * len(self.components)
+
+
+def _quantile_coupling_shift(c: MixtureComponent) -> float:
+    """max |n − m| over the pairs of centres the monotone coupling of (p_weights, q_weights) matches."""
+    p = sorted(zip(c.p_centers, c.p_weights))
+    q = sorted(zip(c.q_centers, c.q_weights))
+    i = j = 0
+    rp, rq = p[0][1], q[0][1]
+    worst = abs(q[0][0] - p[0][0])
+    while True:
+        worst = max(worst, abs(q[j][0] - p[i][0]))
+        if rp <= rq:
+            rq -= rp
+            i += 1
+            if i == len(p):
+                break
+            rp = p[i][1]
+        else:
+            rp -= rq
+            j += 1
+            if j == len(q):
+                break
+            rq = q[j][1]
+    # rounding may leave a residue on the other side: the remaining Q centres pair with the last P centre
+    for jj in range(j, len(q)):
+        worst = max(worst, abs(q[jj][0] - p[-1][0]))
+    for ii in range(i, len(p)):
+        worst = max(worst, abs(q[-1][0] - p[ii][0]))
+    return worst
 
 
 # ---------------------------------------------------------------------------------------------- the pairs
@@ -438,6 +480,12 @@ def compose_mixture(pair: GaussianMixturePair, steps: int, discretization: float
     if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 1:
         raise ValueError(f"steps must be an integer >= 1, got {steps!r}")
     t0 = time.perf_counter()
+    from ..accounting.sgm_grid import NEGLIGIBLE_MU
+    from ..accounting.sgm_compose import negligible_composition
+
+    mu = math.sqrt(steps) * pair.dominating_mu
+    if mu <= NEGLIGIBLE_MU:  # below what a loss grid resolves: the (0, TV(G_μ))-DP pair (accounting/sgm_compose.py)
+        return negligible_composition(1.0 / pair.dominating_mu, 1.0, steps)
     h = default_discretization(pair, steps) if discretization is None else float(discretization)
     tail = min(1e-18, 1e-16 / steps)
     lo, hi = pair.loss_range(tail)

@@ -73,7 +73,7 @@ class ComposedGaussianMixture(PairMechanism):
 
         eps = np.asarray(eps, dtype=float)
         b = profile_bracket(self.composition, eps)
-        hi = np.asarray(b.pessimistic, dtype=float)
+        hi = np.minimum(np.asarray(b.pessimistic, dtype=float), self._gaussian._delta_bounds(eps)[1])
         if np.any(hi <= TAIL_FACTOR * self.composition.pessimistic_error):
             hi = np.minimum(hi, self._tail().delta(eps).reshape(hi.shape))
         out = Bracket(hi, np.minimum(b.optimistic, hi))
@@ -88,7 +88,16 @@ class ComposedGaussianMixture(PairMechanism):
         eps = pair_epsilon(c.pessimistic, c.pessimistic_error, delta)
         if delta <= TAIL_FACTOR * c.pessimistic_error or not math.isfinite(eps):
             eps = min(eps, self._tail().epsilon(delta))
-        return eps
+        return min(eps, float(self._gaussian._epsilon_scalar(delta)))
+
+    @cached_property
+    def _gaussian(self):
+        """G_μ, μ = √N·``pair.dominating_mu``: dominates the N steps (joint convexity, then composition of
+        Gaussians: Dong, Roth & Su 2022, Cor. 3.3), so its δ(ε) and ε(δ) are certified upper bounds at no cost."""
+        from .continuous import Gaussian
+
+        return Gaussian(mu=math.sqrt(self.steps) * self.pair.dominating_mu)
+
 
     def _bayes_error_bounds(self, pi):
         # R_sym(π) = min(R(π), R(1 − π)) of the asymmetric pairs (as mechanisms/sgm.py)
