@@ -19,7 +19,7 @@ FIXTURE = os.path.join(os.path.dirname(__file__), "data", "jax_privacy_events.js
 JAX_BUILDERS: dict[str, tuple[str, list, dict]] = {
     "dpsgd_event": ("dpsgd_event", [1.0, 1000], {"sampling_prob": 0.01}),
     "fixed_dpsgd_event": ("fixed_dpsgd_event", [1.0, 1000], {"dataset_size": 10000, "batch_size": 100}),
-    "fixed_dpsgd_event_replace": ("fixed_dpsgd_event", [1.0, 200],
+    "fixed_dpsgd_event_replace": ("fixed_dpsgd_event", [1.0, 50],
                                   {"dataset_size": 10000, "batch_size": 100, "replace": True}),
     "truncated_dpsgd_event": ("truncated_dpsgd_event", [1.0, 200],
                               {"sampling_prob": 0.01, "num_examples": 10000, "truncated_batch_size": 110}),

@@ -157,11 +157,12 @@ def test_certified_finite_and_between_dp_accountings_optimistic_and_pessimistic_
         assert lo <= hi <= d * (1 + 1e-9)
 
 
-@pytest.mark.parametrize("name", ["issue_mixture_of_gaussians", "issue_truncated_subsampled_gaussian"])
-def test_live_against_dp_accounting(name):
+@pytest.mark.parametrize(("name", "h"), [("issue_mixture_of_gaussians", 1e-2),  # dp-accounting's mixture PLD is slow
+                                         ("issue_truncated_subsampled_gaussian", H_REF)])
+def test_live_against_dp_accounting(name, h):
     ev = FIXTURES[name]["event"]
     m = dc.FromDpEvent(ev)
-    pess, opt = dpacc_pld(ev, H_REF, True), dpacc_pld(ev, H_REF, False)
+    pess, opt = dpacc_pld(ev, h, True), dpacc_pld(ev, h, False)
     for d in DELTAS:
         ours = float(m.epsilon(d))
         assert opt.get_epsilon_for_delta(d) - 1e-9 <= ours <= FACTOR * pess.get_epsilon_for_delta(d)

@@ -14,7 +14,8 @@ NONPRIVATE                  a NonPrivate leaf or a zero noise parameter (blatant
 GAUSSIAN                    only Gaussians: μ = √(Σ countᵢ/σᵢ²) exactly (Dong, Roth & Su, "Gaussian
                             differential privacy", 2022, Cor 3.3: G_μ₁ ⊗ G_μ₂ = G_√(μ₁²+μ₂²))
 LAPLACE, DISCRETE_LAPLACE   one such leaf with count 1: the exact closed form / exact discrete pair
-RANDOMIZED_RESPONSE         one k-ary randomized response leaf, N times: the exact N-fold pair (multinomial)
+RANDOMIZED_RESPONSE         one k-ary randomized response leaf, N times (N ≤ 2000, or 10⁶ for k = 2): the exact
+                            N-fold pair (multinomial)
 MIXTURE_OF_GAUSSIANS,       one such leaf, N times: the certified composition of its monotone-loss Gaussian
 TRUNCATED_SUBSAMPLED_GAUSS. mixture pair (composition/gaussian_mixture.py)
 SUBSAMPLED_GAUSSIAN         one Poisson-sampled Gaussian leaf, N times: the certified composition
@@ -341,8 +342,9 @@ def _adjacency(leaf: dict[str, Any]) -> Adjacency | None:
     return _ADJ.get(leaf["class_name"], Adjacency.ADD_REMOVE)
 
 
-#: largest count of a randomized-response leaf composed exactly (the multinomial pair has O(N²) atoms for k > 2)
-MAX_RR_COUNT = 2000
+#: largest count of a randomized-response leaf composed exactly: [k > 2 buckets (the multinomial sum costs O(N²)),
+#: k = 2 (binomial, O(N))]
+MAX_RR_COUNT = (2000, 10**6)
 
 
 def _merge_identical(kinds: list) -> list:
@@ -392,7 +394,7 @@ def plan(event: dict[str, Any]) -> EventPlan:
         if n == 1 and kind == "DiscreteLaplaceDpEvent":
             return EventPlan(Route.DISCRETE_LAPLACE, adj, leaves,
                              (("a", leaf["noise_parameter"]), ("sensitivity", leaf["sensitivity"])))
-        if kind == "RandomizedResponseDpEvent" and n <= MAX_RR_COUNT:
+        if kind == "RandomizedResponseDpEvent" and n <= MAX_RR_COUNT[leaf["num_buckets"] == 2]:
             return EventPlan(Route.RANDOMIZED_RESPONSE, adj, leaves,
                              (("noise_parameter", leaf["noise_parameter"]), ("num_buckets", leaf["num_buckets"]),
                               ("count", n)))
