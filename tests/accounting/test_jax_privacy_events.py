@@ -309,3 +309,10 @@ def test_two_atom_mixture_brackets_overlap_the_subsampled_gaussians(sigma, c, p,
     eps = np.array([0.0, 0.3, 1.0, 3.0])
     (alo, ahi), (blo, bhi) = a.delta_bounds(eps), b.delta_bounds(eps)
     assert np.all(alo <= bhi + 1e-12) and np.all(blo <= ahi + 1e-12)
+
+
+def test_identical_leaves_merge_into_one_certified_composition():
+    mog = e.MixtureOfGaussiansDpEvent(1.0, [0, 1], [0.5, 0.5])
+    a = dc.FromDpEvent(e.ComposedDpEvent([mog, e.SelfComposedDpEvent(mog, 2)]))
+    b = dc.FromDpEvent(e.SelfComposedDpEvent(mog, 3))
+    assert a.guarantee is Guarantee.CERTIFIED and a.epsilon(1e-5) == b.epsilon(1e-5)

@@ -395,6 +395,8 @@ def mixture_of_gaussians_pair(standard_deviation: float, sensitivities, sampling
     if max(live) <= 0:
         c = [-v for v in c]
     total = math.fsum(w)
+    if any(not (math.isfinite(v) and v >= 0) for v in w) or abs(total - 1.0) > WEIGHT_TOLERANCE:
+        raise ValueError(f"sampling_probs must be numbers >= 0 that sum to 1 (within {WEIGHT_TOLERANCE:g}), got {w}")
     wn = tuple(v / total for v in w)
     comp = MixtureComponent(1.0, (0.0,), (1.0,), tuple(v / s for v in c), wn)
     return GaussianMixturePair((comp,), (1.0,), abs(total - 1.0))
