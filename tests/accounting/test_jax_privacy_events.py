@@ -177,6 +177,9 @@ def test_live_against_dp_accounting(name, h):
     ("issue_truncated_subsampled_gaussian", 400_000),
     ("user_level_mixture", 5_000),
     ("truncated_dpsgd_event", 3_000),
+    ("truncated_amplified_bandmf_event", 4_000),
+    ("amplified_bandmf_event", 4_000),
+    ("dpsgd_event", 2_000),
 ])
 def test_monte_carlo_profile_lies_in_the_certified_bracket(name, size):
     ev = FIXTURES[name]["event"]
@@ -316,3 +319,13 @@ def test_identical_leaves_merge_into_one_certified_composition():
     a = dc.FromDpEvent(e.ComposedDpEvent([mog, e.SelfComposedDpEvent(mog, 2)]))
     b = dc.FromDpEvent(e.SelfComposedDpEvent(mog, 3))
     assert a.guarantee is Guarantee.CERTIFIED and a.epsilon(1e-5) == b.epsilon(1e-5)
+
+
+def test_monte_carlo_check_can_fail():
+    """The Monte Carlo check distinguishes p = 0.5 from p = 0.55 in the issue's mixture (so it is not vacuous)."""
+    ev = FIXTURES["issue_mixture_of_gaussians"]["event"]
+    other = dc.FromDpEvent(e.MixtureOfGaussiansDpEvent(1.0, [0.0, 1.0], [0.45, 0.55]))
+    eps = float(other.epsilon(0.1))
+    lo, hi = other.delta_bounds(eps)
+    est, hw = mc_profile(ev, eps, 400_000, seed=20261126)
+    assert not (lo - hw <= est <= hi + hw)
