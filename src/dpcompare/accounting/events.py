@@ -226,6 +226,11 @@ def _flatten(node: dict[str, Any], count: int, out: list[tuple[dict[str, Any], i
         out.append((node, count))
 
 
+#: largest (sensitivity spread)/(noise standard deviation) of a mixture leaf (composition/gaussian_mixture.py
+#: MAX_SPREAD: the one-step privacy loss then reaches ≈ 4.5e6 nats)
+MAX_NOISE_SPREAD = 3000.0
+
+
 def _leaf_kind(leaf: dict[str, Any]) -> str:
     """'none' (no privacy loss), 'nonprivate', or the leaf's own kind."""
     cls = leaf["class_name"]
@@ -272,10 +277,11 @@ def _leaf_kind(leaf: dict[str, Any]) -> str:
             raise ValueError(f"MixtureOfGaussiansDpEvent.sensitivities must be all >= 0 or all <= 0 (then the privacy "
                              f"loss is monotone and the mixture can be bounded), got {g('sensitivities')}")
         spread = max(abs(s) for s in live) / g("standard_deviation")
-        if spread > 1e6:
-            raise ValueError(f"MixtureOfGaussiansDpEvent.standard_deviation must be >= 1e-6 x the largest |sensitivity| "
-                             f"({max(abs(s) for s in live):g}), got {g('standard_deviation'):g}: a smaller noise does "
-                             "not fit a privacy-loss distribution in double precision")
+        if spread > MAX_NOISE_SPREAD:
+            raise ValueError(f"MixtureOfGaussiansDpEvent.standard_deviation must be >= (largest |sensitivity|)/"
+                             f"{MAX_NOISE_SPREAD:g} = {max(abs(s) for s in live) / MAX_NOISE_SPREAD:.3g}, got "
+                             f"{g('standard_deviation'):g}: the privacy loss of a smaller noise exceeds what a "
+                             "privacy-loss distribution holds in double precision (0 is accepted: not private)")
         return cls
     if cls == "PoissonSampledDpEvent":
         inner = g("event")["class_name"]
@@ -293,10 +299,11 @@ def _leaf_kind(leaf: dict[str, Any]) -> str:
             return "none"
         if g("noise_multiplier") == 0:
             return "nonprivate"
-        if g("noise_multiplier") < 1e-6:
-            raise ValueError(f"TruncatedSubsampledGaussianDpEvent.noise_multiplier must be >= 1e-6 (or 0: not private), "
-                             f"got {g('noise_multiplier'):g}: a smaller noise does not fit a privacy-loss distribution in "
-                             "double precision")
+        if 4.0 / g("noise_multiplier") > MAX_NOISE_SPREAD:  # its truncated part shifts by ±2
+            raise ValueError(f"TruncatedSubsampledGaussianDpEvent.noise_multiplier must be >= 4/{MAX_NOISE_SPREAD:g} = "
+                             f"{4.0 / MAX_NOISE_SPREAD:.3g} (or 0: not private), got {g('noise_multiplier'):g}: the "
+                             "privacy loss of a smaller noise exceeds what a privacy-loss distribution holds in double "
+                             "precision")
         return cls
     if cls == "SampledWithoutReplacementDpEvent":
         inner = g("event")["class_name"]

@@ -47,8 +47,9 @@ from ..tradeoff.grid import U, StepPartition
 X_CLIP = 40.0
 #: mass charged to the error bound per component for the clipping above (Φ(−40) < 3.7e-350, rounded up)
 BEYOND_MASS = 1e-300
-#: largest ratio (centre spread)/scale we compose: the loss then spans ≲ 5e11 nats, beyond double precision
-MAX_SPREAD = 1e6
+#: largest ratio (centre spread)/scale we compose: the one-step loss then reaches ≈ spread²/2 ≈ 4.5e6 nats, within
+#: the largest composed loss the grid pairs may carry (accounting/sgm_grid.py MAX_ABS_LOSS = 1e7)
+MAX_SPREAD = 3000.0
 #: probability weights may sum to 1 within this (they are normalised, and the difference is charged)
 WEIGHT_TOLERANCE = 1e-9
 
@@ -190,7 +191,7 @@ class MixtureComponent:
                 lo_side = f <= 0
                 a[active] = np.where(lo_side, xa, a[active])
                 b[active] = np.where(lo_side, b[active], xa)
-                with np.errstate(divide="ignore", invalid="ignore"):
+                with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                     xn = xa - f / d
                 aa, bb = a[active], b[active]
                 bad = ~np.isfinite(xn) | (xn < aa) | (xn > bb)
