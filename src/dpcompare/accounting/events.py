@@ -16,6 +16,8 @@ GAUSSIAN                    only Gaussians: μ = √(Σ countᵢ/σᵢ²) exactl
 LAPLACE, DISCRETE_LAPLACE   one such leaf with count 1: the exact closed form / exact discrete pair
 RANDOMIZED_RESPONSE         one k-ary randomized response leaf, N times (N ≤ 2000, or 10⁶ for k = 2): the exact
                             N-fold pair (multinomial)
+RANDOMIZED_RESPONSE_COMP.   randomized response more times than that: its lattice pair (losses −L, 0, L) composed by the
+                            certified FFT on its own grid (composition/randomized_response.py)
 MIXTURE_OF_GAUSSIANS,       one such leaf, N times: the certified composition of its monotone-loss Gaussian
 TRUNCATED_SUBSAMPLED_GAUSS. mixture pair (composition/gaussian_mixture.py)
 SUBSAMPLED_GAUSSIAN         one Poisson-sampled Gaussian leaf, N times: the certified composition
@@ -68,6 +70,7 @@ class Route(enum.Enum):
     LAPLACE = "laplace"
     DISCRETE_LAPLACE = "discrete_laplace"
     RANDOMIZED_RESPONSE = "randomized_response"
+    RANDOMIZED_RESPONSE_COMPOSED = "randomized_response_composed"
     MIXTURE_OF_GAUSSIANS = "mixture_of_gaussians"
     TRUNCATED_SUBSAMPLED_GAUSSIAN = "truncated_subsampled_gaussian"
     SUBSAMPLED_GAUSSIAN = "subsampled_gaussian"
@@ -403,6 +406,10 @@ def plan(event: dict[str, Any]) -> EventPlan:
                              (("a", leaf["noise_parameter"]), ("sensitivity", leaf["sensitivity"])))
         if kind == "RandomizedResponseDpEvent" and n <= MAX_RR_COUNT[leaf["num_buckets"] == 2]:
             return EventPlan(Route.RANDOMIZED_RESPONSE, adj, leaves,
+                             (("noise_parameter", leaf["noise_parameter"]), ("num_buckets", leaf["num_buckets"]),
+                              ("count", n)))
+        if kind == "RandomizedResponseDpEvent":
+            return EventPlan(Route.RANDOMIZED_RESPONSE_COMPOSED, adj, leaves,
                              (("noise_parameter", leaf["noise_parameter"]), ("num_buckets", leaf["num_buckets"]),
                               ("count", n)))
         if kind == "MixtureOfGaussiansDpEvent":

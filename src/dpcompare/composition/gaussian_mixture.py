@@ -487,6 +487,8 @@ def compose_mixture(pair: GaussianMixturePair, steps: int, discretization: float
     from ..accounting.sgm_compose import negligible_composition
 
     mu = math.sqrt(steps) * pair.dominating_mu
+    if discretization is None and getattr(pair, "lattice_unit", None):
+        discretization = pair.lattice_unit  # a lattice pair's own grid: no discretisation error
     if mu <= NEGLIGIBLE_MU:  # below what a loss grid resolves: the (0, TV(G_μ))-DP pair (accounting/sgm_compose.py)
         return negligible_composition(1.0 / pair.dominating_mu, 1.0, steps)
     h = default_discretization(pair, steps) if discretization is None else float(discretization)
@@ -524,7 +526,7 @@ def mixture_tail_bound(pair: GaussianMixturePair, steps: int):
 
     tail = max(1e-300 / (4.0 * steps), 1e-306)
     lo, hi = pair.loss_range(tail)
-    h = max(KAPPA_H * pair.loss_std(), (hi - lo + 2.0) / TAIL_POINTS)
+    h = getattr(pair, "lattice_unit", None) or max(KAPPA_H * pair.loss_std(), (hi - lo + 2.0) / TAIL_POINTS)
     part = pair.partition(h, sub=2, tail=tail)
     step = certified_grid.pessimistic_step(part)
     rel = np.asarray(part.rel_err, dtype=float)

@@ -14,11 +14,13 @@ so the N-fold pair is exact: atoms m·L, m = j − i ∈ [−N, N], with the P-m
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from scipy.special import gammaln, logsumexp
 
 from ..tradeoff import DiscretePair
+from ..tradeoff.grid import U, StepPartition
 
 
 def composed_randomized_response_pair(noise_parameter: float, num_buckets: int, count: int) -> DiscretePair:
@@ -62,3 +64,55 @@ def composed_randomized_response_pair(noise_parameter: float, num_buckets: int, 
             log_p[idx[s0]] = logsumexp(vals[s0:e0])
     keep = np.isfinite(log_p)
     return DiscretePair.from_atoms(m[keep] * big_l, log_p[keep], p_neg_inf=0.0, q_pos_inf=0.0)
+
+
+# ---------------------------------------------------------------------------------------------- many steps, k > 2
+@dataclass(frozen=True)
+class LatticePair:
+    """A one-step discrete pair whose losses are integer multiples kᵢ·u of a unit u (randomized response:
+    −L, 0, +L), in the interface :func:`~dpcompare.composition.gaussian_mixture.compose_mixture` composes.
+    On the grid g_k = k·u the atoms *are* grid points, so the split and the merge (tradeoff/compose.py steps
+    2–3) are the identity and the N-fold composition is exact up to the FFT's certified error bound."""
+
+    unit: float
+    multiples: tuple[int, ...]
+    log_p: tuple[float, ...]
+    extra_error: float = 0.0
+
+    @property
+    def dominating_mu(self) -> float:
+        return math.inf  # no Gaussian cap is used for a lattice pair
+
+    @property
+    def lattice_unit(self) -> float:
+        return self.unit
+
+    def loss_std(self) -> float:
+        ell = np.array(self.multiples, dtype=float) * self.unit
+        q = np.exp(np.array(self.log_p) + ell)
+        m1 = float(np.sum(q * ell))
+        return math.sqrt(max(float(np.sum(q * ell * ell)) - m1 * m1, 1e-300))
+
+    def loss_range(self, tail: float) -> tuple[float, float]:
+        return min(self.multiples) * self.unit, max(self.multiples) * self.unit
+
+    def partition(self, h: float, *, sub: int = 4, tail: float = 1e-30) -> StepPartition:
+        m = round(self.unit / h)
+        if m < 1 or abs(m * h - self.unit) > 1e-12 * self.unit:
+            raise ValueError(f"a lattice pair needs a grid spacing unit/m (unit {self.unit:g}), got {h:g}")
+        k = np.array(self.multiples, dtype=np.int64) * m
+        k_lo, k_hi = int(k.min()) - 1, int(k.max())
+        # atom kᵢ·h lies in the grid interval (g_{kᵢ−1}, g_{kᵢ}]
+        cell_k = k - 1 - k_lo
+        lp = np.array(self.log_p, dtype=float)
+        return StepPartition(h, 0.0, k_lo, k_hi, cell_k, lp, lp + k * h, rel_err=8 * U)
+
+
+def randomized_response_lattice(noise_parameter: float, num_buckets: int) -> LatticePair:
+    """One step of k-ary randomized response as a :class:`LatticePair` (module docstring: atoms −L, 0, +L)."""
+    p, k = float(noise_parameter), int(num_buckets)
+    if not 0 < p < 1 or k < 2:
+        raise ValueError(f"randomized response needs noise_parameter in (0, 1) and num_buckets >= 2, got {p}, {k}")
+    log_keep, log_o = math.log1p(-p + p / k), math.log(p / k)
+    atoms = [(-1, log_keep)] + ([(0, math.log((k - 2) * p / k))] if k > 2 else []) + [(1, log_o)]
+    return LatticePair(log_keep - log_o, tuple(a for a, _ in atoms), tuple(b for _, b in atoms))

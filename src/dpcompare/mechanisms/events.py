@@ -7,7 +7,8 @@ view to the mechanism it builds, stating how good the answer is in :attr:`FromDp
   Gaussians (any composition) → ``Gaussian(mu=√Σ count/σ²)``; Laplace → ``Laplace(b)``; discrete Laplace
   and k-ary randomized response → their exact discrete pairs (:func:`discrete_laplace_pair`,
   :func:`randomized_response_pair`; randomized response N times: the exact multinomial pair of
-  composition/randomized_response.py).
+  composition/randomized_response.py; beyond 2000 times with more than 2 buckets: CERTIFIED, its lattice pair
+  composed by the certified FFT).
 - ``CERTIFIED``: Poisson-sampled Gaussian, N times → :class:`SubsampledGaussian` (certified bracket);
   Gaussian sampled without replacement (fixed-size batches, replace-one), N times →
   :class:`~dpcompare.mechanisms.fixed_batch.FixedBatchGaussian` (certified bracket around the truth:
@@ -174,7 +175,7 @@ class FromDpEvent(Mechanism):
 
         r = self.plan.route
         if r in (Route.SUBSAMPLED_GAUSSIAN, Route.FIXED_BATCH_GAUSSIAN, Route.MIXTURE_OF_GAUSSIANS,
-                 Route.TRUNCATED_SUBSAMPLED_GAUSSIAN):
+                 Route.TRUNCATED_SUBSAMPLED_GAUSSIAN, Route.RANDOMIZED_RESPONSE_COMPOSED):
             return Guarantee.CERTIFIED
         if r is Route.PLD:
             return Guarantee.PLD
@@ -213,6 +214,12 @@ class FromDpEvent(Mechanism):
 
                 pair = composed_randomized_response_pair(p.param("noise_parameter"), int(p.param("num_buckets")), count)
             return FromPair(pair, name=self.name)
+        if r is Route.RANDOMIZED_RESPONSE_COMPOSED:
+            from ..composition.randomized_response import randomized_response_lattice
+            from .gaussian_mixture import ComposedGaussianMixture
+
+            lattice = randomized_response_lattice(p.param("noise_parameter"), int(p.param("num_buckets")))
+            return ComposedGaussianMixture(lattice, int(p.param("count")), name=self.name)
         if r in (Route.MIXTURE_OF_GAUSSIANS, Route.TRUNCATED_SUBSAMPLED_GAUSSIAN):
             from ..composition.gaussian_mixture import mixture_of_gaussians_pair, truncated_subsampled_gaussian_pair
             from .gaussian_mixture import ComposedGaussianMixture

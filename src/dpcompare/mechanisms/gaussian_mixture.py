@@ -39,9 +39,10 @@ class ComposedGaussianMixture(PairMechanism):
 
     def __post_init__(self) -> None:
         from ..composition.gaussian_mixture import GaussianMixturePair
+        from ..composition.randomized_response import LatticePair
 
-        if not isinstance(self.pair, GaussianMixturePair):
-            raise ValueError(f"pair must be a GaussianMixturePair, got {type(self.pair).__name__}")
+        if not isinstance(self.pair, (GaussianMixturePair, LatticePair)):
+            raise ValueError(f"pair must be a GaussianMixturePair or a LatticePair, got {type(self.pair).__name__}")
         object.__setattr__(self, "steps", check_integer("steps", self.steps, minimum=1))
         if self.discretization is not None:
             h = float(self.discretization)
@@ -73,7 +74,9 @@ class ComposedGaussianMixture(PairMechanism):
 
         eps = np.asarray(eps, dtype=float)
         b = profile_bracket(self.composition, eps)
-        hi = np.minimum(np.asarray(b.pessimistic, dtype=float), self._gaussian._delta_bounds(eps)[1])
+        hi = np.asarray(b.pessimistic, dtype=float)
+        if self._gaussian is not None:
+            hi = np.minimum(hi, self._gaussian._delta_bounds(eps)[1])
         if np.any(hi <= TAIL_FACTOR * self.composition.pessimistic_error):
             hi = np.minimum(hi, self._tail().delta(eps).reshape(hi.shape))
         out = Bracket(hi, np.minimum(b.optimistic, hi))
@@ -88,7 +91,7 @@ class ComposedGaussianMixture(PairMechanism):
         eps = pair_epsilon(c.pessimistic, c.pessimistic_error, delta)
         if delta <= TAIL_FACTOR * c.pessimistic_error or not math.isfinite(eps):
             eps = min(eps, self._tail().epsilon(delta))
-        return min(eps, float(self._gaussian._epsilon_scalar(delta)))
+        return eps if self._gaussian is None else min(eps, float(self._gaussian._epsilon_scalar(delta)))
 
     @cached_property
     def _gaussian(self):
@@ -96,7 +99,8 @@ class ComposedGaussianMixture(PairMechanism):
         Gaussians: Dong, Roth & Su 2022, Cor. 3.3), so its δ(ε) and ε(δ) are certified upper bounds at no cost."""
         from .continuous import Gaussian
 
-        return Gaussian(mu=math.sqrt(self.steps) * self.pair.dominating_mu)
+        mu = math.sqrt(self.steps) * self.pair.dominating_mu
+        return Gaussian(mu=mu) if math.isfinite(mu) else None
 
 
     def _bayes_error_bounds(self, pi):
