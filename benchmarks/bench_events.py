@@ -8,7 +8,7 @@ dp-accounting; their peer is its RDP accountant (replace-one), an upper bound.
 
 Usage:
     python benchmarks/bench_events.py                  # full table (a few minutes on 2 shared cores)
-    python benchmarks/bench_events.py --quick          # smoke test: the issue's three events, h = 1e-3
+    python benchmarks/bench_events.py --quick          # smoke test: the three mixture/truncation events, h = 1e-3
     python benchmarks/bench_events.py --json           # one JSON object on stdout
     python benchmarks/bench_events.py --write-fixture  # store dp-accounting's εs in the fixture (test references)
 """
@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT / "tests" / "accounting"))
 DELTAS = (1e-5, 1e-8)
 #: our ε may exceed dp-accounting's pessimistic PLD ε by at most this factor (stated in docs/events.md)
 FACTOR = 1.01
-QUICK = ("issue_mixture_of_gaussians", "issue_mixture_of_gaussians_x10", "issue_truncated_subsampled_gaussian")
+QUICK = ("mixture_of_gaussians", "mixture_of_gaussians_x10", "truncated_subsampled_gaussian")
 
 
 def _dpacc(ev: dict, h: float) -> dict:

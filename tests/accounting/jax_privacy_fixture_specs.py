@@ -1,5 +1,5 @@
 """The JAX-Privacy events our fixtures hold: which builder of ``jax_privacy.experimental.accounting`` (2.0.0)
-made each, with which arguments (its keyword defaults otherwise), plus the two events quoted in the issue
+made each, with which arguments (its keyword defaults otherwise), plus two events reported to answer ∞ before
 that motivated the certified routes and the per-user event of ``jax_privacy.accounting.analysis``'s
 ``DpsgdTrainingUserLevelAccountant`` (built inside ``_compute_epsilon``, not by a public function, so it is
 rebuilt here with that code's formula: sensitivities 0…k, probabilities Binomial(k, q) pmf).
@@ -46,14 +46,14 @@ def _plain(cls: str, **fields) -> dict:
     return {"module_name": "dp_accounting.dp_event", "class_name": cls, **fields}
 
 
-#: events built without jax-privacy (the issue's two, and the per-user one)
+#: events built without jax-privacy (the two reported to answer ∞ before, and the per-user one)
 OTHER_EVENTS: dict[str, dict] = {
-    "issue_mixture_of_gaussians": _plain("MixtureOfGaussiansDpEvent", standard_deviation=1.0,
+    "mixture_of_gaussians": _plain("MixtureOfGaussiansDpEvent", standard_deviation=1.0,
                                          sensitivities=[0.0, 1.0], sampling_probs=[0.5, 0.5]),
-    "issue_mixture_of_gaussians_x10": _plain("SelfComposedDpEvent", event=_plain(
+    "mixture_of_gaussians_x10": _plain("SelfComposedDpEvent", event=_plain(
         "MixtureOfGaussiansDpEvent", standard_deviation=1.0, sensitivities=[0.0, 1.0], sampling_probs=[0.5, 0.5]),
         count=10),
-    "issue_truncated_subsampled_gaussian": _plain("TruncatedSubsampledGaussianDpEvent", dataset_size=1000,
+    "truncated_subsampled_gaussian": _plain("TruncatedSubsampledGaussianDpEvent", dataset_size=1000,
                                                   sampling_probability=0.1, truncated_batch_size=120,
                                                   noise_multiplier=1.0),
     "user_level_mixture": user_level_event(2.0, 2, 0.01, 100),

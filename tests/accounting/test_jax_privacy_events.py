@@ -130,7 +130,7 @@ def sample_losses(ev: dict, size: int, under: str, rng) -> np.ndarray:
 
 def mc_profile(ev: dict, eps: float, size: int, seed: int) -> tuple[float, float]:
     """(estimate of max(δ_rem(ε), δ_add(ε)), half-width of a 4-standard-error interval):
-    δ_rem = E_Q[(1 − e^{ε−L})₊], δ_add = E_P[(1 − e^{ε+L})₊] (L = log q/p, seed 000 eq 25)."""
+    δ_rem = E_Q[(1 − e^{ε−L})₊], δ_add = E_P[(1 − e^{ε+L})₊] (L = log q/p, [BCP] eq 25)."""
     rng = np.random.default_rng(seed)
     lq = sample_losses(ev, size, "q", rng)
     lp = sample_losses(ev, size, "p", rng)
@@ -157,8 +157,8 @@ def test_certified_finite_and_between_dp_accountings_optimistic_and_pessimistic_
         assert lo <= hi <= d * (1 + 1e-9)
 
 
-@pytest.mark.parametrize(("name", "h"), [("issue_mixture_of_gaussians", 1e-2),  # dp-accounting's mixture PLD is slow
-                                         ("issue_truncated_subsampled_gaussian", H_REF)])
+@pytest.mark.parametrize(("name", "h"), [("mixture_of_gaussians", 1e-2),  # dp-accounting's mixture PLD is slow
+                                         ("truncated_subsampled_gaussian", H_REF)])
 def test_live_against_dp_accounting(name, h):
     ev = FIXTURES[name]["event"]
     m = dc.FromDpEvent(ev)
@@ -172,9 +172,9 @@ def test_live_against_dp_accounting(name, h):
 
 
 @pytest.mark.parametrize(("name", "size"), [
-    ("issue_mixture_of_gaussians", 400_000),
-    ("issue_mixture_of_gaussians_x10", 100_000),
-    ("issue_truncated_subsampled_gaussian", 400_000),
+    ("mixture_of_gaussians", 400_000),
+    ("mixture_of_gaussians_x10", 100_000),
+    ("truncated_subsampled_gaussian", 400_000),
     ("user_level_mixture", 5_000),
     ("truncated_dpsgd_event", 3_000),
     ("truncated_amplified_bandmf_event", 4_000),
@@ -222,7 +222,7 @@ def test_mixture_of_gaussians_two_atoms_is_the_subsampled_gaussian():
         eps = np.array([0.0, 0.5, 2.0, 5.0])
         (alo, ahi), (blo, bhi) = a.delta_bounds(eps), b.delta_bounds(eps)
         assert np.all(alo <= bhi + 1e-12) and np.all(blo <= ahi + 1e-12)
-    # the issue's numbers: dp-accounting 10.46 at δ = 1e-5 for 10 steps (it answered ∞ through the certified API)
+    # the reported numbers: dp-accounting 10.46 at δ = 1e-5 for 10 steps (it answered ∞ through the certified API)
     assert a.epsilon(1e-5) == pytest.approx(10.46, abs=0.01)
 
 
@@ -322,8 +322,8 @@ def test_identical_leaves_merge_into_one_certified_composition():
 
 
 def test_monte_carlo_check_can_fail():
-    """The Monte Carlo check distinguishes p = 0.5 from p = 0.55 in the issue's mixture (so it is not vacuous)."""
-    ev = FIXTURES["issue_mixture_of_gaussians"]["event"]
+    """The Monte Carlo check distinguishes p = 0.5 from p = 0.55 in the half-half mixture (so it is not vacuous)."""
+    ev = FIXTURES["mixture_of_gaussians"]["event"]
     other = dc.FromDpEvent(e.MixtureOfGaussiansDpEvent(1.0, [0.0, 1.0], [0.45, 0.55]))
     eps = float(other.epsilon(0.1))
     lo, hi = other.delta_bounds(eps)

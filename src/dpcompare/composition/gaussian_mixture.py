@@ -28,6 +28,11 @@ the N-fold remove pair, so one composition serves both (as for the subsampled Ga
 x(ℓ) is found by safeguarded Newton iteration on the monotone ℓ(x) to a few ulps. Loss values below
 ℓ(x_L) or above ℓ(x_R), x_{L,R} = (extreme centre) ∓ 40·s, are assigned to x_L, x_R: the mass beyond is
 ≤ Φ(−40) < 1e-348 per component and is charged to the error bound (``BEYOND_MASS``).
+
+What is not certified beyond tradeoff/compose.py's own list: the cell edges are roots of the *computed*
+loss, so an atom may sit outside its grid interval by the rounding of ℓ (≈ u·(1 + |terms|), ≲ 1e-9 nats
+at the largest spreads, ≈ 1e-15 for ordinary ones) — the subsampled Gaussian's analytic inverse has the same
+kind of error.
 """
 
 from __future__ import annotations
