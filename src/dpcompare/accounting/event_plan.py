@@ -13,8 +13,13 @@ NOOP                        nothing left (perfectly private, exact)
 NONPRIVATE                  a NonPrivate leaf or a zero noise parameter (blatantly non-private, exact)
 GAUSSIAN                    only Gaussians: μ = √(Σ countᵢ/σᵢ²) exactly (Dong, Roth & Su, "Gaussian
                             differential privacy", 2022, Cor 3.3: G_μ₁ ⊗ G_μ₂ = G_√(μ₁²+μ₂²))
-LAPLACE, DISCRETE_LAPLACE,  one such leaf with count 1: the exact closed form / exact discrete pair
-RANDOMIZED_RESPONSE
+LAPLACE, DISCRETE_LAPLACE   one such leaf with count 1: the exact closed form / exact discrete pair
+RANDOMIZED_RESPONSE         one k-ary randomized response leaf, N times (N ≤ 2000, or 10⁶ for k = 2): the exact
+                            N-fold pair (multinomial)
+RANDOMIZED_RESPONSE_COMP.   randomized response more times than that: its lattice pair (losses −L, 0, L) composed by the
+                            certified FFT on its own grid (composition/randomized_response.py)
+MIXTURE_OF_GAUSSIANS,       one such leaf, N times: the certified composition of its monotone-loss Gaussian
+TRUNCATED_SUBSAMPLED_GAUSS. mixture pair (composition/gaussian_mixture.py)
 SUBSAMPLED_GAUSSIAN         one Poisson-sampled Gaussian leaf, N times: the certified composition
 FIXED_BATCH_GAUSSIAN        one SampledWithoutReplacement(Gaussian) leaf, N times (replace-one): the certified
                             bracket of composition/wor.py (symmetrise each step, then compose)
@@ -25,6 +30,10 @@ PLD                         every leaf has a dp-accounting PLD (pessimistic: con
 RDP_BOUND                   otherwise, if dp-accounting's RDP accountant supports every leaf: a certified
                             *upper bound* (RDP → profile by Canonne, Kamath & Steinke 2020 Prop 12 → pair)
 ==========================  ===============================================================================
+
+Identical leaves are merged first (their counts add), so ``Composed([E, E])`` is ``SelfComposed(E, 2)``.
+An infinite noise parameter (Gaussian, Laplace, mixture of Gaussians, sampled Gaussians) is perfectly
+private: such a leaf is dropped.
 
 Each leaf has a neighbouring relation (dp-accounting's ``NeighboringRelation``): randomized response and
 sampling with or without replacement are defined for replace-one, tree aggregation for replace-special, zCDP for
@@ -61,6 +70,9 @@ class Route(enum.Enum):
     LAPLACE = "laplace"
     DISCRETE_LAPLACE = "discrete_laplace"
     RANDOMIZED_RESPONSE = "randomized_response"
+    RANDOMIZED_RESPONSE_COMPOSED = "randomized_response_composed"
+    MIXTURE_OF_GAUSSIANS = "mixture_of_gaussians"
+    TRUNCATED_SUBSAMPLED_GAUSSIAN = "truncated_subsampled_gaussian"
     SUBSAMPLED_GAUSSIAN = "subsampled_gaussian"
     FIXED_BATCH_GAUSSIAN = "fixed_batch_gaussian"
     WITH_REPLACEMENT_GAUSSIAN = "with_replacement_gaussian"
@@ -217,6 +229,11 @@ def _flatten(node: dict[str, Any], count: int, out: list[tuple[dict[str, Any], i
         out.append((node, count))
 
 
+#: largest (sensitivity spread)/(noise standard deviation) of a mixture leaf (composition/gaussian_mixture.py
+#: MAX_SPREAD: the one-step privacy loss then reaches ≈ 4.5e6 nats)
+MAX_NOISE_SPREAD = 3000.0
+
+
 def _leaf_kind(leaf: dict[str, Any]) -> str:
     """'none' (no privacy loss), 'nonprivate', or the leaf's own kind."""
     cls = leaf["class_name"]
@@ -234,21 +251,41 @@ def _leaf_kind(leaf: dict[str, Any]) -> str:
             raise ValueError(f"SampledWithReplacementDpEvent of {inner} is not supported (Gaussian only: a record drawn "
                              "k times needs the inner mechanism's k-fold group privacy, which dpcompare has in closed "
                              "form only for the Gaussian, a mean shift of k)")
+        if g("event")["noise_multiplier"] == math.inf:
+            return "none"
         return "nonprivate" if g("event")["noise_multiplier"] == 0 else cls
     if cls in ("GaussianDpEvent", "LaplaceDpEvent"):
+        if g("noise_multiplier") == math.inf:
+            return "none"  # infinite noise: the output does not depend on the data
         return "nonprivate" if g("noise_multiplier") == 0 else cls
     if cls == "DiscreteLaplaceDpEvent":
         if g("sensitivity") == 0:
             return "none"
+        if g("noise_parameter") == math.inf:  # pmf ∝ e^{−a|x|} with a = ∞: no noise at all
+            return "nonprivate"
         return "nonprivate" if g("noise_parameter") == 0 else cls
     if cls == "RandomizedResponseDpEvent":
         if g("num_buckets") <= 1 or g("noise_parameter") == 1:
             return "none"
         return "nonprivate" if g("noise_parameter") == 0 else cls
     if cls == "MixtureOfGaussiansDpEvent":
-        if all(s == 0 for s in g("sensitivities")):
+        if all(s == 0 for s, w in zip(g("sensitivities"), g("sampling_probs")) if w > 0) or g("standard_deviation") == math.inf:
             return "none"
-        return "nonprivate" if g("standard_deviation") == 0 else cls
+        if g("standard_deviation") == 0:
+            return "nonprivate"
+        live = [s for s, w in zip(g("sensitivities"), g("sampling_probs")) if w > 0]
+        if any(not math.isfinite(s) for s in live):
+            return "nonprivate"  # an infinite shift with positive probability is revealed with that probability
+        if min(live) < 0 < max(live):
+            raise ValueError(f"MixtureOfGaussiansDpEvent.sensitivities must be all >= 0 or all <= 0 (then the privacy "
+                             f"loss is monotone and the mixture can be bounded), got {g('sensitivities')}")
+        spread = max(abs(s) for s in live) / g("standard_deviation")
+        if spread > MAX_NOISE_SPREAD:
+            raise ValueError(f"MixtureOfGaussiansDpEvent.standard_deviation must be >= (largest |sensitivity|)/"
+                             f"{MAX_NOISE_SPREAD:g} = {max(abs(s) for s in live) / MAX_NOISE_SPREAD:.3g}, got "
+                             f"{g('standard_deviation'):g}: the privacy loss of a smaller noise exceeds what a "
+                             "privacy-loss distribution holds in double precision (0 is accepted: not private)")
+        return cls
     if cls == "PoissonSampledDpEvent":
         inner = g("event")["class_name"]
         if g("sampling_probability") == 0:
@@ -256,11 +293,21 @@ def _leaf_kind(leaf: dict[str, Any]) -> str:
         if inner not in ("GaussianDpEvent", "LaplaceDpEvent"):
             raise ValueError(f"PoissonSampledDpEvent of {inner} is not supported (Gaussian or Laplace only, as in "
                              "dp-accounting's accountants)")
+        if g("event")["noise_multiplier"] == math.inf:
+            return "none"
         return "nonprivate" if g("event")["noise_multiplier"] == 0 else "Poisson" + inner
     if cls == "TruncatedSubsampledGaussianDpEvent":
-        if g("sampling_probability") == 0 or g("truncated_batch_size") == 0 or g("dataset_size") == 0:
+        if (g("sampling_probability") == 0 or g("truncated_batch_size") == 0 or g("dataset_size") == 0
+                or g("noise_multiplier") == math.inf):
             return "none"
-        return "nonprivate" if g("noise_multiplier") == 0 else cls
+        if g("noise_multiplier") == 0:
+            return "nonprivate"
+        if 4.0 / g("noise_multiplier") > MAX_NOISE_SPREAD:  # its truncated part shifts by ±2
+            raise ValueError(f"TruncatedSubsampledGaussianDpEvent.noise_multiplier must be >= 4/{MAX_NOISE_SPREAD:g} = "
+                             f"{4.0 / MAX_NOISE_SPREAD:.3g} (or 0: not private), got {g('noise_multiplier'):g}: the "
+                             "privacy loss of a smaller noise exceeds what a privacy-loss distribution holds in double "
+                             "precision")
+        return cls
     if cls == "SampledWithoutReplacementDpEvent":
         inner = g("event")["class_name"]
         if g("sample_size") == 0:
@@ -268,6 +315,8 @@ def _leaf_kind(leaf: dict[str, Any]) -> str:
         if inner != "GaussianDpEvent":
             raise ValueError(f"SampledWithoutReplacementDpEvent of {inner} is not supported (Gaussian only, as in "
                              "dp-accounting's RDP accountant)")
+        if g("event")["noise_multiplier"] == math.inf:
+            return "none"
         return "nonprivate" if g("event")["noise_multiplier"] == 0 else cls
     if cls == "ZCDpEvent":
         return "none" if g("rho") == 0 and g("xi") == 0 else cls
@@ -303,6 +352,30 @@ def _adjacency(leaf: dict[str, Any]) -> Adjacency | None:
     return _ADJ.get(leaf["class_name"], Adjacency.ADD_REMOVE)
 
 
+#: largest count of a randomized-response leaf composed exactly: [k > 2 buckets (the multinomial sum costs O(N²)),
+#: k = 2 (binomial, O(N))]
+MAX_RR_COUNT = (2000, 10**6)
+
+
+def _merge_identical(kinds: list) -> list:
+    """Leaves that are the same event are one leaf with the summed count (order of first appearance)."""
+    out: dict[str, list] = {}
+    for kind, leaf, n in kinds:
+        key = json.dumps(leaf, sort_keys=True)
+        if key in out:
+            out[key][2] += n
+        else:
+            out[key] = [kind, leaf, n]
+    return [tuple(v) for v in out.values()]
+
+
+def _gaussian_mu(leaves) -> float:
+    """μ = √(Σ countᵢ/σᵢ²), scaled so that neither σ² (σ up to 1.8e308) nor 1/σ² overflows or underflows."""
+    inv = [(1.0 / leaf["noise_multiplier"], n) for leaf, n in leaves]
+    m = max(v for v, _ in inv)
+    return m * math.sqrt(math.fsum(n * (v / m) ** 2 for v, n in inv))
+
+
 def plan(event: dict[str, Any]) -> EventPlan:
     """The route of a plain (validated) DpEvent; ``ValueError`` naming the type when there is none."""
     flat: list[tuple[dict[str, Any], int]] = []
@@ -310,7 +383,7 @@ def plan(event: dict[str, Any]) -> EventPlan:
     kinds = [(_leaf_kind(leaf), leaf, n) for leaf, n in flat]
     if any(k == "nonprivate" for k, _, _ in kinds):
         return EventPlan(Route.NONPRIVATE, None, ())
-    kinds = [x for x in kinds if x[0] != "none"]
+    kinds = _merge_identical([x for x in kinds if x[0] != "none"])
     if not kinds:
         return EventPlan(Route.NOOP, None, ())
     adjs = {a for _, leaf, _ in kinds if (a := _adjacency(leaf)) is not None}
@@ -323,8 +396,7 @@ def plan(event: dict[str, Any]) -> EventPlan:
     leaves = tuple((leaf, n) for _, leaf, n in kinds)
     names = {k for k, _, _ in kinds}
     if names == {"GaussianDpEvent"}:
-        mu2 = sum(n / leaf["noise_multiplier"] ** 2 for leaf, n in leaves)
-        return EventPlan(Route.GAUSSIAN, adj, leaves, (("mu", math.sqrt(mu2)),))
+        return EventPlan(Route.GAUSSIAN, adj, leaves, (("mu", _gaussian_mu(leaves)),))
     if len(leaves) == 1:
         (leaf, n), kind = leaves[0], kinds[0][0]
         if n == 1 and kind == "LaplaceDpEvent":
@@ -332,9 +404,18 @@ def plan(event: dict[str, Any]) -> EventPlan:
         if n == 1 and kind == "DiscreteLaplaceDpEvent":
             return EventPlan(Route.DISCRETE_LAPLACE, adj, leaves,
                              (("a", leaf["noise_parameter"]), ("sensitivity", leaf["sensitivity"])))
-        if n == 1 and kind == "RandomizedResponseDpEvent":
+        if kind == "RandomizedResponseDpEvent" and n <= MAX_RR_COUNT[leaf["num_buckets"] == 2]:
             return EventPlan(Route.RANDOMIZED_RESPONSE, adj, leaves,
-                             (("noise_parameter", leaf["noise_parameter"]), ("num_buckets", leaf["num_buckets"])))
+                             (("noise_parameter", leaf["noise_parameter"]), ("num_buckets", leaf["num_buckets"]),
+                              ("count", n)))
+        if kind == "RandomizedResponseDpEvent":
+            return EventPlan(Route.RANDOMIZED_RESPONSE_COMPOSED, adj, leaves,
+                             (("noise_parameter", leaf["noise_parameter"]), ("num_buckets", leaf["num_buckets"]),
+                              ("count", n)))
+        if kind == "MixtureOfGaussiansDpEvent":
+            return EventPlan(Route.MIXTURE_OF_GAUSSIANS, adj, leaves, (("steps", n),))
+        if kind == "TruncatedSubsampledGaussianDpEvent":
+            return EventPlan(Route.TRUNCATED_SUBSAMPLED_GAUSSIAN, adj, leaves, (("steps", n),))
         if kind == "PoissonGaussianDpEvent":
             return EventPlan(Route.SUBSAMPLED_GAUSSIAN, adj, leaves, (
                 ("sigma", leaf["event"]["noise_multiplier"]), ("p", leaf["sampling_probability"]), ("steps", n)))

@@ -228,7 +228,9 @@ def moments_with_method(mechanism: Any, direction: Direction | str = "remove") -
     mechanism whose pair is exact and discrete (randomized response, pure DP, approximate DP, FromPair…:
     exact sums). Anything else raises ValueError naming what is missing."""
     from ..mechanisms import Gaussian, Laplace, SubsampledGaussian
+    from ..mechanisms.events import closed_form_view
 
+    mechanism = closed_form_view(mechanism)
     if isinstance(mechanism, SubsampledGaussian):
         return subsampled_gaussian_moments(mechanism.sigma, mechanism.sampling_rate, direction), MomentsMethod.QUADRATURE
     if isinstance(mechanism, Gaussian):

@@ -7,6 +7,9 @@ a numerical error bound, built on :mod:`dpcompare.tradeoff` (grid.py, compose.py
 - :mod:`.wor` — batches sampled without (and with) replacement, replace-one.
 - :mod:`.profile_bound` — the least informative pair under a privacy-profile bound (the upper envelope).
 - :mod:`.random_allocation` — random allocation (balls-in-bins batches) and the shuffle lower bound.
+- :mod:`.gaussian_mixture` — a Gaussian mixture against a Gaussian mixture with a monotone loss (DpEvent
+  mixtures of Gaussians, the truncated Poisson-subsampled Gaussian).
+- :mod:`.randomized_response` — randomized response composed N times, exactly or on a lattice.
 """
 
 from .profile_bound import profile_bound_pair

@@ -6,14 +6,17 @@ view to the mechanism it builds, stating how good the answer is in :attr:`FromDp
 - ``EXACT``: NoOp → perfectly private; NonPrivate (or a zero noise parameter) → blatantly non-private;
   Gaussians (any composition) → ``Gaussian(mu=√Σ count/σ²)``; Laplace → ``Laplace(b)``; discrete Laplace
   and k-ary randomized response → their exact discrete pairs (:func:`discrete_laplace_pair`,
-  :func:`randomized_response_pair`).
+  :func:`randomized_response_pair`; randomized response N times: the exact multinomial pair of
+  composition/randomized_response.py; beyond 2000 times with more than 2 buckets: CERTIFIED, its lattice pair
+  composed by the certified FFT).
 - ``CERTIFIED``: Poisson-sampled Gaussian, N times → :class:`SubsampledGaussian` (certified bracket);
   Gaussian sampled without replacement (fixed-size batches, replace-one), N times →
   :class:`~dpcompare.mechanisms.fixed_batch.FixedBatchGaussian` (certified bracket around the truth:
-  composition/wor.py).
-- ``PLD``: other compositions of events with a dp-accounting PLD (Laplace, discrete Laplace, randomized
-  response, mixtures of Gaussians, Poisson-sampled Laplace, truncated subsampled Gaussian, heterogeneous
-  compositions): dp-accounting's pessimistic (connect-the-dots) PLD is the pessimistic pair and its
+  composition/wor.py); a mixture of Gaussians or a truncated Poisson-sampled Gaussian, N times →
+  :class:`~dpcompare.mechanisms.gaussian_mixture.ComposedGaussianMixture` (certified composition of its
+  monotone-loss Gaussian-mixture pair: composition/gaussian_mixture.py).
+- ``PLD``: other compositions of events with a dp-accounting PLD (Laplace or discrete Laplace N times,
+  Poisson-sampled Laplace, heterogeneous compositions): dp-accounting's pessimistic (connect-the-dots) PLD is the pessimistic pair and its
   optimistic PLD the optimistic pair (perfect privacy where dp-accounting has none). Sound up to the
   floating-point error of dp-accounting's FFT composition, which is not bounded here.
 - ``BOUND``: Gaussian sampled *with* replacement, N times →
@@ -102,6 +105,21 @@ def randomized_response_pair(noise_parameter: float, num_buckets: int) -> Discre
     return DiscretePair.from_atoms(loss, log_p, p_neg_inf=0.0, q_pos_inf=0.0)
 
 
+def closed_form_view(mechanism: Any) -> Any:
+    """The closed-form mechanism a :class:`FromDpEvent` stands for, where it has one (a Gaussian or Laplace
+    event: ``dc.Gaussian``/``dc.Laplace``, with their closed-form Rényi, KL and moments); otherwise the
+    argument itself. Closed-form lookups (f-divergences, PLRV moments) call this first.
+
+    >>> import dpcompare as dc
+    >>> from dp_accounting import dp_event as e
+    >>> closed_form_view(dc.FromDpEvent(e.GaussianDpEvent(2.0))).spec
+    'gaussian(mu=0.5)'
+    """
+    if isinstance(mechanism, FromDpEvent) and isinstance(mechanism.mechanism, (Gaussian, Laplace)):
+        return mechanism.mechanism
+    return mechanism
+
+
 @dataclass(frozen=True, repr=False)
 class FromDpEvent(Mechanism):
     """The mechanism described by a dp-accounting ``DpEvent`` (or its plain JSON form, a dict).
@@ -156,7 +174,8 @@ class FromDpEvent(Mechanism):
         from ..accounting.event_plan import Route
 
         r = self.plan.route
-        if r in (Route.SUBSAMPLED_GAUSSIAN, Route.FIXED_BATCH_GAUSSIAN):
+        if r in (Route.SUBSAMPLED_GAUSSIAN, Route.FIXED_BATCH_GAUSSIAN, Route.MIXTURE_OF_GAUSSIANS,
+                 Route.TRUNCATED_SUBSAMPLED_GAUSSIAN, Route.RANDOMIZED_RESPONSE_COMPOSED):
             return Guarantee.CERTIFIED
         if r is Route.PLD:
             return Guarantee.PLD
@@ -187,8 +206,31 @@ class FromDpEvent(Mechanism):
         if r is Route.DISCRETE_LAPLACE:
             return FromPair(discrete_laplace_pair(p.param("a"), int(p.param("sensitivity"))), name=self.name)
         if r is Route.RANDOMIZED_RESPONSE:
-            pair = randomized_response_pair(p.param("noise_parameter"), int(p.param("num_buckets")))
+            count = int(p.param("count"))
+            if count == 1:
+                pair = randomized_response_pair(p.param("noise_parameter"), int(p.param("num_buckets")))
+            else:
+                from ..composition.randomized_response import composed_randomized_response_pair
+
+                pair = composed_randomized_response_pair(p.param("noise_parameter"), int(p.param("num_buckets")), count)
             return FromPair(pair, name=self.name)
+        if r is Route.RANDOMIZED_RESPONSE_COMPOSED:
+            from ..composition.randomized_response import randomized_response_lattice
+            from .gaussian_mixture import ComposedGaussianMixture
+
+            lattice = randomized_response_lattice(p.param("noise_parameter"), int(p.param("num_buckets")))
+            return ComposedGaussianMixture(lattice, int(p.param("count")), name=self.name)
+        if r in (Route.MIXTURE_OF_GAUSSIANS, Route.TRUNCATED_SUBSAMPLED_GAUSSIAN):
+            from ..composition.gaussian_mixture import mixture_of_gaussians_pair, truncated_subsampled_gaussian_pair
+            from .gaussian_mixture import ComposedGaussianMixture
+
+            leaf = p.leaves[0][0]
+            if r is Route.MIXTURE_OF_GAUSSIANS:
+                pair = mixture_of_gaussians_pair(leaf["standard_deviation"], leaf["sensitivities"], leaf["sampling_probs"])
+            else:
+                pair = truncated_subsampled_gaussian_pair(leaf["dataset_size"], leaf["sampling_probability"],
+                                                          leaf["truncated_batch_size"], leaf["noise_multiplier"])
+            return ComposedGaussianMixture(pair, int(p.param("steps")), discretization=self.discretization, name=self.name)
         if r is Route.SUBSAMPLED_GAUSSIAN:
             return SubsampledGaussian(p.param("sigma"), p.param("p"), int(p.param("steps")),
                                       discretization=self.discretization)
@@ -273,7 +315,10 @@ class FromDpEvent(Mechanism):
 
         if self.name != "dpevent":
             return self.name
-        if self.guarantee in (Guarantee.EXACT, Guarantee.CERTIFIED) and not isinstance(self.mechanism, FromPair):
+        from .gaussian_mixture import ComposedGaussianMixture
+
+        if (self.guarantee in (Guarantee.EXACT, Guarantee.CERTIFIED)
+                and not isinstance(self.mechanism, (FromPair, ComposedGaussianMixture))):
             return self.mechanism.spec
         return f"dpevent({event_summary(self._plain)})"
 

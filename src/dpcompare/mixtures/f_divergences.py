@@ -155,6 +155,13 @@ def l_f_symmetric(obj: Any, div: FDivergence) -> tuple[float, float]:
 CLOSED_FORM_RTOL = 1e-13
 
 
+def _closed_form_entry(mech: Any, div: FDivergence) -> float | None:
+    """:func:`closed_form` after mapping a DpEvent mechanism to its closed form (``closed_form_view``)."""
+    from ..mechanisms.events import closed_form_view
+
+    return closed_form(closed_form_view(mech), div)
+
+
 @singledispatch
 def closed_form(mech: Any, div: FDivergence) -> float | None:
     """D_F(P‖Q) in closed form for the mechanism's pair (P, Q), or None where none is implemented.
@@ -225,7 +232,10 @@ def renyi_closed_form(mech: Any, order: float) -> float | None:
     >>> renyi_closed_form(dc.Gaussian(mu=2.0), 32.0)
     64.0
     """
+    from ..mechanisms.events import closed_form_view
+
     a = float(order)
+    mech = closed_form_view(mech)
     if isinstance(mech, Gaussian):
         return a * mech.mu * mech.mu / 2.0
     if isinstance(mech, Laplace):
@@ -247,7 +257,7 @@ def l_f_bounds(obj: Any, div: FDivergence) -> tuple[float, float]:
     (True, True)
     """
     if isinstance(obj, Mechanism):
-        v = closed_form(obj, div)
+        v = _closed_form_entry(obj, div)
         if v is not None and math.isfinite(v):
             return max(v * (1.0 - CLOSED_FORM_RTOL), 0.0), v * (1.0 + CLOSED_FORM_RTOL) + 1e-300
     pess, opt = as_pairs(obj)
