@@ -210,7 +210,7 @@ class MixtureComponent:
     # ------------------------------------------------------------------ masses
     def log_masses(self, xa: np.ndarray, xb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(log P, log Q, relative error) of the x-intervals (xa, xb] (xa ≤ xb)."""
-        from ..composition.sgm_step import _log_gauss_interval  # the subsampled Gaussian's own routine
+        from .sgm_step import _log_gauss_interval  # the subsampled Gaussian's own routine
 
         xa = np.atleast_1d(np.asarray(xa, dtype=float))
         xb = np.atleast_1d(np.asarray(xb, dtype=float))
@@ -228,7 +228,7 @@ class MixtureComponent:
 
     def loss_moments(self) -> tuple[float, float]:
         """(E_Q ℓ, E_Q ℓ²) by 200-node Gauss–Hermite quadrature (only sets the grid spacing)."""
-        from ..composition.sgm_step import _HERMITE
+        from .sgm_step import _HERMITE
 
         nodes, weights = _HERMITE
         m1 = m2 = 0.0
