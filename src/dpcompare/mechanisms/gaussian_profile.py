@@ -67,6 +67,7 @@ from .._search import Scale, Side, solve, solve_each
 __all__ = ["epsilon", "epsilon_array", "log_delta", "log_delta_parts", "log_delta_scalar"]
 
 _LOG_HALF = math.log(0.5)
+_LOG_2 = math.log(2.0)
 _HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
 _SQRT_HALF_PI = math.sqrt(0.5 * math.pi)
 _INV_SQRT2 = 1.0 / math.sqrt(2.0)
@@ -211,7 +212,7 @@ def log_delta_scalar(mu: float, eps: float) -> tuple[float, float]:
     if integral > 1e-290:
         return log_phi0 + math.log(integral), lb  # step 4
     # μ/2·s underflows (μ ≲ 1e-300): its log is log(μ/2) + log s
-    return (log_phi0 + math.log(0.5 * mu) + math.log(s) if s > 0 else -math.inf), lb
+    return (log_phi0 + (math.log(mu) - _LOG_2) + math.log(s) if s > 0 else -math.inf), lb  # μ/2 is 0 at μ = 5e-324
 
 
 def _newton_estimate(mu: float, log_target: float, max_iter: int = 60) -> float:

@@ -86,9 +86,11 @@ def conditional_delta(c: Any, eps: float, eps0: float) -> np.ndarray:
     """
     c = np.atleast_1d(np.asarray(c, dtype=float))
     w = shuffle_weight(eps0)
-    gamma = math.exp(eps)
-    up = 1.0 - w - gamma * w
-    down = gamma * (1.0 - w) - w
+    # up = 1 − w − e^ε·w and down = e^ε·(1 − w) − w, written with expm1 (w/(1 − w) = e^{−ε₀}): the
+    # differences cancel as ε₀ → 0 (w rounds to ½ below ε₀ ≈ 1e-16, and 1 − 2w to 0, where δ ≈ ε₀/2)
+    up = -(1.0 - w) * math.expm1(eps - eps0)
+    s_ = eps + eps0
+    down = (1.0 - w) * (math.exp(-eps0) * math.expm1(s_) if s_ < 700.0 else math.exp(eps) - math.exp(-eps0))
     if up <= 0:
         return np.zeros_like(c)
     rho = up / down

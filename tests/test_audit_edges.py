@@ -1,0 +1,141 @@
+"""Regression tests for the calls an independent audit found failing at the edges of the domain.
+
+Each call used to raise an internal error (OverflowError, ZeroDivisionError, "math domain error"),
+return NaN, or return ∞ where a finite answer is known. Every reference here is independent of the
+code under test: mpmath at 50 digits, a closed form, or an identity (additivity, post-processing).
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath as mp
+import pytest
+
+import dpcompare as dc
+from dpcompare import gaussian, mixtures
+from dpcompare.mechanisms.composed import Composed
+from dpcompare.mixtures import KL, TV, l_f_bounds, renyi_bounds
+
+mp.mp.dps = 50
+
+
+def _gauss_delta(mu, eps):
+    """δ(ε) of G_μ (Balle & Wang 2018, Thm 8) in mpmath."""
+    mu, eps = mp.mpf(mu), mp.mpf(eps)
+    return mp.ncdf(-eps / mu + mu / 2) - mp.exp(eps) * mp.ncdf(-eps / mu - mu / 2)
+
+
+# ---------------------------------------------------------------------------------------------- shuffling
+def test_shuffle_eps0_beyond_double_is_refused_naming_eps0():
+    with pytest.raises(ValueError, match="eps0 must be <= 700"):
+        dc.parse("shuffle(eps0=1e300, n=1000)").delta(703.93)
+    with pytest.raises(ValueError, match="eps0"):
+        dc.parse("shuffle_pair(eps0=800, n=1000)")
+
+
+@pytest.mark.parametrize("spec", ["shuffle", "shuffle_pair"])
+def test_shuffle_at_eps0_700_is_the_randomiser(spec):
+    # clone probability e^{−700}: the shuffled output is RR(ε₀) to within ~1e-300;
+    # RR(ε₀): δ(ε) = (e^{ε₀} − e^{ε})/(1 + e^{ε₀}) (closed form, mpmath)
+    m = dc.parse(f"{spec}(eps0=700, n=1000)")
+    truth = (mp.exp(700) - mp.exp(699)) / (1 + mp.exp(700))
+    assert abs(float(m.delta(699.0)) - float(truth)) < 1e-12
+    assert float(m.delta(703.93)) == 0.0  # beyond ε₀ every ε₀-DP mechanism has δ = 0
+
+
+def test_fmt_tiny_eps0_no_division_by_zero_and_not_understated():
+    # ε₀ = 1e-300: the output is ε₀-DP (post-processing), so ε(δ) ∈ [0, ε₀]
+    assert 0.0 <= mixtures.fmt_epsilon(1e-6, eps0=1e-300, n=10) <= 1e-300
+    # δ(0) is linear in ε₀ as ε₀ → 0; 1 − 2w rounded to 0 below ε₀ ≈ 1e-16 and gave δ = 0 (understated)
+    small, ref = mixtures.fmt_delta(0.0, eps0=1e-17, n=10), mixtures.fmt_delta(0.0, eps0=1e-10, n=10)
+    assert small > 0 and small / 1e-17 == pytest.approx(ref / 1e-10, rel=1e-6)
+    assert small <= math.tanh(0.5e-17) * (1 + 1e-12)  # ε₀-DP: δ(0) ≤ TV of RR(ε₀) = tanh(ε₀/2)
+
+
+def test_fmt_eps0_near_limit_no_overflow():
+    # RR(700) at ε = 699: 1 − e^{−1} to ~1e-300 (closed form)
+    assert mixtures.fmt_delta(699.0, eps0=700.0, n=1000) == pytest.approx(1 - math.exp(-1), rel=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------- composition
+def test_composed_huge_steps_refused_naming_steps():
+    with pytest.raises(ValueError, match=r"steps=1000000000000.*GB"):
+        Composed(dc.ApproxDP(eps=0.5, delta=1e-4), steps=10**12).delta(1.0)
+
+
+def test_composed_laplace_pure_dp_bound_hoeffding():
+    # 10⁷ Laplace(b=1) steps: ε(1e-5) ≤ N·κ + m·√(2N log(1/δ)), κ = m − 1 + e^{−m} (mpmath), and ≤ N·m;
+    # the CLT value N·κ + s√N·Φ⁻¹(1 − δ) lies below it by < 0.5 %
+    n, m, d = 10**7, 1.0, 1e-5
+    c = Composed(dc.Laplace(b=1), steps=n)
+    kappa = m - 1 + mp.exp(-m)
+    hoeffding = float(n * kappa + m * mp.sqrt(2 * n * mp.log(1 / mp.mpf(d))))
+    got = c.pure_dp_epsilon(d)
+    assert hoeffding <= got <= hoeffding * (1 + 1e-11) and got < n * m
+    s = 0.8107946  # laplace_loss_std(1), from its closed form (tests/test_composed.py checks it)
+    clt = float(n * kappa) + s * math.sqrt(n) * float(-mp.sqrt(2) * mp.erfinv(2 * mp.mpf(d) - 1))
+    assert clt < got < clt * 1.005
+
+
+def test_composed_laplace_epsilon_is_capped_by_the_pure_dp_bound():
+    c = Composed(dc.Laplace(b=1), steps=2000)
+    assert c.epsilon(1e-30) <= c.pure_dp_epsilon(1e-30)
+    assert math.isfinite(c.epsilon(1e-300))
+
+
+def test_composed_gaussian_far_delta_is_the_closed_form():
+    # G_μ^⊗1 = G_μ; at δ = 5e-324 the grid's truncated tail gave ∞ (the closed form gives 19.30)
+    eps = Composed(dc.Gaussian(mu=0.5), steps=1).epsilon(5e-324)
+    assert math.isfinite(eps)
+    assert _gauss_delta(0.5, eps) <= mp.mpf(5e-324)
+    assert _gauss_delta(0.5, eps * (1 - 1e-9)) > mp.mpf(5e-324)
+    eps4 = Composed(dc.Gaussian(mu=0.5), steps=4).epsilon(1e-12)  # G_{0.5}^⊗4 = G_1
+    assert _gauss_delta(1.0, eps4) <= mp.mpf(1e-12) < _gauss_delta(1.0, eps4 * (1 - 1e-9))
+
+
+# ---------------------------------------------------------------------------------------------- Gaussian
+def test_sigma_for_tiny_sensitivity_is_certified():
+    s = gaussian.sigma_for(1.67e-7, 0.189, sensitivity=1e-300)
+    psi = mp.mpf(1e-300) / mp.mpf(s)
+    assert _gauss_delta(psi, 1.67e-7) <= mp.mpf(0.189)
+    # σ scales with the sensitivity (σ* = Δ/ψ*)
+    assert s == pytest.approx(1e-300 * gaussian.sigma_for(1.67e-7, 0.189), rel=1e-12)
+
+
+def test_gaussian_subnormal_mu_epsilon():
+    # δ(0) = 2Φ(μ/2) − 1 ≈ 2e-324 ≤ 0.354, so ε = 0
+    assert dc.Gaussian(mu=5e-324).epsilon(0.354) == 0.0
+    assert dc.Gaussian(mu=1e-310).epsilon(0.354) == 0.0
+
+
+# ---------------------------------------------------------------------------------------------- F-divergences
+def test_renyi_of_approx_dp_is_infinite_not_nan():
+    # P has mass δ where Q has none: R_a(P‖Q) = ∞ for a > 1
+    assert renyi_bounds(dc.ApproxDP(eps=745, delta=1e-3), 2.0) == (math.inf, math.inf)
+
+
+def test_tv_of_rr_800():
+    lo, hi = l_f_bounds(dc.RandomizedResponse(eps=800), TV)
+    truth = float(mp.tanh(400))  # TV of RR(ε) = (e^ε − 1)/(e^ε + 1)
+    assert lo <= truth <= hi and hi - lo < 1e-15
+
+
+def test_kl_of_composed_gaussian_is_additive():
+    lo, hi = l_f_bounds(Composed(dc.Gaussian(mu=0.5), steps=10**6), KL)
+    assert lo <= 10**6 * 0.5**2 / 2 <= hi and hi - lo < 1e-8 * hi  # KL(G_μ) = μ²/2, additive
+
+
+def test_kl_of_composed_laplace_is_additive():
+    lo, hi = l_f_bounds(Composed(dc.Laplace(b=1), steps=10), KL)
+    truth = float(10 * (1 - 1 + mp.exp(-1)))  # N·(m − 1 + e^{−m}) at m = 1
+    assert lo <= truth <= hi
+
+
+def test_tv_of_sgm_with_tiny_sigma():
+    p, n = 0.9738, 10
+    lo, hi = l_f_bounds(dc.SubsampledGaussian(0.001, p, n), TV)
+    # σ = 0.001: the two Gaussians are 1000σ apart, TV = 1 − (1 − p)^N up to e^{−10⁵}
+    truth = 1 - (1 - p) ** n
+    assert not (math.isnan(lo) or math.isnan(hi))
+    assert lo <= truth + 1e-12 and hi >= truth - 1e-15 and hi <= 1.0
