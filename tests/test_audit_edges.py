@@ -139,3 +139,30 @@ def test_tv_of_sgm_with_tiny_sigma():
     truth = 1 - (1 - p) ** n
     assert not (math.isnan(lo) or math.isnan(hi))
     assert lo <= truth + 1e-12 and hi >= truth - 1e-15 and hi <= 1.0
+
+
+# ---------------------------------------------------------------------------------------------- random init
+@pytest.mark.parametrize("sigma", [1.77e-05, 2.0187602546790388e-05, 7.017e-4])
+def test_random_init_tiny_sigma_builds_its_pairs(sigma):
+    # was "Q-mass 1.00000000872 > 1" (losses ~1e9: their ulp moved the Q-masses) or "C(f) needs x̄ ≤ f(x̄)"
+    from dpcompare.mixtures import Loss, RandomInit, Sensitivity
+
+    m = RandomInit(Sensitivity(Loss.CLIPPED_LEAST_SQUARES, a=-0.0, clip=1.0, bound=1.0, sigma=sigma))
+    f = m.tradeoff_bounds(0.25)
+    assert 0.0 <= f.pessimistic <= f.optimistic <= 0.75
+    d = m.delta_bounds(1.0)
+    assert 0.0 <= d.optimistic <= d.pessimistic <= 1.0
+    # every component is G_μ with μ ≤ clip/σ: the mixture is at least as private (joint concavity), so the
+    # optimistic δ can only be below the closed form of G_{clip/σ} (Balle & Wang, mpmath)
+    assert d.optimistic <= float(_gauss_delta(1.0 / sigma, 1.0)) + 1e-12
+
+
+# ---------------------------------------------------------------------------------------------- resource limits
+@pytest.mark.parametrize("call, name", [
+    (lambda: dc.approximate_dominance(dc.Gaussian(mu=1), dc.Laplace(b=1), 0.1, grid=10**10), "grid"),
+    (lambda: dc.TradeoffOracle(lambda a: 1.0 - a, points=10**9), "points"),
+    (lambda: dc.levy_distance(dc.Gaussian(mu=1), dc.Laplace(b=1), max_points=10**9, tol=1e-15), "max_points"),
+])
+def test_sizes_beyond_memory_are_refused_up_front(call, name):
+    with pytest.raises(ValueError, match=rf"^{name}=1000000000+ needs an estimated .* GiB.*at most {name}=\d+ fits"):
+        call()

@@ -125,6 +125,8 @@ class Sensitivity:
         return inf, sup
 
 
+#: largest finite μ of a Thm 5.1 component (larger ones are bracketed by G_∞ and G_{MU_CAP}; see ``_one_step``)
+MU_CAP = 40.0
 #: tail mass of the Chernoff window of the T-step FFT composition (tradeoff/compose.py step 5)
 WINDOW_TAIL = 1e-18
 
@@ -211,7 +213,12 @@ class RandomInit(PairMechanism):
         highs = np.concatenate([edges, [np.inf]])
         weights = np.diff(ndtr(np.concatenate([[-np.inf], edges, [np.inf]])))
         weights = weights / math.fsum(weights.tolist())
-        ranges = [self.sensitivity.range(lo, hi) for lo, hi in zip(lows, highs)]
+        # a component with μ > MU_CAP is pessimistically G_∞ (blatantly non-private: Blackwell-below every
+        # G_μ) and optimistically G_{MU_CAP} (above it); the two differ in TV by 2Φ(−MU_CAP/2) < 1e-88. The
+        # grid then spans |ℓ| ≲ MU_CAP²/2, where a loss rounds to 1e-13 relative (at μ = 1e5 it was ~1e9
+        # and its ulp put a relative 1e-7 on the Q-masses e^{log p + ℓ}: "Q-mass > 1")
+        ranges = [(min(i, MU_CAP), s if s <= MU_CAP else math.inf) for i, s in
+                  (self.sensitivity.range(lo, hi) for lo, hi in zip(lows, highs))]
         mu_max = max((s for _, s in ranges if math.isfinite(s)), default=1.0)
         mu_max = max(mu_max, 1e-3)
         L = mu_max * mu_max / 2 + 9.0 * mu_max  # Gaussian tails beyond: Φ(−9) ≈ 1e-19, accounted
