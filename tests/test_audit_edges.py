@@ -178,3 +178,10 @@ def test_calibrated_sigma_meets_its_target_in_the_public_view():
     c = sigma_for_epsilon(8.0, 1e-12, 0.5, 2)
     assert 8.0 - 1e-3 <= c.epsilon <= 8.0
     assert dc.SubsampledGaussian(c.sigma, 0.5, 2).epsilon(1e-12) <= 8.0
+
+
+def test_fmt_epsilon_tiny_delta_is_at_most_eps0():
+    # found by tests/test_api_fuzz.py: ε(5e-324) was ∞, but the shuffled output is ε₀-DP (post-processing),
+    # so ε(δ) ≤ ε₀ at every δ > 0 and δ(ε₀) = 0
+    assert mixtures.fmt_epsilon(5e-324, eps0=0.13011508457038942, n=1000) <= 0.13011508457038942
+    assert mixtures.fmt_delta(2.0, eps0=2.0, n=1000) == 0.0

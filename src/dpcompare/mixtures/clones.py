@@ -149,8 +149,8 @@ class FMTBound:
         True
         """
         eps = check_in_interval("eps", eps, 0.0, math.inf)
-        if eps >= self.eps0:
-            return min(self._uncovered, 1.0) if self._uncovered > 0 else 0.0
+        if eps >= self.eps0:  # the shuffled output is ε₀-DP (post-processing of the one report): δ(ε₀) = 0
+            return 0.0
         b = conditional_delta(self._c, eps, self.eps0)
         return float(min(math.fsum((self._weights * b).tolist()) + self._uncovered, 1.0))
 
@@ -159,8 +159,6 @@ class FMTBound:
         delta = check_in_interval("delta", delta, 0.0, 1.0, low_open=True)
         if self.delta(0.0) <= delta:
             return 0.0
-        if self.delta(self.eps0) > delta:
-            return math.inf
         g = lambda e: self.delta(e) - delta  # noqa: E731
         eps = optimize.brentq(g, 0.0, self.eps0, xtol=1e-12, rtol=1e-12, maxiter=200)
         for _ in range(100):
