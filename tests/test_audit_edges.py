@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 import mpmath as mp
+import numpy as np
 import pytest
 
 import dpcompare as dc
@@ -185,3 +186,30 @@ def test_fmt_epsilon_tiny_delta_is_at_most_eps0():
     # so ε(δ) ≤ ε₀ at every δ > 0 and δ(ε₀) = 0
     assert mixtures.fmt_epsilon(5e-324, eps0=0.13011508457038942, n=1000) <= 0.13011508457038942
     assert mixtures.fmt_delta(2.0, eps0=2.0, n=1000) == 0.0
+
+
+# ---------------------------------------------------------------------------------------------- directed rounding
+def test_approxdp_delta_at_the_audit_point_is_not_understated():
+    e0, d0, e = mp.mpf(0.0020406602401787525), mp.mpf(3.78e-97), mp.mpf(0.0019387994237304639)
+    truth = d0 + (1 - d0) * (mp.exp(e0) - mp.exp(e)) / (1 + mp.exp(e0))  # Kairouz et al. 2015; mpmath
+    got = dc.ApproxDP(eps=0.0020406602401787525, delta=3.78e-97).delta(0.0019387994237304639)
+    assert truth <= mp.mpf(float(got)) <= truth * (1 + mp.mpf(1e-13))  # was 6e-17 (1.2e-12 relative) below
+
+
+def test_small_pair_delta_never_below_mpmath():
+    # (ε, δ)-DP, ε-DP and randomized response over their domains, ε near ε₀ included (where the tail-sum form
+    # cancelled): δ(ε) = δ₀ + (1 − δ₀)(e^{ε₀} − e^{ε})/(1 + e^{ε₀}) for ε < ε₀, 0 beyond (mpmath, 50 digits)
+    rng = np.random.default_rng(7)
+    worst = 0.0
+    for _ in range(1500):
+        e0 = float(10 ** rng.uniform(-6, 2.8))
+        d0 = float(rng.choice([0.0, 10 ** rng.uniform(-300, -0.5)]))
+        e = float(e0 * rng.choice([rng.uniform(0, 1), 1 - 10 ** rng.uniform(-12, -1)]))
+        m = dc.ApproxDP(eps=e0, delta=d0) if d0 > 0 else dc.PureDP(eps=e0)
+        E0, D0, E = mp.mpf(e0), mp.mpf(d0), mp.mpf(e)
+        truth = D0 + (1 - D0) * (mp.exp(E0) - mp.exp(E)) / (1 + mp.exp(E0)) if e < e0 else D0
+        got = mp.mpf(float(m.delta(e)))
+        assert got >= truth, (e0, d0, e, float(got), float(truth))
+        if truth > 0:
+            worst = max(worst, float((got - truth) / truth))
+    assert worst < 1e-12  # and tight: the outward rounding is a few ulp, not a margin
