@@ -345,6 +345,8 @@ class DiscretePair:
         else:
             out = np.minimum(np.nextafter(val * (1.0 + bound), np.inf), 1.0)
         out = np.where(val > 0, out, 0.0)
+        # no atom above ε: δ(ε) = q₊∞ exactly, the stored float itself (the solvers rely on δ(ℓ_max) = q₊∞)
+        out = np.where(np.any(above, axis=1), out, self.q_pos_inf)
         return out.reshape(np.shape(eps)) if np.ndim(eps) else out[0]
 
     def log_delta(self, eps: float) -> float:
