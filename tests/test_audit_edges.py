@@ -163,6 +163,8 @@ def test_random_init_tiny_sigma_builds_its_pairs(sigma):
     (lambda: dc.approximate_dominance(dc.Gaussian(mu=1), dc.Laplace(b=1), 0.1, grid=10**10), "grid"),
     (lambda: dc.TradeoffOracle(lambda a: 1.0 - a, points=10**9), "points"),
     (lambda: dc.levy_distance(dc.Gaussian(mu=1), dc.Laplace(b=1), max_points=10**9, tol=1e-15), "max_points"),
+    (lambda: mixtures.RandomInit(mixtures.Sensitivity(mixtures.Loss.CLIPPED_LEAST_SQUARES, a=0.5, clip=1.0), bins=10**9),
+     "bins"),
 ])
 def test_sizes_beyond_memory_are_refused_up_front(call, name):
     with pytest.raises(ValueError, match=rf"^{name}=1000000000+ needs an estimated .* GiB.*at most {name}=\d+ fits"):

@@ -53,6 +53,7 @@ from typing import Any
 import numpy as np
 from scipy import integrate
 
+from .._limits import check_memory
 from .._numerics import ndtr, ndtri
 from .._validation import check_in_interval, check_integer, check_positive, check_real, format_number
 from ..mechanisms import Gaussian
@@ -125,6 +126,8 @@ class Sensitivity:
         return inf, sup
 
 
+#: working memory per (bin of I) × (loss-grid cell) of one step (measured 61: docs/edges.md)
+RANDOM_INIT_BYTES_PER_CELL = 64
 #: largest finite μ of a Thm 5.1 component (larger ones are bracketed by G_∞ and G_{MU_CAP}; see ``_one_step``)
 MU_CAP = 40.0
 #: tail mass of the Chernoff window of the T-step FFT composition (tradeoff/compose.py step 5)
@@ -203,6 +206,8 @@ class RandomInit(PairMechanism):
             )
         object.__setattr__(self, "bins", check_integer("bins", self.bins, minimum=4))
         object.__setattr__(self, "grid", check_integer("grid", self.grid, minimum=16))
+        # one partition of 2·grid + 1 cells per bin of I: 61 bytes per bin·cell measured (docs/edges.md)
+        check_memory("bins", self.bins, RANDOM_INIT_BYTES_PER_CELL * (2 * self.grid + 1))
         check_in_interval("tail", self.tail, 0.0, 1e-3, low_open=True)
 
     # -- one step: the Lemma 3.1 mixture over I, bracketed
