@@ -86,6 +86,10 @@ class Drawer:
 # a target draws its arguments and returns (label, call, kind): kind says which laws the answer obeys
 
 
+def _real_below(x: Any, limit: float) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and abs(x) < limit
+
+
 def _mechanism(d: Drawer, deep: bool):
     """(spec label, constructor thunk, finite_eps): a public mechanism with drawn parameters."""
     kinds = ["gaussian", "gaussian_sigma", "laplace", "rr", "puredp", "approxdp", "pp", "bnp", "shuffle", "fmt"]
@@ -94,10 +98,12 @@ def _mechanism(d: Drawer, deep: bool):
     k = d.pick(kinds)
     if k == "gaussian":
         mu = d.real()
-        return f"Gaussian(mu={mu!r})", lambda: dc.Gaussian(mu=mu), True
+        # ε(δ) ≈ μ²/2 exceeds the largest double from μ ≈ 1.9e154: ∞ is then the representable answer
+        return f"Gaussian(mu={mu!r})", lambda: dc.Gaussian(mu=mu), _real_below(mu, 1e150)
     if k == "gaussian_sigma":
         s, sens = d.real(), d.real()
-        return f"Gaussian(sigma={s!r}, sensitivity={sens!r})", lambda: dc.Gaussian(sigma=s, sensitivity=sens), True
+        ok = _real_below(sens, 1e75) and _real_below(1.0 / s if _real_below(s, math.inf) and s > 1e-75 else math.inf, 1e75)
+        return f"Gaussian(sigma={s!r}, sensitivity={sens!r})", lambda: dc.Gaussian(sigma=s, sensitivity=sens), ok
     if k == "laplace":
         b = d.real()
         return f"Laplace(b={b!r})", lambda: dc.Laplace(b=b), True
@@ -137,8 +143,11 @@ def _mechanism(d: Drawer, deep: bool):
         from dpcompare.mixtures import Loss, RandomInit, Sensitivity
 
         a, s = d.real(), d.real()
+        # below σ ≈ clip/37 the components' P-masses underflow beyond ℓ ≈ 700 and go to ℓ = +∞ (pessimistic):
+        # ε(δ) = ∞ below that mass is the documented limit of the one-step grid
         return (f"RandomInit(clipped, a={a!r}, sigma={s!r})",
-                lambda: RandomInit(Sensitivity(Loss.CLIPPED_LEAST_SQUARES, a=a, clip=1.0, sigma=s)), True)
+                lambda: RandomInit(Sensitivity(Loss.CLIPPED_LEAST_SQUARES, a=a, clip=1.0, sigma=s)),
+                isinstance(s, float) and s > 1.0 / 37)
     raise AssertionError(k)
 
 

@@ -237,3 +237,26 @@ def test_laplace_delta_never_below_mpmath():
         if stored > 0:
             worst = max(worst, float((got - stored) / stored))
     assert worst < 1e-12
+
+
+# ---------------------------------------------------------------------------------------------- found by the deep fuzz
+def test_sgm_subnormal_sampling_rate_is_a_clean_error():
+    with pytest.raises(ValueError, match=r"sampling_rate=4.94066e-324"):  # was ZeroDivisionError in grid_range
+        dc.SubsampledGaussian(2.9372865627615745, 5e-324, 8).delta(1.0)
+
+
+def test_composed_gaussian_tiny_mu_is_a_clean_error_naming_the_closed_form():
+    with pytest.raises(ValueError, match=r"closed form is exact: gaussian\(mu="):  # was "math domain error"
+        Composed(dc.Gaussian(mu=1e-12), steps=724)
+
+
+def test_random_init_kink_beyond_the_pessimistic_zero_uses_def_f1():
+    # σ = 0.0017: the pessimistic curve reaches 0 before its kink (x̄ = 6.5e-53 > f(x̄) = 0); eq 3 refused it,
+    # Def F.1 takes max{f, f⁻¹} (an f-DP mechanism is Symm(f)-DP)
+    from dpcompare.mixtures import Loss, RandomInit, Sensitivity
+
+    m = RandomInit(Sensitivity(Loss.CLIPPED_LEAST_SQUARES, a=-0.0, clip=1.0, sigma=0.0017012542798525892))
+    f = m.tradeoff_bounds(0.01)
+    assert 0.0 <= f.pessimistic <= f.optimistic <= 0.99
+    d = m.delta_bounds(1.0)
+    assert d.optimistic <= d.pessimistic <= 1.0

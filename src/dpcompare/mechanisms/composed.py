@@ -73,6 +73,10 @@ class Composed(PairMechanism):
             raise ValueError(f"cannot compose: {why} (supported: laplace, gaussian and mechanisms with an exact discrete pair)")
         from ..accounting.continuous import MAX_LAPLACE_M
 
+        if isinstance(self.mechanism, Gaussian) and self.mechanism.mu * math.sqrt(self.steps) < 1e-9:
+            raise ValueError(f"cannot compose gaussian as certified pairs with μ√N = {self.mechanism.mu * math.sqrt(self.steps):g} "
+                             f"< 1e-9 (the grid spacing underflows); the closed form is exact: "
+                             f"gaussian(mu={self.mechanism.mu * math.sqrt(self.steps):.17g})")
         if isinstance(self.mechanism, Gaussian) and self.mechanism.mu * math.sqrt(self.steps) > 1e3:
             raise ValueError(f"cannot compose gaussian as certified pairs with μ√N = {self.mechanism.mu * math.sqrt(self.steps):g} "
                              f"> 1000; the closed form is exact: gaussian(mu={self.mechanism.mu * math.sqrt(self.steps):.17g})")

@@ -182,8 +182,9 @@ def pair_from_vertices(
         raise ValueError(f"a trade-off function satisfies f(α) ≤ 1 − α, got f({a[i]:g}) = {b[i]:g}")
     dp = np.diff(a)
     dq = np.maximum(-np.diff(b), 0.0)
-    slopes = -dq / dp
-    bad = np.diff(slopes) < -tol * np.maximum(1.0, np.abs(slopes[1:])) - tol / np.minimum(dp[1:], dp[:-1])
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # vertices 1e-300 apart: slopes of ±∞
+        slopes = -dq / dp
+        bad = np.diff(slopes) < -tol * np.maximum(1.0, np.abs(slopes[1:])) - tol / np.minimum(dp[1:], dp[:-1])
     if np.any(bad):
         i = int(np.argmax(bad)) + 1
         raise ValueError(f"a trade-off function is convex, but its slope decreases at alpha = {a[i]:g}")

@@ -62,7 +62,7 @@ from ..tradeoff import DiscretePair, Rounding
 from ..tradeoff import compose as certified_compose
 from ..tradeoff import grid as certified_grid
 from ..tradeoff import partition
-from .algebra import identity_pair, symmetrize_eq3
+from .algebra import identity_pair, symm, symmetrize_eq3
 
 
 class Loss(enum.Enum):
@@ -129,7 +129,7 @@ class Sensitivity:
 #: working memory per (bin of I) × (loss-grid cell) of one step (measured 61: docs/edges.md)
 RANDOM_INIT_BYTES_PER_CELL = 64
 #: largest finite μ of a Thm 5.1 component (larger ones are bracketed by G_∞ and G_{MU_CAP}; see ``_one_step``)
-MU_CAP = 40.0
+MU_CAP = 1000.0
 #: tail mass of the Chernoff window of the T-step FFT composition (tradeoff/compose.py step 5)
 WINDOW_TAIL = 1e-18
 
@@ -219,9 +219,10 @@ class RandomInit(PairMechanism):
         weights = np.diff(ndtr(np.concatenate([[-np.inf], edges, [np.inf]])))
         weights = weights / math.fsum(weights.tolist())
         # a component with μ > MU_CAP is pessimistically G_∞ (blatantly non-private: Blackwell-below every
-        # G_μ) and optimistically G_{MU_CAP} (above it); the two differ in TV by 2Φ(−MU_CAP/2) < 1e-88. The
-        # grid then spans |ℓ| ≲ MU_CAP²/2, where a loss rounds to 1e-13 relative (at μ = 1e5 it was ~1e9
-        # and its ulp put a relative 1e-7 on the Q-masses e^{log p + ℓ}: "Q-mass > 1")
+        # G_μ) and optimistically G_{MU_CAP} (above it); the two differ in TV by 2Φ(−MU_CAP/2), below every
+        # double. The grid then spans |ℓ| ≲ MU_CAP²/2 = 5e5, whose ulp (1.2e-10) keeps the Q-masses
+        # e^{log p + ℓ} within the pair's mass tolerance (at μ = 5.6e4 losses ~1.6e9 put a relative 1e-7 on
+        # them: "Q-mass > 1"). ε(δ) is ∞ below the G_∞ components' weight (σ < clip/MU_CAP only).
         ranges = [(min(i, MU_CAP), s if s <= MU_CAP else math.inf) for i, s in
                   (self.sensitivity.range(lo, hi) for lo, hi in zip(lows, highs))]
         mu_max = max((s for _, s in ranges if math.isfinite(s)), default=1.0)
@@ -241,7 +242,10 @@ class RandomInit(PairMechanism):
         pess_part = partition.mix_partitions(weights, [comp(s) for _, s in ranges])
         opt_part = partition.mix_partitions(weights, [comp(i) for i, _ in ranges])
         pess = partition.step_pair(certified_grid.pessimistic_step(pess_part))
-        return symmetrize_eq3(pess), symmetrize_eq3(partition.merge_cells(opt_part))
+        # Def F.1 (``symm``): eq 3 where x̄ ≤ f(x̄), else max{f, f⁻¹}; an f-DP mechanism is Symm(f)-DP
+        # (Dong, Roth & Su 2022, Prop F.2), so either is a guarantee (at small σ the pessimistic curve can
+        # reach 0 before its kink: x̄ > f(x̄) = 0, which eq 3 alone refused)
+        return symm(pess), symmetrize_eq3(partition.merge_cells(opt_part))
 
     def _build_pairs(self) -> tuple[DiscretePair, DiscretePair]:
         pess, opt, _ = self._pairs_and_error
