@@ -180,6 +180,15 @@ class Gaussian(PrivacyLossMechanism):
             return np.asarray(gaussian_profile.log_delta_scalar(self.mu, float(eps))[0])
         return gaussian_profile.log_delta(self.mu, eps)
 
+    def _delta_bounds(self, eps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """δ(ε) rounded outwards (``gaussian_profile.directed_delta``): widened by 1e-12 relative and one ulp (the plain value was below the mpmath
+        truth in 38 % of draws, by ≤ 2.4e-13 relative); δ > 0 at every finite ε (the loss is unbounded), so
+        an underflow is reported as the smallest positive double, never as 0."""
+        ld = self.log_delta(eps)
+        up = gaussian_profile.directed_delta(ld, eps)
+        down = gaussian_profile.directed_delta(ld, eps, down=True)
+        return down, up
+
     def _epsilon_scalar(self, delta: float) -> float:
         """Monotone Newton in log space certified by the one solver (seed 001 eq 6.7;
         :func:`dpcompare.mechanisms.gaussian_profile.epsilon`)."""
@@ -288,14 +297,15 @@ class Laplace(PrivacyLossMechanism):
         with np.errstate(divide="ignore"):
             bound = 2.0**-53 * (8.0 + np.abs(np.where(d > 0, np.log(np.where(d > 0, d, 1.0)), 0.0)))
         up = np.where(d > 0, np.minimum(np.nextafter(d * (1.0 + bound), np.inf), 1.0), 0.0)
-        return up, up
+        down = np.maximum(np.nextafter(d * (1.0 - bound), -np.inf), 0.0)
+        return down, up
 
     def _epsilon_scalar(self, delta: float) -> float:
         """Closed form ε = m + 2·log(1 − δ) for δ < δ(0) = 1 − e^{−m/2} (inverting ``log_delta``),
         certified by the one solver started there (``base.epsilon_by_search``)."""
         m = self.m
         start = m + 2.0 * math.log1p(-delta) if 0.0 < delta < 1.0 else None
-        return epsilon_by_search(lambda e: float(np.exp(self.log_delta(np.asarray(e)))), delta,
+        return epsilon_by_search(lambda e: float(self._delta_bounds(np.asarray(e))[1]), delta,
                                  log_delta_at=lambda e: float(self.log_delta(np.asarray(e))),
                                  hi=m, start=start if start is not None and 0.0 < start < m else None,
                                  step=1e-15, rtol=0.0)
