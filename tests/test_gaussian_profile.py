@@ -95,7 +95,8 @@ def test_loss_tail_is_lemma_1_and_bounds_delta():
         for eps in (0.0, 1.0, 10.0):
             tail = float(dg.loss_tail(psi, eps))
             assert tail == pytest.approx(stats.norm.sf(eps, loc=psi**2 / 2, scale=psi), rel=1e-12)
-            assert float(dg.delta(psi, eps)) <= tail
+            # δ is rounded outwards (≤ 1e-12 relative, and never below 5e-324 at a finite ε)
+            assert float(dg.delta(psi, eps)) <= max(tail * (1 + 2e-12), 5e-324)
 
 
 def test_delta_broadcasts_and_handles_infinity():
@@ -107,7 +108,7 @@ def test_delta_broadcasts_and_handles_infinity():
 
 
 def test_delta_underflow_is_reported_in_log_space():
-    assert dg.delta(1.0, 60.0) == 0.0  # δ ≈ 1e-770: below the smallest double
+    assert dg.delta(1.0, 60.0) == 5e-324  # δ ≈ 1e-770: below the smallest double, rounded up (never a silent 0)
     ld = dg.log_delta(1.0, 60.0)
     assert math.isfinite(ld) and ld == pytest.approx(mp_log_delta(1.0, 60.0), rel=1e-13)
 

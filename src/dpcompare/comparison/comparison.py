@@ -17,7 +17,8 @@ from typing import Any, Callable, Literal
 
 import numpy as np
 
-from .._validation import check_in_interval, check_nonnegative
+from .._limits import check_memory
+from .._validation import check_in_interval, check_integer, check_nonnegative
 from ..mechanisms import BlatantlyNonPrivate, Mechanism, PerfectlyPrivate
 from .delta import DEFAULT_TOL, DeltaResult, check_mechanisms, delta_divergence, delta_pairs, widen
 from .hyperprior import HyperPrior, as_hyperprior
@@ -342,6 +343,10 @@ class ApproximateDominance:
         return self.tradeoff_clause == self.profile_clause == self.bayes_clause
 
 
+#: working memory of ``approximate_dominance`` per grid point (measured 1146: docs/edges.md)
+DOMINANCE_BYTES_PER_POINT = 1200
+
+
 def approximate_dominance(a: Mechanism, b: Mechanism, level: float, *, grid: int = 20001) -> ApproximateDominance:
     """Check A ≥_𝔇 B (Def 2) by all three clauses of Thm 2.
 
@@ -351,6 +356,8 @@ def approximate_dominance(a: Mechanism, b: Mechanism, level: float, *, grid: int
     the kinks are added to the grids, so all three are exact there.
     """
     level = check_nonnegative("level", level)
+    # 1146 bytes per grid point measured (docs/edges.md): refused up front, not by numpy gigabytes later
+    grid = check_memory("grid", check_integer("grid", grid, minimum=2), DOMINANCE_BYTES_PER_POINT)
     slack = 1e-12
     d = delta_divergence(a, b)
     bayes = d.upper <= level + slack

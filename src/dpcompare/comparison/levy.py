@@ -30,9 +30,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._limits import check_memory
+from .._validation import check_integer
 from ..mechanisms.base import Mechanism
 from .delta import check_mechanisms, check_tolerance
 from .prior_sweep import insert_points
+
+#: working memory per sampled level (measured 163: docs/edges.md)
+LEVY_BYTES_PER_POINT = 200
 
 _BISECTIONS = 56  # 2⁻⁵⁶ < 1.4e-17: α located to below double-precision spacing on [0, 1]
 
@@ -82,6 +87,8 @@ def levy_distance(a: Mechanism, b: Mechanism, *, tol: float = 1e-7, max_points: 
     """
     check_mechanisms(a, b)
     tol = check_tolerance(tol)
+    # 163 bytes per level measured (docs/edges.md): refused up front, not by numpy gigabytes later
+    max_points = check_memory("max_points", check_integer("max_points", max_points, minimum=257), LEVY_BYTES_PER_POINT)
     s = np.linspace(-1.0, 1.0, 257)
     fa_lo, fa_hi = _alpha_bracket(a, s)
     fb_lo, fb_hi = _alpha_bracket(b, s)

@@ -1,6 +1,6 @@
 """Certified N-fold composition of a Gaussian-mixture dominating pair with a monotone privacy loss.
 
-The subsampled Gaussian's construction (accounting/sgm_step.py: a grid-aligned partition of the loss axis
+The subsampled Gaussian's construction (composition/sgm_step.py: a grid-aligned partition of the loss axis
 in closed form, then tradeoff/compose.py steps 2–9) generalised to any one-step pair that is a
 *disjoint mixture of components*, each a pair of Gaussian mixtures with a common scale s:
 
@@ -53,7 +53,7 @@ X_CLIP = 40.0
 #: mass charged to the error bound per component for the clipping above (Φ(−40) < 3.7e-350, rounded up)
 BEYOND_MASS = 1e-300
 #: largest ratio (centre spread)/scale we compose: the one-step loss then reaches ≈ spread²/2 ≈ 4.5e6 nats, within
-#: the largest composed loss the grid pairs may carry (accounting/sgm_grid.py MAX_ABS_LOSS = 1e7)
+#: the largest composed loss the grid pairs may carry (composition/sgm_grid.py MAX_ABS_LOSS = 1e7)
 MAX_SPREAD = 3000.0
 #: probability weights may sum to 1 within this (they are normalised, and the difference is charged)
 WEIGHT_TOLERANCE = 1e-9
@@ -297,7 +297,7 @@ class GaussianMixturePair:
 
     def partition(self, h: float, *, sub: int = 4, tail: float = 1e-30) -> StepPartition:
         """The grid-aligned fine partition (tradeoff/compose.py step 1), anchored as the subsampled
-        Gaussian's (accounting/sgm_step.py ``sgm_partition``): when a component has a finite inf ℓ carrying
+        Gaussian's (composition/sgm_step.py ``sgm_partition``): when a component has a finite inf ℓ carrying
         P-mass, the offset puts the merged loss of the cell just above the lowest such infimum on a grid point.
         """
         lo, hi = self.loss_range(tail)
@@ -456,7 +456,7 @@ KAPPA_H = 0.01
 
 def default_discretization(pair: GaussianMixturePair, steps: int) -> float:
     """h = KAPPA_H·s (s the one-step loss std), widened to keep the one-step grid and the FFT within the
-    subsampled Gaussian's limits (accounting/sgm_grid.py)."""
+    subsampled Gaussian's limits (composition/sgm_grid.py)."""
     from .sgm_grid import AUTO_MAX_FFT, MAX_STEP_POINTS
 
     s = pair.loss_std()
@@ -494,7 +494,7 @@ def compose_mixture(pair: GaussianMixturePair, steps: int, discretization: float
     mu = math.sqrt(steps) * pair.dominating_mu
     if discretization is None and getattr(pair, "lattice_unit", None):
         discretization = pair.lattice_unit  # a lattice pair's own grid: no discretisation error
-    if mu <= NEGLIGIBLE_MU:  # below what a loss grid resolves: the (0, TV(G_μ))-DP pair (accounting/sgm_compose.py)
+    if mu <= NEGLIGIBLE_MU:  # below what a loss grid resolves: the (0, TV(G_μ))-DP pair (composition/sgm_compose.py)
         return negligible_composition(1.0 / pair.dominating_mu, 1.0, steps)
     h = default_discretization(pair, steps) if discretization is None else float(discretization)
     tail = min(1e-18, 1e-16 / steps)
@@ -524,7 +524,7 @@ def compose_mixture(pair: GaussianMixturePair, steps: int, discretization: float
 @functools.lru_cache(maxsize=16)
 def mixture_tail_bound(pair: GaussianMixturePair, steps: int):
     """Certified Chernoff bound of the N-fold profile (tradeoff/compose.py step 9), from a pessimistic one-step
-    grid whose truncated tail is sized for δ down to 1e-300 (as accounting/sgm_compose.py ``tail_bound``)."""
+    grid whose truncated tail is sized for δ down to 1e-300 (as composition/sgm_compose.py ``tail_bound``)."""
     from .sgm_compose import TAIL_POINTS
     from ..tradeoff import compose as certified_compose
     from ..tradeoff import grid as certified_grid

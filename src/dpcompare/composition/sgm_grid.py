@@ -54,6 +54,11 @@ def default_discretization(sigma: float, p: float, steps: int) -> float:
     single-step grid stays within MAX_STEP_POINTS points and the composition FFT within AUTO_MAX_FFT.
     Any spacing gives a certified result; this one only sets the accuracy/speed balance."""
     h = auto_discretization(sigma, p, steps)
+    if not h > 0.0:  # the single-step loss spread underflows (p ≲ 1e-300): no grid can be built
+        raise DiscretizationTooFine(
+            f"sampling_rate={p:g}: the privacy loss of one step is within rounding of its minimum (the grid "
+            f"spacing underflows to 0); every δ(ε) ≤ 1 − (1 − p)^N ≈ {steps * p:.3g} here (the probability that "
+            "the example is ever sampled)")
     if p >= 1.0:
         return h
     tail = min(1e-18, 1e-16 / steps)

@@ -131,7 +131,7 @@ def sigma_for(epsilon: Any, delta: Any, sensitivity: Any = 1.0) -> float | np.nd
     flat_s, flat_sens = sigma.ravel(), np.broadcast_to(sens, e.shape).ravel()
     for i, (ei, di) in enumerate(zip(e.ravel(), d.ravel())):  # step 3: solve in σ, started at Δ/ψ*
         lt, s0, dd = math.log(di), float(flat_s[i]), float(flat_sens[i])
-        res = solve(lambda s_: _g(dd / s_, float(ei), float(di), lt), dd / PSI_MAX, min(dd / _PSI_MIN, 1.7976931348623157e308),
+        res = solve(lambda s_: _g(dd / s_, float(ei), float(di), lt), max(dd / PSI_MAX, 5e-324), min(dd / _PSI_MIN, 1.7976931348623157e308),
                     side=Side.ABOVE, scale=Scale.LOG, start=s0, step=1e-15, rtol=1e-15)
         flat_s[i] = res.feasible
     return scalar_or_array(flat_s.reshape(e.shape))

@@ -58,12 +58,15 @@ from typing import Any
 
 import numpy as np
 
+from .._limits import check_memory
 from .._validation import check_in_interval, check_integer
 from ..tradeoff import DiscretePair, Rounding
 from .pair_backed import PairMechanism
 
 #: Budget split: the initial grid uses this fraction of ``points``, the rest goes to refinement.
 _INITIAL_FRACTION = 0.5
+#: working memory per sampled point (measured 158: docs/edges.md)
+ORACLE_BYTES_PER_POINT = 200
 #: Number of refinement rounds (one call of f per round when f is vectorised).
 _ROUNDS = 8
 #: Smallest log-spaced α near 0 and 1 − α near 1 of the initial grid.
@@ -274,7 +277,8 @@ class TradeoffOracle(PairMechanism):
             raise ValueError(f"f must be a callable alpha -> f(alpha), got {type(self.f).__name__}")
         if not isinstance(self.name, str) or not self.name:
             raise ValueError(f"name must be a non-empty string, got {self.name!r}")
-        points = check_integer("points", self.points, minimum=16)
+        # 158 bytes per point measured (docs/edges.md): refused up front, not by numpy gigabytes later
+        points = check_memory("points", check_integer("points", self.points, minimum=16), ORACLE_BYTES_PER_POINT)
         tol = check_in_interval("tol", self.tol, 0.0, 1e-3)
         object.__setattr__(self, "points", points)
         object.__setattr__(self, "tol", tol)

@@ -20,9 +20,20 @@ from .._validation import check_in_interval, check_integer, check_positive, chec
 WEIGHT_TOLERANCE = 1e-12
 
 
+#: largest ε₀ of a local randomiser: beyond, the clone probability e^{−ε₀} is below 1e-304 (the binomial
+#: laws of the clone count leave double precision, and e^{ε₀} overflows from 709.8)
+EPS0_MAX = 700.0
+
+
 def check_eps0(eps0: Any) -> float:
-    """ε₀ of the local randomiser: a finite number > 0 (ε₀ = 0 is a constant randomiser)."""
-    return check_positive("eps0", eps0)
+    """ε₀ of the local randomiser: a finite number in (0, EPS0_MAX] (ε₀ = 0 is a constant randomiser)."""
+    e = check_positive("eps0", eps0)
+    if not e <= EPS0_MAX:
+        raise ValueError(
+            f"eps0 must be <= {EPS0_MAX:g}, got {eps0!r}: the clone probability e^(-eps0) < 1e-304 is below double "
+            "precision, so shuffling amplifies nothing representable; the shuffled output is the eps0-DP "
+            "randomiser itself to within 1e-300 (use pure_dp(eps=eps0), which it satisfies by post-processing)")
+    return e
 
 
 def check_users(n: Any) -> int:

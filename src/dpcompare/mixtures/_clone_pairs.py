@@ -175,6 +175,8 @@ def log_chernoff_lower(j: float, m: int, p: float) -> float:
         return -math.inf
     if j >= m * p:
         return 0.0
+    if p >= 1.0:  # C = m surely (p = e^{−ε₀} rounds to 1 for ε₀ ≲ 1e-16): Pr[C ≤ j < m] = 0
+        return -math.inf
     a = j / m
     d = (1.0 - a) * math.log1p((p - a) / (1.0 - p))
     if a > 0:

@@ -182,8 +182,9 @@ def pair_from_vertices(
         raise ValueError(f"a trade-off function satisfies f(α) ≤ 1 − α, got f({a[i]:g}) = {b[i]:g}")
     dp = np.diff(a)
     dq = np.maximum(-np.diff(b), 0.0)
-    slopes = -dq / dp
-    bad = np.diff(slopes) < -tol * np.maximum(1.0, np.abs(slopes[1:])) - tol / np.minimum(dp[1:], dp[:-1])
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # vertices 1e-300 apart: slopes of ±∞
+        slopes = -dq / dp
+        bad = np.diff(slopes) < -tol * np.maximum(1.0, np.abs(slopes[1:])) - tol / np.minimum(dp[1:], dp[:-1])
     if np.any(bad):
         i = int(np.argmax(bad)) + 1
         raise ValueError(f"a trade-off function is convex, but its slope decreases at alpha = {a[i]:g}")
@@ -285,9 +286,12 @@ def _cap_top(pair: DiscretePair, eps0: float) -> DiscretePair:
     m = int(np.searchsorted(pair.loss, eps0, side="right"))  # atoms 0..m−1 have ℓ ≤ ε₀
     # walking down from ℓ = ε₀ (atoms m−1, m−2, …, then the P-only atom at −∞), atom k raises
     # f − line by p_k·(e^{ε₀} − e^{ℓ_k}); the deficit g0 is repaid inside atom m−1−j
-    gains = np.exp(pair.log_p[:m][::-1] + eps0) * -np.expm1(pair.loss[:m][::-1] - eps0)
+    # (both the gains and g0 are divided by e^{ε₀}: the walk is scale-free, and e^{ε₀} overflows from ε₀ ≈ 709.8;
+    # g0·e^{−ε₀} rounded or underflowing low repays less, so f is raised less: never above the true maximum)
+    gains = np.exp(pair.log_p[:m][::-1]) * -np.expm1(pair.loss[:m][::-1] - eps0)
     if pair.p_neg_inf > 0:
-        gains = np.append(gains, math.exp(eps0) * pair.p_neg_inf)
+        gains = np.append(gains, pair.p_neg_inf)
+    g0 = math.exp(math.log(g0) - eps0)
     cum = np.cumsum(gains)
     j = min(int(np.searchsorted(cum, g0)), cum.size - 1)  # rounding: the total always exceeds g0
     before = cum[j - 1] if j > 0 else 0.0

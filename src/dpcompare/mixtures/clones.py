@@ -86,9 +86,11 @@ def conditional_delta(c: Any, eps: float, eps0: float) -> np.ndarray:
     """
     c = np.atleast_1d(np.asarray(c, dtype=float))
     w = shuffle_weight(eps0)
-    gamma = math.exp(eps)
-    up = 1.0 - w - gamma * w
-    down = gamma * (1.0 - w) - w
+    # up = 1 − w − e^ε·w and down = e^ε·(1 − w) − w, written with expm1 (w/(1 − w) = e^{−ε₀}): the
+    # differences cancel as ε₀ → 0 (w rounds to ½ below ε₀ ≈ 1e-16, and 1 − 2w to 0, where δ ≈ ε₀/2)
+    up = -(1.0 - w) * math.expm1(eps - eps0)
+    s_ = eps + eps0
+    down = (1.0 - w) * (math.exp(-eps0) * math.expm1(s_) if s_ < 700.0 else math.exp(eps) - math.exp(-eps0))
     if up <= 0:
         return np.zeros_like(c)
     rho = up / down
@@ -147,8 +149,8 @@ class FMTBound:
         True
         """
         eps = check_in_interval("eps", eps, 0.0, math.inf)
-        if eps >= self.eps0:
-            return min(self._uncovered, 1.0) if self._uncovered > 0 else 0.0
+        if eps >= self.eps0:  # the shuffled output is ε₀-DP (post-processing of the one report): δ(ε₀) = 0
+            return 0.0
         b = conditional_delta(self._c, eps, self.eps0)
         return float(min(math.fsum((self._weights * b).tolist()) + self._uncovered, 1.0))
 
@@ -157,8 +159,6 @@ class FMTBound:
         delta = check_in_interval("delta", delta, 0.0, 1.0, low_open=True)
         if self.delta(0.0) <= delta:
             return 0.0
-        if self.delta(self.eps0) > delta:
-            return math.inf
         g = lambda e: self.delta(e) - delta  # noqa: E731
         eps = optimize.brentq(g, 0.0, self.eps0, xtol=1e-12, rtol=1e-12, maxiter=200)
         for _ in range(100):

@@ -44,6 +44,7 @@ from scipy import integrate
 from .._numerics import log_ndtr, ndtr, ndtri
 from .._validation import check_positive
 from ..mechanisms import Gaussian, Laplace, Mechanism
+from ..mechanisms.composed import Composed
 from ..mechanisms.pair_backed import PairMechanism
 from ..tradeoff import DiscretePair
 from ._checks import check_weights
@@ -124,14 +125,41 @@ def l_f(pair: DiscretePair, div: FDivergence) -> float:
     >>> round(l_f(rr, TV), 12)
     0.5
     """
-    ratio = np.exp(-pair.loss)  # p/q of each atom
-    body = math.fsum((pair.q * div(ratio)).tolist())
+    body = _atoms_sum(pair, div)
     extra = 0.0
     if pair.q_pos_inf > 0:
         extra += div.F0 * pair.q_pos_inf
     if pair.p_neg_inf > 0:
         extra += math.inf if math.isinf(div.tau) else div.tau * pair.p_neg_inf
     return body + extra
+
+
+def _atoms_sum(pair: DiscretePair, div: FDivergence) -> float:
+    """Σₖ qₖ·F(pₖ/qₖ) over the finite atoms, without 0·∞: the named families in their perspective form
+    (TV ½Σ|pₖ − qₖ|, KL Σ pₖ·(−ℓₖ), H_γ Σ(pₖ − γqₖ)₊, power (Σ e^{a·log pₖ + (1−a)·log qₖ} − Σ qₖ − a·Σ(pₖ − qₖ))/(a(a−1))),
+    others with qₖ·F(pₖ/qₖ) ≤ pₖ·τ_F + qₖ·F(0) where pₖ/qₖ overflows (F convex: (F(r) − F(0))/r ↑ τ_F)."""
+    p, q = pair.p, pair.q
+    fam = div.family
+    if fam is Family.TV:
+        return 0.5 * math.fsum(np.abs(p - q).tolist())
+    if fam is Family.KL:
+        return math.fsum((p * -np.asarray(pair.loss, dtype=float)).tolist())
+    if fam is Family.HOCKEY_STICK:
+        return math.fsum(np.maximum(p - float(div.param) * q, 0.0).tolist())
+    if fam is Family.POWER:
+        a = float(div.param)
+        with np.errstate(over="ignore"):
+            big = math.fsum(np.exp(a * np.asarray(pair.log_p) + (1.0 - a) * np.asarray(pair.log_q)).tolist())
+        return (big - math.fsum(q.tolist()) - a * (math.fsum(p.tolist()) - math.fsum(q.tolist()))) / (a * (a - 1.0))
+    with np.errstate(over="ignore", invalid="ignore"):
+        ratio = np.exp(-np.asarray(pair.loss, dtype=float))  # p/q of each atom
+        vals = q * div(ratio)
+    bad = ~np.isfinite(ratio) | (q == 0.0) | ~np.isfinite(vals)
+    if np.any(bad):
+        tail = np.where(p[bad] > 0, p[bad] * div.tau if math.isfinite(div.tau) else math.inf, 0.0)
+        vals = np.where(bad, 0.0, vals)
+        vals[bad] = tail + q[bad] * max(float(div.F0), 0.0)
+    return math.fsum(vals.tolist())
 
 
 def l_f_symmetric(obj: Any, div: FDivergence) -> tuple[float, float]:
@@ -146,7 +174,7 @@ def l_f_symmetric(obj: Any, div: FDivergence) -> tuple[float, float]:
     # symmetric up to rounding: the envelope makes it exact (and keeps the pessimistic side pessimistic)
     sym = pess.symmetrize()
     pess, opt = sym, (sym if opt is pess else opt.symmetrize())
-    body = lambda pr: math.fsum((pr.q * div(np.exp(-pr.loss))).tolist())  # noqa: E731
+    body = lambda pr: _atoms_sum(pr, div)  # noqa: E731
     hi = body(pess)
     return (hi if opt is pess else body(opt)), hi
 
@@ -217,6 +245,19 @@ def _(mech: Laplace, div: FDivergence) -> float | None:
     return None
 
 
+@closed_form.register
+def _(mech: Composed, div: FDivergence) -> float | None:
+    # G_μ^⊗N = G_{μ√N} (Dong, Roth & Su 2022, Cor 3.3; μ√N rounded up, then widened like every closed
+    # form); KL of a product is the sum of the KLs (chain rule), so N·KL of one Laplace step
+    inner, n = mech.mechanism, mech.steps
+    if isinstance(inner, Gaussian):
+        return closed_form(Gaussian(mu=math.nextafter(inner.mu * math.sqrt(n), math.inf)), div)
+    if isinstance(inner, Laplace) and div.family is Family.KL:
+        v = closed_form(inner, div)
+        return None if v is None else n * v
+    return None
+
+
 def _laplace_log_moment(m: float, a: float) -> float:
     """log ∫p^a q^{1−a} = log(a/(2a−1)·e^{(a−1)m} + (a−1)/(2a−1)·e^{−am}) for Laplace (Mironov 2017)."""
     return (a - 1) * m + math.log(a / (2 * a - 1) + (a - 1) / (2 * a - 1) * math.exp(-(2 * a - 1) * m))
@@ -236,6 +277,9 @@ def renyi_closed_form(mech: Any, order: float) -> float | None:
 
     a = float(order)
     mech = closed_form_view(mech)
+    if isinstance(mech, Composed) and isinstance(mech.mechanism, (Gaussian, Laplace)):
+        one = renyi_closed_form(mech.mechanism, a)  # Rényi divergences add up over a product (Mironov 2017, Prop 4)
+        return None if one is None else mech.steps * one
     if isinstance(mech, Gaussian):
         return a * mech.mu * mech.mu / 2.0
     if isinstance(mech, Laplace):

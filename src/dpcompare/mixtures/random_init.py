@@ -53,6 +53,7 @@ from typing import Any
 import numpy as np
 from scipy import integrate
 
+from .._limits import check_memory
 from .._numerics import ndtr, ndtri
 from .._validation import check_in_interval, check_integer, check_positive, check_real, format_number
 from ..mechanisms import Gaussian
@@ -61,7 +62,7 @@ from ..tradeoff import DiscretePair, Rounding
 from ..tradeoff import compose as certified_compose
 from ..tradeoff import grid as certified_grid
 from ..tradeoff import partition
-from .algebra import identity_pair, symmetrize_eq3
+from .algebra import identity_pair, symm, symmetrize_eq3
 
 
 class Loss(enum.Enum):
@@ -125,6 +126,10 @@ class Sensitivity:
         return inf, sup
 
 
+#: working memory per (bin of I) × (loss-grid cell) of one step (measured 61: docs/edges.md)
+RANDOM_INIT_BYTES_PER_CELL = 64
+#: largest finite μ of a Thm 5.1 component (larger ones are bracketed by G_∞ and G_{MU_CAP}; see ``_one_step``)
+MU_CAP = 1000.0
 #: tail mass of the Chernoff window of the T-step FFT composition (tradeoff/compose.py step 5)
 WINDOW_TAIL = 1e-18
 
@@ -201,6 +206,8 @@ class RandomInit(PairMechanism):
             )
         object.__setattr__(self, "bins", check_integer("bins", self.bins, minimum=4))
         object.__setattr__(self, "grid", check_integer("grid", self.grid, minimum=16))
+        # one partition of 2·grid + 1 cells per bin of I: 61 bytes per bin·cell measured (docs/edges.md)
+        check_memory("bins", self.bins, RANDOM_INIT_BYTES_PER_CELL * (2 * self.grid + 1))
         check_in_interval("tail", self.tail, 0.0, 1e-3, low_open=True)
 
     # -- one step: the Lemma 3.1 mixture over I, bracketed
@@ -211,7 +218,13 @@ class RandomInit(PairMechanism):
         highs = np.concatenate([edges, [np.inf]])
         weights = np.diff(ndtr(np.concatenate([[-np.inf], edges, [np.inf]])))
         weights = weights / math.fsum(weights.tolist())
-        ranges = [self.sensitivity.range(lo, hi) for lo, hi in zip(lows, highs)]
+        # a component with μ > MU_CAP is pessimistically G_∞ (blatantly non-private: Blackwell-below every
+        # G_μ) and optimistically G_{MU_CAP} (above it); the two differ in TV by 2Φ(−MU_CAP/2), below every
+        # double. The grid then spans |ℓ| ≲ MU_CAP²/2 = 5e5, whose ulp (1.2e-10) keeps the Q-masses
+        # e^{log p + ℓ} within the pair's mass tolerance (at μ = 5.6e4 losses ~1.6e9 put a relative 1e-7 on
+        # them: "Q-mass > 1"). ε(δ) is ∞ below the G_∞ components' weight (σ < clip/MU_CAP only).
+        ranges = [(min(i, MU_CAP), s if s <= MU_CAP else math.inf) for i, s in
+                  (self.sensitivity.range(lo, hi) for lo, hi in zip(lows, highs))]
         mu_max = max((s for _, s in ranges if math.isfinite(s)), default=1.0)
         mu_max = max(mu_max, 1e-3)
         L = mu_max * mu_max / 2 + 9.0 * mu_max  # Gaussian tails beyond: Φ(−9) ≈ 1e-19, accounted
@@ -229,7 +242,10 @@ class RandomInit(PairMechanism):
         pess_part = partition.mix_partitions(weights, [comp(s) for _, s in ranges])
         opt_part = partition.mix_partitions(weights, [comp(i) for i, _ in ranges])
         pess = partition.step_pair(certified_grid.pessimistic_step(pess_part))
-        return symmetrize_eq3(pess), symmetrize_eq3(partition.merge_cells(opt_part))
+        # Def F.1 (``symm``): eq 3 where x̄ ≤ f(x̄), else max{f, f⁻¹}; an f-DP mechanism is Symm(f)-DP
+        # (Dong, Roth & Su 2022, Prop F.2), so either is a guarantee (at small σ the pessimistic curve can
+        # reach 0 before its kink: x̄ > f(x̄) = 0, which eq 3 alone refused)
+        return symm(pess), symmetrize_eq3(partition.merge_cells(opt_part))
 
     def _build_pairs(self) -> tuple[DiscretePair, DiscretePair]:
         pess, opt, _ = self._pairs_and_error

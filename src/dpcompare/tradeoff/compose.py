@@ -310,8 +310,13 @@ def compose(step: GridStep, steps: int, *, tau: float = 1e-18, workers: int = 2)
     h = step.h
     i_lo, i_hi = chernoff_window(step, steps, tau)
     width = i_hi - i_lo + 1
-    # a width beyond the limit is refused before next_fast_len, which overflows past 2⁶³ (e.g. 10³⁰ steps)
-    n = width if width > MAX_FFT_LEN else sfft.next_fast_len(width, real=True)
+    if width > MAX_FFT_LEN:  # refused before any allocation (next_fast_len itself fails beyond 2^63)
+        raise DiscretizationTooFine(
+            f"steps={steps}: the composition window has {width:.3g} grid points of spacing {h:.3g} (≈ "
+            f"{width * 48 / 1e9:.3g} GB; the limit is {MAX_FFT_LEN} points ≈ {MAX_FFT_LEN * 48 / 1e9:.2g} GB): "
+            "use fewer steps, a larger noise, or a coarser discretization"
+        )
+    n = sfft.next_fast_len(width, real=True)
     if n > MAX_FFT_LEN:
         raise DiscretizationTooFine(
             f"composition needs an FFT of length {n} (≈ {n * 48 / 1e9:.3g} GB; the limit is {MAX_FFT_LEN} ≈ "
