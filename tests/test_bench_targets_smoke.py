@@ -33,3 +33,20 @@ def test_bench_targets_quick_json():
 def test_bench_targets_unknown_job_exits_2():
     proc = subprocess.run([sys.executable, str(SCRIPT), "--only", "nope"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "nope" in proc.stderr
+
+
+SCALING = SCRIPT.parent / "bench_scaling.py"
+
+
+@pytest.mark.skipif(not SCALING.exists(), reason="benchmarks/ not present (installed package)")
+def test_bench_scaling_quick_json():
+    proc = subprocess.run([sys.executable, str(SCALING), "--quick", "--json"], capture_output=True, text=True,
+                          timeout=600, cwd=SCALING.parent.parent)
+    assert proc.returncode == 0, proc.stderr
+    res = json.loads(proc.stdout)
+    assert set(res) == {"load", "eps", "delta", "acc"}
+    for key in ("eps", "delta"):
+        for r in res[key].values():
+            assert r["seconds"] > 0 and r["rss_mb"] > 0 and r["value"] > 0
+    for tol, r in res["acc"].items():
+        assert r["width"] <= float(tol)  # the accuracy achieved meets the one asked for
