@@ -18,13 +18,14 @@ Rows:
   cli        whole CLI processes vs ``python -c "import numpy, scipy.special"``;
   b3         ``compare(Gaussian(μ=1), Laplace(b=1))`` vs [BCP] Appendix B.3's code (tol 1e-3), in-process.
 
-Profile of the cold ε job (this tree, cProfile cumulative, load ≈ 5 on 2 cores; cProfile inflates the
-pure-Python loops ~4×, so CPU shares below are from ``time.process_time`` around each stage):
+Profile of the ε job after the imports (this tree, ``time.process_time`` around each stage; cProfile
+inflates the pure-Python loops ~4×, so it is not used for shares), N = 10⁴, warm (σ = 1.01), 0.16 s CPU:
 
-    import dpcompare.mechanisms.sgm + composition       ≈ 0.10–0.16 s CPU (scipy.fft, numpy.polynomial)
-    pessimistic_side: sgm_partition (_log_gauss_interval) ≈ 0.07 s, optimistic merge not built any more
-    compose_coarsened: FFT ≈ 0.07 s, chernoff_window (lse over a 72 × 39 k array) ≈ 0.05 s
-    tail_bound (Chernoff, 32 k-point step)                 only when δ ≤ 1e3·η
+    sgm_partition (one-step cell masses, _log_gauss_interval 0.066 s)   0.076 s
+    power_spectrum (forward rFFT, N-th power of the live entries)     0.036 s
+    chernoff_window (block search + refinement on the atoms)          0.024 s
+    pessimistic_step (split onto the grid)                             0.016 s
+    imports (cold only): dpcompare.mechanisms.sgm + composition       ≈ 0.1 s wall; dp-accounting not imported
 
 Usage:
     python benchmarks/bench_targets.py [--repeat 3] [--json] [--only eps,delta,...]
