@@ -25,7 +25,7 @@ inflates the pure-Python loops ~4×, so it is not used for shares), N = 10⁴, w
     power_spectrum (forward rFFT, N-th power of the live entries)     0.036 s
     chernoff_window (block search + refinement on the atoms)          0.024 s
     pessimistic_step (split onto the grid)                             0.016 s
-    imports (cold only): dpcompare.mechanisms.sgm + composition       ≈ 0.1 s wall; dp-accounting not imported
+    imports (cold only): dpcompare.mechanisms.sgm + composition ≈ 0.1 s wall; dp-accounting not imported
 
 Usage:
     python benchmarks/bench_targets.py [--repeat 3] [--json] [--only eps,delta,...]
