@@ -156,8 +156,13 @@ def compose_subsampled_gaussian(
     if p < 1.0:
         # the pessimistic side through its own cache, keyed by the grid spacing: a calibration that has just
         # certified ε at this (σ, p, N) and the default grid already composed it (same code path, same pair)
-        pess = pessimistic_side(sigma, p, steps, h)
-        sides, reports = _sides_or_error(sigma, p, steps, h, sub, tail, (Rounding.OPTIMISTIC,))
+        token = _SHARE_PARTITION.set(True)
+        try:
+            pess = pessimistic_side(sigma, p, steps, h)
+            sides, reports = _sides_or_error(sigma, p, steps, h, sub, tail, (Rounding.OPTIMISTIC,))
+        finally:
+            _SHARE_PARTITION.reset(token)
+            _shared_partition.cache_clear()
         errs = (pess.numerical_error, reports[0].numerical_error + 64 * U)
         return CertifiedComposition(
             pess.pair, sides[0], max(errs), h, steps, (pess.report, reports[0]), time.perf_counter() - t0, errs
@@ -195,10 +200,23 @@ def _build_sides(sigma: float, p: float, steps: int, h: float, sub: int, tail: f
 
     The sides are built one after the other: building them in two threads (the optimistic merge holds the
     GIL, the FFTs release it) was not faster on two shared cores and raised the peak memory by 100 MB."""
-    part = sgm_partition(sigma, p, h, sub=sub, tail=tail)
+    part = _shared_partition(sigma, p, h, sub, tail) if _SHARE_PARTITION.get() else sgm_partition(sigma, p, h, sub=sub, tail=tail)
     workers = fft_workers()
     done = [_build_side(part, steps, h, r, workers) for r in roundings]
     return [d[0] for d in done], [d[1] for d in done]
+
+
+#: set by :func:`compose_subsampled_gaussian` while it builds its two sides (a lone side builds its own partition)
+_SHARE_PARTITION: contextvars.ContextVar[bool] = contextvars.ContextVar("_SHARE_PARTITION", default=False)
+
+
+@functools.lru_cache(maxsize=1)
+def _shared_partition(sigma: float, p: float, h: float, sub: int, tail: float):
+    """:func:`sgm_partition`, built once for both sides: :func:`compose_subsampled_gaussian` builds the
+    pessimistic side (through :func:`pessimistic_side`) and then the optimistic one from the same partition.
+    The partition is read-only (both discretisations copy what they change); one entry (≤ MAX_CELLS cells,
+    ≤ 32 MB), used only inside :func:`compose_subsampled_gaussian` and released when both sides are built."""
+    return sgm_partition(sigma, p, h, sub=sub, tail=tail)
 
 
 def _build_side(part, steps: int, h: float, rounding: Rounding, workers: int) -> tuple[DiscretePair, CompositionReport]:

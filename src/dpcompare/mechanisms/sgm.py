@@ -130,11 +130,19 @@ class SubsampledGaussian(PairMechanism):
             return float(self._gaussian._epsilon_scalar(delta))
         if delta >= 1.0:
             return 0.0
-        from ..composition.sgm_certified import TAIL_FACTOR, pair_epsilon, tail_bound
+        from ..composition.sgm_certified import TAIL_FACTOR, default_discretization, pair_epsilon, pessimistic_side, tail_bound
 
-        c = self.composition
-        eps = pair_epsilon(c.pessimistic, c.pessimistic_error, delta)
-        if delta <= TAIL_FACTOR * c.pessimistic_error or not math.isfinite(eps):
+        if "composition" in self.__dict__:  # both sides are built already
+            c = self.composition
+            pess, pess_err = c.pessimistic, c.pessimistic_error
+        else:  # ε(δ) needs the pessimistic side only: the same pair bit for bit, at half the cost
+            h = self._grid_spacing
+            if h is None:  # resolved here so that a later ``composition`` finds this side in its cache
+                h = default_discretization(self.sigma, self.sampling_rate, self.steps)
+            side = pessimistic_side(self.sigma, self.sampling_rate, self.steps, h)
+            pess, pess_err = side.pair, side.numerical_error
+        eps = pair_epsilon(pess, pess_err, delta)
+        if delta <= TAIL_FACTOR * pess_err or not math.isfinite(eps):
             eps = min(eps, tail_bound(self.sigma, self.sampling_rate, self.steps).epsilon(delta))
             eps = min(eps, self._coarse_grid_epsilon(delta, c.discretization))
         return min(eps, float(self._gaussian._epsilon_scalar(delta)))

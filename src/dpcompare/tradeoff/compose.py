@@ -129,9 +129,15 @@ class CompositionReport:
     coarsening: int = field(default=1)
 
 
+#: atoms per block in the coarse search of :func:`chernoff_window`
+CHERNOFF_BLOCK = 32
+
+
 def chernoff_window(step: GridStep, steps: int, tau: float) -> tuple[int, int]:
     """Indices [i_lo, i_hi] of the composed grid N·offset + I·h outside which P^N(L < ·) ≤ τ and
-    Q^N(L > ·) ≤ τ (step 5)."""
+    Q^N(L > ·) ≤ τ (step 5), from the Chernoff bounds Q^N(L > a) ≤ τ at a(t) = (N log M_Q(t) − log τ)/t and
+    P^N(L < b) ≤ τ at b(t) = (log τ − N log M_P(−t))/t, valid at every t > 0; the best t is searched on
+    blocks of atoms (upper bounds of the MGFs, so valid values too) and refined on the atoms."""
     g = step.losses
     lp = step.log_p
     fin = np.isfinite(lp)
@@ -153,23 +159,43 @@ def chernoff_window(step: GridStep, steps: int, tau: float) -> tuple[int, int]:
     def b_of(t: np.ndarray) -> np.ndarray:  # P lower tail: b(t) = (log τ − N log M_P(−t))/t
         return (log_tau - steps * lse(lp[None, :] - t[:, None] * g[None, :])) / t
 
-    # every t > 0 gives a valid bound; search a log grid, then refine around the best point (one row of
-    # a (t × atoms) array per t, in chunks of ~1e6 entries)
-    ts = np.geomspace(1e-3 / (spread * math.sqrt(steps)), 1e3 / step.h, 48)
-    rows = max(1, (1 << 20) // g.size)
+    # the coarse search runs on blocks of CHERNOFF_BLOCK atoms, each moved to its block's largest loss (for
+    # the Q upper tail) or smallest loss (for the P lower tail) with the block's mass: that only raises
+    # M_Q(t) and M_P(−t) for t > 0, so every coarse value is a valid (looser) bound too
+    nb = -(-g.size // CHERNOFF_BLOCK)
+    starts = np.arange(nb) * CHERNOFF_BLOCK
+    lens = np.diff(np.append(starts, g.size))
 
-    def values(fun, t: np.ndarray, worst: float) -> np.ndarray:  # a NaN (inf − inf) bounds nothing
+    def block_lse(v: np.ndarray) -> np.ndarray:
+        m = np.maximum.reduceat(v, starts)
+        return m + np.log(np.add.reduceat(np.exp(v - np.repeat(m, lens)), starts))
+
+    g_hi_blk, g_lo_blk = g[starts + lens - 1], g[starts]  # g is increasing
+    lq_blk, lp_blk = block_lse(lq), block_lse(lp)
+
+    def a_coarse(t: np.ndarray) -> np.ndarray:
+        return (steps * lse(lq_blk[None, :] + t[:, None] * g_hi_blk[None, :]) - log_tau) / t
+
+    def b_coarse(t: np.ndarray) -> np.ndarray:
+        return (log_tau - steps * lse(lp_blk[None, :] - t[:, None] * g_lo_blk[None, :])) / t
+
+    # every t > 0 gives a valid bound; search a log grid on the blocks, then refine around the best point on
+    # the atoms themselves (one row of a (t × atoms) array per t, in chunks of ~1e6 entries)
+    ts = np.geomspace(1e-3 / (spread * math.sqrt(steps)), 1e3 / step.h, 48)
+
+    def values(fun, t: np.ndarray, worst: float, width: int) -> np.ndarray:  # a NaN (inf − inf) bounds nothing
+        rows = max(1, (1 << 20) // width)
         with np.errstate(over="ignore", invalid="ignore"):
             v = np.concatenate([fun(t[i : i + rows]) for i in range(0, t.size, rows)])
         return np.where(np.isnan(v), worst, v)
 
     a_best, b_best = math.inf, -math.inf
-    for fun, minimise in ((a_of, True), (b_of, False)):
+    for fun, coarse, minimise in ((a_of, a_coarse, True), (b_of, b_coarse, False)):
         worst = math.inf if minimise else -math.inf
-        vals = values(fun, ts, worst)
+        vals = values(coarse, ts, worst, nb)
         k = int(np.argmin(vals) if minimise else np.argmax(vals))
         fine = np.geomspace(ts[max(k - 1, 0)], ts[min(k + 1, ts.size - 1)], 24)
-        both = np.concatenate([vals, values(fun, fine, worst)])
+        both = np.concatenate([vals, values(fun, fine, worst, g.size)])
         if minimise:
             a_best = float(np.min(both))
         else:
