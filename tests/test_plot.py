@@ -482,3 +482,14 @@ def test_cli_plot_reports_a_failed_write_and_leaves_no_temporary_file(capsys, tm
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "cannot write" in err and "Permission denied" in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_kinds_are_the_python_figure_names():
+    """``dpcompare plot KIND`` and ``plot.figure(KIND, …)`` take the same names, drawn by the same function."""
+    from dpcompare.io import plot as P
+    from dpcompare.io.cli.plotting import PlotKind
+
+    assert [k.value for k in PlotKind] == list(P.KINDS)
+    assert all(callable(getattr(P, name)) for name in P.KINDS.values()) and P.KINDS["bayes"] == "bayes_error"
+    with pytest.raises(ValueError, match="kind must be one of bayes"):
+        P.figure("histogram", ["gaussian(mu=1)"])

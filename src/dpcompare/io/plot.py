@@ -18,6 +18,9 @@ band (usually thinner than the line).
 | :func:`sweep_heatmap` | a Δ (or any) grid over two parameters | [BCP] §5, Fig 6 |
 | :func:`delta_heatmap` | pairwise Δ(X‖Y) of k mechanisms (instead of k crowded curves) | [BCP] Cor 1 |
 
+:func:`figure` draws one by the command line's kind name (``dpcompare plot KIND`` and
+``plot.figure(KIND, …)`` take the same names, :data:`KINDS`).
+
 Labels: mechanism *i* is the letter A, B, C, … with its spec beside it in every legend; a Δ of 0 is
 said in words ("B is nowhere more vulnerable than A"); annotations are moved apart after measuring
 them, and a legend with more than six entries goes beside the axes, so no two labels overlap
@@ -74,11 +77,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..mechanisms import Mechanism
 
 __all__ = [
+    "KINDS",
     "PALETTE",
     "DeltaCache",
     "bayes_error",
     "bayes_error_difference",
     "delta_heatmap",
+    "figure",
     "pareto",
     "pareto_efficient",
     "prior_title",
@@ -381,3 +386,33 @@ def weighted_bayes_error(mechanisms: Any, hyperprior: Any = "jeffreys", *, label
         sub.set_title("Ψ(π)", fontsize=7, pad=2)
         sub.grid(False)
     return fig
+
+
+# ---------------------------------------------------------------------------------------------- by kind
+#: The figure kinds of ``dpcompare plot KIND``, each the name of the function in this module that draws it:
+#: one name per figure for the command line and for Python (``plot.figure("roc", …)`` is ``plot.roc(…)``).
+KINDS: dict[str, str] = {
+    "bayes": "bayes_error",
+    "difference": "bayes_error_difference",
+    "tradeoff": "tradeoff",
+    "profile": "privacy_profile",
+    "roc": "roc",
+    "weighted": "weighted_bayes_error",
+    "heatmap": "delta_heatmap",
+}
+
+
+def figure(kind: str, mechanisms: Any, **options: Any) -> "Figure":
+    """Draw the figure of ``kind`` — the command line's names (:data:`KINDS`: bayes, difference, tradeoff,
+    profile, roc, weighted, heatmap) — with the options of the function that draws it.
+
+    >>> import dpcompare as dc
+    >>> fig = figure("roc", [dc.Gaussian(mu=1), dc.Laplace(b=1)], log=True)
+    >>> type(fig).__name__
+    'Figure'
+    """
+    try:
+        name = KINDS[str(kind).lower()]
+    except KeyError:
+        raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}") from None
+    return globals()[name](mechanisms, **options)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import math
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 from rich.markup import escape
@@ -17,7 +17,7 @@ from .app import _console, app
 
 # ---------------------------------------------------------------------------------------------- plot, report
 class PlotKind(str, enum.Enum):
-    """The figures of ``dpcompare plot`` (dpcompare.plot)."""
+    """The figures of ``dpcompare plot`` (the keys of :data:`dpcompare.io.plot.KINDS`)."""
 
     BAYES = "bayes"  # Bayes error functions with the Δ rulers ([BCP] Fig 3)
     DIFFERENCE = "difference"  # R_A − R_B with ±Δ and the crossings
@@ -54,17 +54,13 @@ def plot_cmd(
         raise ValueError(f"'plot {kind.value}' compares mechanisms: give at least two specs, got {len(mechs)}")
     if label is not None and len(label) != len(mechs):
         raise ValueError(f"--label must be given once per mechanism ({len(mechs)}), got {len(label)}")
-    draw = {
-        PlotKind.BAYES: lambda: P.bayes_error(mechs, labels=label),
-        PlotKind.DIFFERENCE: lambda: P.bayes_error_difference(mechs, labels=label),
-        PlotKind.TRADEOFF: lambda: P.tradeoff(mechs, labels=label),
-        PlotKind.PROFILE: lambda: P.privacy_profile(mechs, labels=label),
-        PlotKind.ROC: lambda: P.roc(mechs, labels=label, log=log),
-        PlotKind.WEIGHTED: lambda: P.weighted_bayes_error(
-            mechs, parse_hyperprior(hyperprior) if hyperprior is not None else "jeffreys", labels=label),
-        PlotKind.HEATMAP: lambda: P.delta_heatmap(mechs, labels=label),
-    }[kind]
-    data = P.render(draw(), fmt, dpi=dpi)
+    options: dict[str, Any] = {"labels": label}
+    if kind is PlotKind.ROC:
+        options["log"] = log
+    if kind is PlotKind.WEIGHTED and hyperprior is not None:
+        options["hyperprior"] = parse_hyperprior(hyperprior)
+    fig = P.figure(kind.value, mechs, **options)
+    data = P.render(fig, fmt, dpi=dpi)
     write_output(path, data)
     if as_json:
         emit_json({"output": path, "kind": kind.value, "format": fmt, "bytes": len(data),
