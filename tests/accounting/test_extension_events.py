@@ -157,3 +157,13 @@ def test_top_level_exports_and_repr():
         m = dc.parse(spec)
         assert repr(m) == f"<{type(m).__name__} {spec}>" == str(m)  # as every mechanism: <Class spec>
         assert repr(dc.SubsampledGaussian(1.0, 0.1, 10)) == "<SubsampledGaussian sgm(sigma=1, p=0.1, steps=10)>"
+
+
+def test_a_fixed_batch_event_file_is_a_run_too(tmp_path):
+    spec = "sgm(noise_multiplier=2, batch_size=10, dataset_size=95, epochs=2, sampling=fixed)"
+    path = _write(tmp_path, "fixed.json", training_event_json(spec))
+    c, d = parse_training(path), parse_training(spec)
+    assert (c.steps, c.sampling, c.mechanism) == (d.steps, d.sampling, d.mechanism)
+    gaussian = _write(tmp_path, "g.json", '{"class_name": "GaussianDpEvent", "noise_multiplier": 1.0}')
+    with pytest.raises(ValueError, match="does not describe a run with a batch size and dataset size"):
+        parse_training(gaussian)
