@@ -9,6 +9,8 @@ import json
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import dpcompare as dc
 from dpcompare.accounting.extension_events import check_extension_dict, extension_event_dict
@@ -35,6 +37,7 @@ def test_event_file_round_trip_is_the_same_certified_mechanism(tmp_path, spec, c
     assert node["module_name"] == "dpcompare.events" and "not a dp-accounting DpEvent" in node["dpcompare_extension"]
     path = _write(tmp_path, "run.json", text)
     direct = dc.parse(spec)
+    assert dc.FromDpEvent(node).spec == spec  # the unnamed event shows the run's spec
     for m in (load_event_file(path), dc.parse(path), dc.FromDpEvent(node)):
         assert isinstance(m.mechanism, cls) and m.mechanism == direct
         assert m.guarantee is guarantee
@@ -167,3 +170,26 @@ def test_a_fixed_batch_event_file_is_a_run_too(tmp_path):
     gaussian = _write(tmp_path, "g.json", '{"class_name": "GaussianDpEvent", "noise_multiplier": 1.0}')
     with pytest.raises(ValueError, match="does not describe a run with a batch size and dataset size"):
         parse_training(gaussian)
+
+
+@settings(max_examples=60, deadline=None)
+@given(sampling=st.sampled_from(["balls_in_bins", "shuffle"]), sigma=st.floats(0.05, 1000.0),
+       n=st.integers(1, 10**6), b_frac=st.floats(0.0, 1.0), epochs=st.integers(1, 10**4))
+def test_extension_events_round_trip_law(sampling, sigma, n, b_frac, epochs):
+    """check(write(run)) = write(run) and FromDpEvent(write(run)).mechanism = the run's mechanism, whenever the
+    run is valid (the mechanism is built lazily: no composition runs here)."""
+    b = max(1, min(n, round(b_frac * n)))
+    if -(-n // b) > 10**6:
+        return
+    node = extension_event_dict(sampling, sigma, dataset_size=n, batch_size=b, epochs=epochs)
+    assert check_extension_dict(json.loads(json.dumps(node, allow_nan=False))) == node
+    cls = BallsInBinsGaussian if sampling == "balls_in_bins" else ShuffledGaussian
+    assert dc.FromDpEvent(node).mechanism == cls(sigma, dataset_size=n, batch_size=b, epochs=epochs)
+
+
+def test_the_privacy_card_of_an_event_file_has_the_ran_section(tmp_path):
+    from dpcompare.io.privacy_card import ran_section
+
+    path = _write(tmp_path, "bb.json", training_event_json(BB))
+    r = ran_section(dc.parse(path))
+    assert r is not None and r.ran == ran_section(dc.parse(BB)).ran

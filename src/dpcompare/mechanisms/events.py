@@ -337,7 +337,7 @@ class FromDpEvent(Mechanism):
             return self.name
         from .gaussian_mixture import ComposedGaussianMixture
 
-        if (self.guarantee in (Guarantee.EXACT, Guarantee.CERTIFIED)
+        if (self.guarantee in (Guarantee.EXACT, Guarantee.CERTIFIED, Guarantee.OPEN_BRACKET)
                 and not isinstance(self.mechanism, (FromPair, ComposedGaussianMixture))):
             return self.mechanism.spec
         return f"dpevent({event_summary(self._plain)})"
