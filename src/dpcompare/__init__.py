@@ -27,6 +27,7 @@ _LAZY = {
          "crossing_points", "delta_divergence", "delta_divergences", "delta_from_perfect_privacy",
          "delta_to_blatant_non_privacy", "levy_distance"),
         ".comparison"),
+    **dict.fromkeys(("BallsInBinsGaussian", "ShuffledGaussian"), ".mechanisms.allocation"),
     **dict.fromkeys(("Sampling", "TrainingConfig", "dpsgd_mechanism"), ".dpsgd.training"),
     **dict.fromkeys(("parse", "parse_hyperprior"), ".io.spec"),
     **dict.fromkeys(("DiscretePair", "Rounding"), ".tradeoff"),
@@ -41,6 +42,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
                           crossing_points, delta_divergence, delta_divergences, delta_from_perfect_privacy,
                           delta_to_blatant_non_privacy, levy_distance)
     from .dpsgd.training import Sampling, TrainingConfig, dpsgd_mechanism
+    from .mechanisms.allocation import BallsInBinsGaussian, ShuffledGaussian
     from .io.spec import parse, parse_hyperprior
     from .mechanisms import (ApproxDP, BlatantlyNonPrivate, FromDpEvent, FromPair, FromPLD, Gaussian, Guarantee, Laplace,
                              Mechanism, PerfectlyPrivate, PureDP, RandomizedResponse, SubsampledGaussian,

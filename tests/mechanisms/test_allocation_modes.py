@@ -49,10 +49,12 @@ def test_bad_input_one_line_naming_the_field(spec, words):
 
 
 def test_balls_in_bins_has_no_dp_accounting_event():
-    from dpcompare.io.spec_training import training_event_json
+    # `dpcompare event` writes dpcompare's extension event instead (tests/accounting/test_extension_events.py)
+    from dpcompare.io.spec_training import parse_training
 
     with pytest.raises(ValueError, match="sampling=balls_in_bins has no dp-accounting DpEvent"):
-        training_event_json("sgm(noise_multiplier=1, batch_size=10, dataset_size=100, epochs=1, sampling=balls_in_bins)")
+        parse_training("sgm(noise_multiplier=1, batch_size=10, dataset_size=100, epochs=1, "
+                       "sampling=balls_in_bins)").event_dict()
 
 
 def _mc_shuffle_instance(sigma, n, b, epochs, eps, draws, seed):

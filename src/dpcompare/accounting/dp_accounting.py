@@ -141,6 +141,9 @@ def event_to_dict(event: dp_event.DpEvent) -> dict[str, Any]:
 def event_from_dict(node: Mapping[str, Any]) -> dp_event.DpEvent:
     """The DpEvent of a plain form (validated first; only classes of ``dp_accounting.dp_event``)."""
     node = check_event_dict(node)
+    if node["module_name"] != "dp_accounting.dp_event":  # a dpcompare extension (accounting/extension_events.py)
+        raise ValueError(f"{node['class_name']} is a dpcompare extension event with no dp-accounting class; for "
+                         "dp-accounting use its dp_accounting_upper_bound field (a valid, looser upper bound)")
 
     def build(n: Mapping[str, Any]) -> dp_event.DpEvent:
         cls = getattr(dp_event, n["class_name"])

@@ -78,6 +78,8 @@ class Route(enum.Enum):
     WITH_REPLACEMENT_GAUSSIAN = "with_replacement_gaussian"
     PLD = "pld"
     RDP_BOUND = "rdp_bound"
+    RANDOM_ALLOCATION = "random_allocation"  # dpcompare extension event (accounting/extension_events.py)
+    SHUFFLED_BATCHES = "shuffled_batches"  # dpcompare extension event
 
 
 #: every DpEvent class of dp-accounting 0.6 and its fields (in ``to_named_tuple`` order)
@@ -132,9 +134,17 @@ def check_event_dict(node: Any, where: str = "event") -> dict[str, Any]:
     if not isinstance(node, Mapping):
         raise ValueError(f"{where} must be a JSON object describing a DpEvent, got {type(node).__name__}")
     cls = node.get("class_name")
+    from .extension_events import check_extension_dict, is_extension
+
+    if is_extension(node):
+        if where != "event":
+            raise ValueError(f"{where}: {cls} is a dpcompare extension event and must be the top-level object of "
+                             "the file (it cannot be composed with other events)")
+        return check_extension_dict(node, where)
     if cls not in FIELDS:
         known = ", ".join(sorted(FIELDS))
-        raise ValueError(f"{where}.class_name must be one of {known}; got {cls!r}")
+        raise ValueError(f"{where}.class_name must be one of {known} (or, as the whole file, a dpcompare extension "
+                         f"event: RandomAllocationDpEvent, ShuffledBatchesDpEvent); got {cls!r}")
     module = node.get("module_name", MODULE)
     if module not in (MODULE, "dp_accounting"):
         raise ValueError(f"{where}.module_name must be {MODULE!r}, got {module!r}")
@@ -378,6 +388,14 @@ def _gaussian_mu(leaves) -> float:
 
 def plan(event: dict[str, Any]) -> EventPlan:
     """The route of a plain (validated) DpEvent; ``ValueError`` naming the type when there is none."""
+    from .extension_events import RANDOM_ALLOCATION, is_extension
+
+    if is_extension(event):
+        route = Route.RANDOM_ALLOCATION if event["class_name"] == RANDOM_ALLOCATION else Route.SHUFFLED_BATCHES
+        adj = Adjacency(event["neighboring_relation"])
+        params = tuple((f, float(event[f])) for f in ("noise_multiplier", "num_steps_per_epoch", "num_epochs",
+                                                       "dataset_size", "batch_size") if f in event)
+        return EventPlan(route, adj, ((event, 1),), params)
     flat: list[tuple[dict[str, Any], int]] = []
     _flatten(event, 1, flat)
     kinds = [(_leaf_kind(leaf), leaf, n) for leaf, n in flat]
@@ -443,6 +461,10 @@ def plan(event: dict[str, Any]) -> EventPlan:
 
 def event_summary(event: dict[str, Any]) -> str:
     """A short one-line description, e.g. ``SelfComposed(PoissonSampled(0.01, Gaussian(1.1)), 1000)``."""
+    from .extension_events import extension_summary, is_extension
+
+    if is_extension(event):
+        return extension_summary(event)
     cls = event["class_name"].removesuffix("DpEvent")
     parts = []
     for f in FIELDS[event["class_name"]]:

@@ -200,7 +200,8 @@ class TrainingConfig:
                        "sampling_probability": self.sampling_rate, "event": g(sigma)}, self.steps)
         if self.sampling is Sampling.BALLS_IN_BINS:
             raise ValueError("sampling=balls_in_bins has no dp-accounting DpEvent (dp-accounting has no random-"
-                             "allocation event); allowed for event export: sampling=poisson|fixed|shuffle")
+                             "allocation event); allowed: sampling=poisson|fixed|shuffle (`dpcompare event` writes "
+                             "dpcompare's RandomAllocationDpEvent extension instead)")
         if self.sampling is Sampling.FIXED:
             return sc({"module_name": "dp_accounting.dp_event", "class_name": "SampledWithoutReplacementDpEvent",
                        "source_dataset_size": self.dataset_size, "sample_size": self.batch_size,

@@ -231,9 +231,12 @@ def build_card(mechanism: "Mechanism | str", *, n: int | None = None, unit: str 
 
 def ran_section(m: "Mechanism") -> Any:
     """What ran vs the Poisson report (dpsgd/ran.py) for a run on shuffled, balls-in-bins or fixed batches."""
+    from ..mechanisms import FromDpEvent
     from ..mechanisms.allocation import BallsInBinsGaussian, ShuffledGaussian
     from ..mechanisms.fixed_batch import FixedBatchGaussian
 
+    if isinstance(m, FromDpEvent):  # a DpEvent file of such a run (dpcompare event)
+        m = m.mechanism
     if not isinstance(m, (BallsInBinsGaussian, ShuffledGaussian, FixedBatchGaussian)):
         return None
     from ..dpsgd.ran import ran_versus_reported

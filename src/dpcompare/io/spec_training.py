@@ -15,7 +15,10 @@ object with the fields of dp-accounting's ``DpEvent.to_named_tuple()`` — ``mod
 (``"dp_accounting.dp_event"``, optional), ``class_name`` and the event's own fields, nested events as
 nested objects, lists as lists, e.g. ``{"class_name": "SelfComposedDpEvent", "count": 1000, "event":
 {"class_name": "PoissonSampledDpEvent", "sampling_probability": 0.01, "event": {"class_name":
-"GaussianDpEvent", "noise_multiplier": 1.1}}}``. ``dpcompare event SPEC`` writes one.
+"GaussianDpEvent", "noise_multiplier": 1.1}}}``. ``dpcompare event SPEC`` writes one. Runs on
+balls-in-bins or shuffled batches, which dp-accounting has no class for, are written as dpcompare's extension
+events ``RandomAllocationDpEvent`` / ``ShuffledBatchesDpEvent`` (``"module_name": "dpcompare.events"``,
+accounting/extension_events.py), read back here as the same certified mechanism.
 """
 
 from __future__ import annotations
@@ -132,6 +135,8 @@ def parse_training(spec: str) -> "TrainingConfig":
     from ..dpsgd.training import TrainingConfig
     from .spec import Parser
 
+    if str(spec).strip().lower().endswith(".json"):
+        return _training_from_event_file(str(spec).strip())
     parser = Parser(str(spec).strip(), "mechanism")
     name = parser.parse_name().lower()
     if name != "sgm":
@@ -150,6 +155,23 @@ def parse_training(spec: str) -> "TrainingConfig":
     return TrainingConfig(nm, **kw)
 
 
+def _training_from_event_file(path: str) -> "TrainingConfig":
+    """The run of a DpEvent file written by ``dpcompare event`` for a training run (the extension events of
+    balls-in-bins and shuffled batches, or a fixed-batch event); ``ValueError`` for other events."""
+    from ..mechanisms.allocation import BallsInBinsGaussian, ShuffledGaussian
+    from ..mechanisms.fixed_batch import FixedBatchGaussian
+    from .spec import parse
+
+    m = getattr(parse(path), "mechanism", None)
+    if isinstance(m, FixedBatchGaussian):
+        return parse_training(f"sgm(noise_multiplier={m.sigma * 2.0!r}, batch_size={m.batch_size}, "
+                              f"dataset_size={m.dataset_size}, steps={m.steps}, sampling=fixed)")
+    if not isinstance(m, (BallsInBinsGaussian, ShuffledGaussian)):
+        raise ValueError(f"DpEvent file {path!r} does not describe a run with a batch size and dataset size (a "
+                         "RandomAllocationDpEvent, ShuffledBatchesDpEvent or SampledWithoutReplacement event)")
+    return parse_training(m.spec)
+
+
 def training_event_json(spec: str) -> str:
     """The DpEvent JSON of a spec: ``sgm(...)`` in any vocabulary, another DpEvent file, or a mechanism
     with a DpEvent equivalent (``gaussian``, ``laplace``); ``ValueError`` otherwise."""
@@ -162,7 +184,14 @@ def training_event_json(spec: str) -> str:
         return mech.to_json()
     name = Parser(text, "mechanism").parse_name().lower()
     if name == "sgm":
-        return event_to_json(parse_training(text).event_dict())
+        config = parse_training(text)
+        if config.sampling.value in ("balls_in_bins", "shuffle"):  # no dp-accounting class: the extension event
+            from ..accounting.extension_events import extension_event_dict
+
+            return event_to_json(extension_event_dict(config.sampling.value, config.noise_multiplier,
+                                                      dataset_size=config.dataset_size, batch_size=config.batch_size,
+                                                      epochs=config.steps // config.batches_per_epoch))
+        return event_to_json(config.event_dict())
     mech = parse(text)
     from ..mechanisms import Gaussian, Laplace
 

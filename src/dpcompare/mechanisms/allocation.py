@@ -64,7 +64,15 @@ def _check_common(m: Any) -> None:
 @dataclass(frozen=True, repr=False)
 class BallsInBinsGaussian(_SymmetrisedSteps):
     """E epochs of balls-in-bins batching: k = ⌈n/b⌉ steps per epoch, each example in one uniformly random step,
-    Gaussian noise σ·C on the clipped sum (σ = noise multiplier). Add/remove adjacency; certified bracket."""
+    Gaussian noise σ·C on the clipped sum (σ = noise multiplier). Add/remove adjacency; certified bracket.
+
+    >>> import dpcompare as dc
+    >>> m = dc.BallsInBinsGaussian(2.0, dataset_size=95, batch_size=10, epochs=2)
+    >>> m
+    <BallsInBinsGaussian sgm(noise_multiplier=2, batch_size=10, dataset_size=95, epochs=2, sampling=balls_in_bins)>
+    >>> m.steps_per_epoch, m.steps, m.gdp_mu == 2 ** 0.5 / 2   # k = ⌈95/10⌉; μ = √E/σ is an upper bound
+    (10, 20, True)
+    """
 
     sigma: float
     dataset_size: int = field(kw_only=True)
@@ -116,7 +124,16 @@ class BallsInBinsGaussian(_SymmetrisedSteps):
 @dataclass(frozen=True, repr=False)
 class ShuffledGaussian(_SymmetrisedSteps):
     """E epochs of shuffled batches (replace-one): the bracket [realised worst-case dataset, G_{2√E/σ}]
-    (module docstring). ``sigma`` is the noise multiplier (noise std / clipping norm)."""
+    (module docstring). ``sigma`` is the noise multiplier (noise std / clipping norm).
+
+    >>> import dpcompare as dc
+    >>> m = dc.ShuffledGaussian(2.0, dataset_size=95, batch_size=10, epochs=2)
+    >>> m
+    <ShuffledGaussian sgm(noise_multiplier=2, batch_size=10, dataset_size=95, epochs=2, sampling=shuffle)>
+    >>> lo, hi = m.epsilon_lower(1e-5), m.epsilon(1e-5)   # the certified bracket of ε; its width is open
+    >>> bool(0 < lo < hi), hi == dc.Gaussian(mu=2 * 2 ** 0.5 / 2).epsilon(1e-5)
+    (True, True)
+    """
 
     sigma: float
     dataset_size: int = field(kw_only=True)

@@ -26,6 +26,10 @@ view to the mechanism it builds, stating how good the answer is in :attr:`FromDp
   bound converted to a privacy-profile bound and then to a pair (composition/profile_bound.py): a certified
   *upper bound* on what the attacker can do, not the mechanism's exact trade-off; the optimistic side is
   perfect privacy.
+- dpcompare's extension events (accounting/extension_events.py; not dp-accounting classes, top level only):
+  ``RandomAllocationDpEvent`` → :class:`~dpcompare.mechanisms.allocation.BallsInBinsGaussian` (``CERTIFIED``);
+  ``ShuffledBatchesDpEvent`` → :class:`~dpcompare.mechanisms.allocation.ShuffledGaussian`
+  (``OPEN_BRACKET``: [realised worst-case dataset, G_{2√E/σ}], both ends certified, the width open).
 """
 
 from __future__ import annotations
@@ -59,6 +63,8 @@ class Guarantee(enum.Enum):
     CERTIFIED = "certified"
     PLD = "dp-accounting PLD"
     BOUND = "certified bound"
+    #: both sides certified, the truth between them, the width an open question (shuffled batches)
+    OPEN_BRACKET = "certified bracket (open width)"
 
 
 def discrete_laplace_pair(a: float, sensitivity: int) -> DiscretePair:
@@ -181,6 +187,10 @@ class FromDpEvent(Mechanism):
             return Guarantee.PLD
         if r in (Route.RDP_BOUND, Route.WITH_REPLACEMENT_GAUSSIAN):
             return Guarantee.BOUND
+        if r is Route.RANDOM_ALLOCATION:
+            return Guarantee.CERTIFIED
+        if r is Route.SHUFFLED_BATCHES:
+            return Guarantee.OPEN_BRACKET
         return Guarantee.EXACT
 
     @property
@@ -246,6 +256,16 @@ class FromDpEvent(Mechanism):
             return WithReplacementGaussian(p.param("sigma"), dataset_size=int(p.param("dataset_size")),
                                            batch_size=int(p.param("batch_size")), steps=int(p.param("steps")),
                                            discretization=self.discretization)
+        if r in (Route.RANDOM_ALLOCATION, Route.SHUFFLED_BATCHES):
+            from .allocation import BallsInBinsGaussian, ShuffledGaussian
+
+            k, epochs = int(p.param("num_steps_per_epoch")), int(p.param("num_epochs"))
+            params = dict(p.params)
+            # without a dataset size (random allocation only) n = k, b = 1 has the same k and the same analysis
+            n, b = int(params.get("dataset_size", k)), int(params.get("batch_size", 1))
+            cls = BallsInBinsGaussian if r is Route.RANDOM_ALLOCATION else ShuffledGaussian
+            return cls(p.param("noise_multiplier"), dataset_size=n, batch_size=b, epochs=epochs,
+                       discretization=self.discretization)
         perfectly_private = PerfectlyPrivate().pairs()[0]
         if r is Route.PLD:
             from ..accounting.dp_accounting import leaves_pld, pld_pair
@@ -317,7 +337,7 @@ class FromDpEvent(Mechanism):
             return self.name
         from .gaussian_mixture import ComposedGaussianMixture
 
-        if (self.guarantee in (Guarantee.EXACT, Guarantee.CERTIFIED)
+        if (self.guarantee in (Guarantee.EXACT, Guarantee.CERTIFIED, Guarantee.OPEN_BRACKET)
                 and not isinstance(self.mechanism, (FromPair, ComposedGaussianMixture))):
             return self.mechanism.spec
         return f"dpevent({event_summary(self._plain)})"
@@ -328,6 +348,8 @@ class FromDpEvent(Mechanism):
         out = super().describe(delta)
         out["guarantee"] = self.guarantee.value
         out["adjacency"] = None if self.adjacency is None else self.adjacency.value
+        if hasattr(self.mechanism, "epsilon_lower"):  # shuffled batches: the bracket's certified lower end
+            out["epsilon_lower"] = self.mechanism.epsilon_lower(delta)
         return out
 
     def to_json(self, *, indent: int | None = 2) -> str:
