@@ -23,6 +23,7 @@ import numpy as np
 from .._numerics import LOG_HALF, divide_up, expit, log_ndtr, logit, ndtr, ndtri
 from .._validation import POSITIVE, Param, check_params, format_number
 from . import gaussian_profile
+from ..tradeoff import Bracket, Sense
 from .base import Mechanism, epsilon_by_search
 
 
@@ -72,9 +73,8 @@ class PrivacyLossMechanism(Mechanism):
             b = np.log1p(-pi) + self._log_cdf(lam, Under.Q)
         return np.exp(np.logaddexp(a, b))
 
-    def _bayes_error_bounds(self, pi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        r = self._bayes_error_exact(pi)
-        return r, r
+    def _bayes_error_bounds(self, pi: np.ndarray) -> Bracket:
+        return Bracket.exact(self._bayes_error_exact(pi), Sense.LOWER)
 
     @abc.abstractmethod
     def log_delta(self, eps: np.ndarray) -> np.ndarray:
@@ -86,18 +86,16 @@ class PrivacyLossMechanism(Mechanism):
     def _loss_scale(self) -> float:
         """Width over which the privacy-loss tails change (used to scale discretisations)."""
 
-    def _delta_bounds(self, eps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        d = np.exp(self.log_delta(eps))
-        return d, d
+    def _delta_bounds(self, eps: np.ndarray) -> Bracket:
+        return Bracket.exact(np.exp(self.log_delta(eps)), Sense.UPPER)
 
     def _epsilon_scalar(self, delta: float) -> float:
         """The certified solver on log δ(ε) (works for δ ≪ 1e-300): ``base.epsilon_by_search``."""
         return epsilon_by_search(lambda e: float(np.exp(self.log_delta(np.asarray(e)))), delta,
                                  log_delta_at=lambda e: float(self.log_delta(np.asarray(e))))
 
-    def _tradeoff_bounds(self, alpha: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        f = self._tradeoff_exact(alpha)
-        return f, f
+    def _tradeoff_bounds(self, alpha: np.ndarray) -> Bracket:
+        return Bracket.exact(self._tradeoff_exact(alpha), Sense.LOWER)
 
 
 @dataclass(frozen=True, repr=False, init=False)

@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_in_interval, check_integer, check_positive, format_number
-from ..tradeoff import DiscretePair
+from ..tradeoff import DiscretePair, Sense
+from .base import _ROUNDING_ABS, interval_bracket
 from .pair_backed import PairMechanism
 
 
@@ -105,7 +106,7 @@ class SubsampledGaussian(PairMechanism):
         # the smallest positive float, never as 0
         eps = np.asarray(eps, dtype=float)
         hi = np.where(np.isfinite(eps), np.maximum(hi, np.nextafter(0.0, 1.0)), hi)
-        return np.asarray(lo, dtype=float)[()], np.asarray(hi, dtype=float)[()]  # scalars stay scalars
+        return interval_bracket(lo, hi, Sense.UPPER, 0.0, 1.0)
 
     def _delta_bounds_raw(self, eps):
         if self._closed_form and self._gaussian.mu > HUGE_MU:
@@ -149,14 +150,14 @@ class SubsampledGaussian(PairMechanism):
         hi = np.minimum(c.optimistic.bayes_error(pi), c.optimistic.bayes_error(1.0 - pi))
         eta = self.numerical_error
         cap = np.minimum(pi, 1.0 - pi)  # R ≤ min(π, 1 − π)
-        return np.clip(lo - eta, 0.0, cap), np.clip(hi + eta, 0.0, cap)
+        return interval_bracket(lo - eta, hi + eta, Sense.LOWER, 0.0, cap, absolute=_ROUNDING_ABS + eta)
 
     def _tradeoff_bounds(self, alpha):
         if self._closed_form:
             return self._gaussian._tradeoff_bounds(alpha)
         lo, hi = super()._tradeoff_bounds(alpha)
         cap = 1.0 - np.asarray(alpha, dtype=float)  # every trade-off function has f(α) ≤ 1 − α
-        return np.clip(lo, 0.0, cap), np.clip(hi, 0.0, cap)
+        return interval_bracket(lo, hi, Sense.LOWER, 0.0, cap, absolute=_ROUNDING_ABS + float(self.numerical_error))
 
     def _tradeoff_integral(self) -> float:
         if self._closed_form:
