@@ -1,0 +1,81 @@
+"""Each parameter domain is declared once (``PARAMS`` of the mechanism class, ``dpcompare._validation.Param``);
+the constructor's check, the spec language's parameter and the hypothesis strategies all derive from it.
+
+The two wordings are the public contract and stay as they were: the constructor says "b must be in
+(0, inf), got 0", the spec language "b must be > 0, got 0 (in mechanism spec 'laplace(b=0)')".
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from strategies import inside, outside
+
+import dpcompare as dc
+from dpcompare._validation import NONNEGATIVE, POSITIVE, UNIT, Interval
+
+# (class, spec name, the other keys a valid spec needs)
+DECLARED = [
+    (dc.Gaussian, "gaussian", {"mu": {}, "sigma": {}, "sensitivity": {"sigma": 1.0}}),
+    (dc.Laplace, "laplace", {"b": {}, "sensitivity": {"b": 1.0}}),
+    (dc.RandomizedResponse, "rr", {"eps": {}}),
+    (dc.PureDP, "puredp", {"eps": {}}),
+    (dc.ApproxDP, "approxdp", {"eps": {"delta": 0.0}, "delta": {"eps": 1.0}}),
+]
+CASES = [(cls, spec, p, others[p.name]) for cls, spec, others in DECLARED for p in cls.PARAMS]
+IDS = [f"{spec}.{p.name}" for _, spec, p, _ in CASES]
+
+
+def _spec(name: str, args: dict[str, float]) -> str:
+    return f"{name}({', '.join(f'{k}={v!r}' for k, v in args.items())})"
+
+
+def test_every_spec_key_of_these_mechanisms_is_a_declared_parameter():
+    for cls, spec, others in DECLARED:
+        assert set(others) == {p.name for p in cls.PARAMS}, spec
+
+
+@pytest.mark.parametrize(("cls", "spec", "param", "others"), CASES, ids=IDS)
+@given(data=st.data())
+def test_inside_is_accepted_by_constructor_and_spec(cls, spec, param, others, data):
+    v = data.draw(inside(param), label=param.name)
+    # a joint constraint beyond the per-parameter domains: μ = sensitivity/σ (m = sensitivity/b) must be a double
+    assume(math.isfinite(1.0 / v) if (spec, param.name) in {("gaussian", "sigma"), ("laplace", "b")} else True)
+    kwargs = {param.name: v, **others}
+    m = dc.parse(_spec(spec, kwargs))
+    assert isinstance(m, cls)
+    assert isinstance(cls(**kwargs), cls)
+
+
+@pytest.mark.parametrize(("cls", "spec", "param", "others"), CASES, ids=IDS)
+@given(data=st.data())
+def test_outside_is_refused_by_both_in_their_own_words(cls, spec, param, others, data):
+    v = data.draw(outside(param), label=param.name)
+    kwargs = {param.name: v, **others}
+    with pytest.raises(ValueError, match=rf"^{param.name} must be in [\[(]") as lib:
+        cls(**kwargs)
+    text = _spec(spec, kwargs)
+    with pytest.raises(ValueError) as lang:
+        dc.parse(text)
+    # the spec language words the same domain: "> a" / ">= a" for a half-line, the interval otherwise
+    d = param.domain
+    words = (f"must be {'>' if d.low_open else '>='} {d.low:g}" if d.high == float("inf") else f"must be in {d}")
+    assert str(lang.value).startswith(f"{param.name} {words}, got "), str(lang.value)
+    assert str(lang.value).endswith(f"(in mechanism spec {text!r})")
+    assert str(lib.value).startswith(f"{param.name} must be in {d}, got ")
+
+
+@pytest.mark.parametrize(("domain", "value", "message"), [
+    (POSITIVE, 0, "b must be > 0, got 0"),
+    (NONNEGATIVE, -1, "b must be >= 0, got -1"),
+    (UNIT, 2, "b must be in [0, 1], got 2"),
+    (Interval(0.0, 1.0, low_open=True), 0, "b must be in (0, 1], got 0"),
+    (Interval(1.0, float("inf"), low_open=True), 1, "b must be > 1, got 1"),
+])
+def test_spec_wording_of_a_domain(domain, value, message):
+    with pytest.raises(ValueError) as e:
+        domain.check_spec("b", value)
+    assert str(e.value) == message
