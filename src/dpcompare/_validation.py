@@ -167,6 +167,17 @@ class Param:
     attr: str | None = None  #: the attribute holding it, when it differs from the name (ApproxDP's dp_delta)
     optional: bool = False  #: ``None`` means "not given" (e.g. Gaussian's mu or sigma); else None is refused
 
+    def check_spec(self, value: object, label: str | None = None) -> float | int:
+        """The same check in the spec language's words (:meth:`Interval.check_spec`: "must be > 0"), naming
+        ``label`` (default: the name); an integer reads "must be an integer >= 1"."""
+        label = label or self.name
+        if self.integer:
+            minimum = int(math.ceil(self.domain.low)) if math.isfinite(self.domain.low) else 0
+            v = check_integer(label, value, minimum=minimum)
+            self.domain.check_spec(label, float(v))
+            return v
+        return self.domain.check_spec(label, value)
+
     def check(self, value: object) -> float | int:
         if self.integer:
             v = check_integer(self.name, value, minimum=int(math.ceil(self.domain.low)) if math.isfinite(self.domain.low) else 0)

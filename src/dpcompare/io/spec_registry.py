@@ -82,17 +82,8 @@ class Param:
         """The spec-language parameter of a declared domain (a mechanism's ``PARAMS`` entry): the same
         interval, said in the spec language's words (:meth:`dpcompare._validation.Interval.check_spec`),
         so a domain is written once, where the mechanism is defined."""
-        domain = param.domain
-        if param.integer:
-            minimum = math.ceil(domain.low) if math.isfinite(domain.low) else 0
-
-            def check_int(label: str, v: float) -> int:
-                n = check_integer(label, v, minimum=minimum)
-                domain.check_spec(label, float(n))
-                return n
-
-            return cls("integer", check_int, what)
-        return cls("real", domain.check_spec, what)
+        kind: Literal["real", "integer"] = "integer" if param.integer else "real"
+        return cls(kind, lambda label, v: param.check_spec(v, label), what)
 
     @classmethod
     def choice(cls, *choices: str, what: str = "") -> "Param":

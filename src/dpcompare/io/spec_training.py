@@ -22,17 +22,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..mechanisms.sgm import SubsampledGaussian
 from .spec import MECHANISMS, Param
 
 if TYPE_CHECKING:
     from ..mechanisms import Mechanism
 
+_SGM = {p.name: p for p in SubsampledGaussian.PARAMS}  # the one declaration of σ, p and N's domains
 _SGM_PARAMS = {
-    "sigma": Param.positive(what="noise multiplier"),
-    "noise_multiplier": Param.positive(what="noise std / clipping norm"),
-    "p": Param.interval(0.0, 1.0, low_open=True, what="sampling rate"),
-    "sampling_rate": Param.interval(0.0, 1.0, low_open=True, what="sampling rate"),
-    "steps": Param.integer(minimum=1, what="number of steps"),
+    "sigma": Param.declared(_SGM["sigma"], what="noise multiplier"),
+    "noise_multiplier": Param.declared(_SGM["sigma"], what="noise std / clipping norm"),
+    "p": Param.declared(_SGM["sampling_rate"], what="sampling rate"),
+    "sampling_rate": Param.declared(_SGM["sampling_rate"], what="sampling rate"),
+    "steps": Param.declared(_SGM["steps"], what="number of steps"),
     "epochs": Param.positive(what="passes over the data"),
     "batch_size": Param.integer(minimum=1, what="(expected) batch size"),
     "dataset_size": Param.integer(minimum=1, what="number of examples"),

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_in_interval, check_integer, check_positive, format_number
+from .._validation import POSITIVE, Interval, Param, check_in_interval, check_positive, format_number
 from ..tradeoff import DiscretePair, Sense
 from .base import _ROUNDING_ABS, interval_bracket
 from .pair_backed import PairMechanism
@@ -60,12 +60,13 @@ class SubsampledGaussian(PairMechanism):
     discretization: float | None = field(default=None, kw_only=True)
     tolerance: float | None = field(default=None, kw_only=True)
 
+    #: the one declaration of the parameter domains (the spec language's ``sgm`` derives its keys from it)
+    PARAMS = (Param("sigma", POSITIVE), Param("sampling_rate", Interval(0.0, 1.0, low_open=True)),
+              Param("steps", Interval(1.0, math.inf), integer=True))
+
     def __post_init__(self) -> None:
-        object.__setattr__(self, "sigma", check_positive("sigma", self.sigma))
-        object.__setattr__(
-            self, "sampling_rate", check_in_interval("sampling_rate", self.sampling_rate, 0.0, 1.0, low_open=True)
-        )
-        object.__setattr__(self, "steps", check_integer("steps", self.steps, minimum=1))
+        for p in self.PARAMS:  # the spec language's wording ("sigma must be > 0"), as before
+            object.__setattr__(self, p.name, p.check_spec(getattr(self, p.name)))
         object.__setattr__(self, "discretization", _check_discretization(self.discretization))
         if 1.0 / self.sigma > 1e6:
             raise ValueError(
