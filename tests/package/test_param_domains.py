@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 from strategies import inside, outside
 
 import dpcompare as dc
+from dpcompare.comparison.hyperprior import BetaPrior
+from dpcompare.mixtures import Shuffled
 from dpcompare._validation import NONNEGATIVE, POSITIVE, UNIT, Interval
 
 # (class, spec name, the other keys a valid spec needs)
@@ -28,11 +30,15 @@ DECLARED = [
                                     "sampling_rate": {"sigma": 1.0, "steps": 3},
                                     "steps": {"sigma": 1.0, "sampling_rate": 0.1}}),
 ]
+DECLARED.append((Shuffled, "shuffle", {"eps0": {"n": 10}, "n": {"eps0": 1.0}}))
 #: classes whose constructor words a domain as the spec language does ("sigma must be > 0")
-SPEC_WORDED = {dc.SubsampledGaussian}
+SPEC_WORDED = {dc.SubsampledGaussian, Shuffled}
+#: the constructor's label of a key, where it differs from the key
+LIB_LABELS = {("shuffle", "n"): "n (number of users)"}
 #: the spec language's label of a key ("sigma (noise multiplier)"), where it differs from the key
 LABELS = {("sgm", "sigma"): "sigma (noise multiplier)", ("sgm", "sampling_rate"): "sampling_rate (sampling rate)",
-          ("sgm", "steps"): "steps (number of steps)"}
+          ("sgm", "steps"): "steps (number of steps)", ("shuffle", "eps0"): "eps0 (epsilon of each local randomiser)",
+          ("shuffle", "n"): "n (number of users)"}
 CASES = [(cls, spec, p, others[p.name]) for cls, spec, others in DECLARED for p in cls.PARAMS]
 IDS = [f"{spec}.{p.name}" for _, spec, p, _ in CASES]
 
@@ -80,7 +86,7 @@ def test_outside_is_refused_by_both_in_their_own_words(cls, spec, param, others,
     assert str(lang.value).startswith(f"{label} {words}, got "), str(lang.value)
     assert str(lang.value).endswith(f"(in mechanism spec {text!r})")
     lib_words = words if cls in SPEC_WORDED else (f"must be an integer in {d}" if param.integer else f"must be in {d}")
-    assert str(lib.value).startswith(f"{param.name} {lib_words}, got "), str(lib.value)
+    assert str(lib.value).startswith(f"{LIB_LABELS.get((spec, param.name), param.name)} {lib_words}, got "), str(lib.value)
 
 
 @pytest.mark.parametrize(("domain", "value", "message"), [
@@ -94,3 +100,18 @@ def test_spec_wording_of_a_domain(domain, value, message):
     with pytest.raises(ValueError) as e:
         domain.check_spec("b", value)
     assert str(e.value) == message
+
+
+@pytest.mark.parametrize("param", BetaPrior.PARAMS, ids=lambda p: p.name)
+@given(data=st.data())
+def test_beta_hyperprior_domain_is_declared_once(param, data):
+    """beta(a, b): the constructor and the spec language refuse the same values in the same words."""
+    v = data.draw(outside(param), label=param.name)
+    kwargs = {"a": 1.0, "b": 1.0, param.name: v}
+    with pytest.raises(ValueError) as lib:
+        BetaPrior(**kwargs)
+    text = f"beta({kwargs['a']!r}, {kwargs['b']!r})"
+    with pytest.raises(ValueError) as lang:
+        dc.parse_hyperprior(text)
+    assert str(lang.value) == f"{lib.value} (in hyperprior spec {text!r})"
+    assert str(lib.value).startswith(f"{param.name} must be > 0, got ")

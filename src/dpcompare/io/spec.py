@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING
 from .._validation import declared, format_number
 from ..mechanisms.continuous import Gaussian, Laplace
 from ..mechanisms.discrete import ApproxDP, PureDP, RandomizedResponse
+from ..comparison.hyperprior import BetaPrior
+from ..mixtures.shuffling import Shuffled
 from .spec_grammar import Parser  # noqa: F401  (re-exported for spec_training and tests)
 from .spec_registry import Entry, Param, Registry  # noqa: F401  (Entry: re-exported, was defined here)
 
@@ -119,8 +121,8 @@ def _bnp() -> "Mechanism":
 
 #: the parameters of both shuffle analyses (read-only: the registry copies what it is given)
 _SHUFFLE_PARAMS = MappingProxyType({
-    "eps0": Param.positive(what="epsilon of each local randomiser"),
-    "n": Param.integer(minimum=2, what="number of users"),
+    "eps0": Param.declared(declared(Shuffled.PARAMS, "eps0"), what="epsilon of each local randomiser"),
+    "n": Param.declared(declared(Shuffled.PARAMS, "n"), what="number of users"),
 })
 
 
@@ -161,7 +163,7 @@ def _uquadratic() -> "HyperPrior":
 
 
 @HYPERPRIORS.register(
-    "beta", {"a": Param.positive(), "b": Param.positive()}, positional=("a", "b"), summary="Beta(a, b) density"
+    "beta", _declared(BetaPrior, "a", "b"), positional=("a", "b"), summary="Beta(a, b) density"
 )
 def _beta(a: float, b: float) -> "HyperPrior":
     from ..comparison.hyperprior import BetaPrior
