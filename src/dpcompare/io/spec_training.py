@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .._validation import declared
+from ..dpsgd.training import PARAMS as TRAINING_PARAMS
 from ..mechanisms.sgm import SubsampledGaussian
 from .spec import MECHANISMS, Param
 
@@ -31,13 +33,13 @@ if TYPE_CHECKING:
 _SGM = {p.name: p for p in SubsampledGaussian.PARAMS}  # the one declaration of σ, p and N's domains
 _SGM_PARAMS = {
     "sigma": Param.declared(_SGM["sigma"], what="noise multiplier"),
-    "noise_multiplier": Param.declared(_SGM["sigma"], what="noise std / clipping norm"),
+    "noise_multiplier": Param.declared(declared(TRAINING_PARAMS, "noise_multiplier"), what="noise std / clipping norm"),
     "p": Param.declared(_SGM["sampling_rate"], what="sampling rate"),
     "sampling_rate": Param.declared(_SGM["sampling_rate"], what="sampling rate"),
     "steps": Param.declared(_SGM["steps"], what="number of steps"),
-    "epochs": Param.positive(what="passes over the data"),
-    "batch_size": Param.integer(minimum=1, what="(expected) batch size"),
-    "dataset_size": Param.integer(minimum=1, what="number of examples"),
+    "epochs": Param.declared(declared(TRAINING_PARAMS, "epochs"), what="passes over the data"),
+    "batch_size": Param.declared(declared(TRAINING_PARAMS, "batch_size"), what="(expected) batch size"),
+    "dataset_size": Param.declared(declared(TRAINING_PARAMS, "dataset_size"), what="number of examples"),
     "sampling": Param.choice("poisson", "shuffle", "fixed", what="batch sampling"),
     "adjacency": Param.choice("add_remove", "replace_one", what="neighbouring relation"),
 }
