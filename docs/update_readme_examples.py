@@ -1,7 +1,7 @@
 """Re-run every ``$ dpcompare …`` command of the README's and the documentation's ``console`` blocks and
 paste its real output.
 
-The examples must show what the commands print (``tests/test_readme.py`` checks it, with the rules
+The examples must show what the commands print (``tests/scripts/test_readme.py`` checks it, with the rules
 below); after a change to an output, run this, read the diff, and commit it:
 
     python docs/update_readme_examples.py            # rewrites README.md and docs/**/*.md in place

@@ -84,3 +84,27 @@ def _lower_hull(x: np.ndarray, y: np.ndarray) -> tuple[list[float], list[float]]
 analytic_mechanisms = st.one_of(gaussians, laplaces)
 discrete_mechanisms = st.one_of(rrs, approx_dps, pair_mechanisms, tradeoff_curves())
 mechanisms = st.one_of(gaussians, laplaces, rrs, approx_dps, pair_mechanisms)
+
+
+# ---------------------------------------------------------------------------------------------- declared domains
+# Values inside and outside a parameter's one declaration (``dpcompare._validation.Param``, the ``PARAMS`` of
+# a mechanism class): the constructor, the spec language and these strategies all read the same Interval.
+def inside(param) -> st.SearchStrategy:
+    """Finite values in ``param.domain`` (its closed ends included, its open ends excluded)."""
+    d = param.domain
+    lo = d.low if math.isfinite(d.low) else -1e300
+    hi = d.high if math.isfinite(d.high) else 1e300
+    values = st.floats(lo, hi, exclude_min=d.low_open or not math.isfinite(d.low),
+                       exclude_max=d.high_open or not math.isfinite(d.high), **finite)
+    return values.map(lambda v: float(math.floor(v)) + (1.0 if math.floor(v) < lo else 0.0)) if param.integer else values
+
+
+def outside(param) -> st.SearchStrategy:
+    """Finite values not in ``param.domain`` (an open end itself included); nothing if the domain is ℝ."""
+    d = param.domain
+    parts = []
+    if math.isfinite(d.low):
+        parts.append(st.floats(-1e300, d.low, exclude_max=not d.low_open, **finite))
+    if math.isfinite(d.high):
+        parts.append(st.floats(d.high, 1e300, exclude_min=not d.high_open, **finite))
+    return st.one_of(*parts) if parts else st.nothing()

@@ -132,16 +132,51 @@ class Interval:
             raise ValueError(f"{name} must be in {self}, got {fmt_value(v)}")
         return v
 
+    def check_spec(self, name: str, value: object) -> float:
+        """The same check in the spec language's words: a half-line reads "> a" / ">= a" (as
+        :func:`check_positive` / :func:`check_nonnegative` say it), a bounded interval as in :meth:`check`.
+
+        >>> POSITIVE.check_spec("b", 2.0)
+        2.0
+        >>> POSITIVE.check_spec("b", 0)
+        Traceback (most recent call last):
+        ...
+        ValueError: b must be > 0, got 0
+        """
+        if math.isfinite(self.low) and math.isinf(self.high):
+            v = check_real(name, value)
+            if not self.contains(v):
+                raise ValueError(f"{name} must be {'>' if self.low_open else '>='} {self.low:g}, got {fmt_value(v)}")
+            return v
+        return self.check(name, value)
+
 
 @dataclass(frozen=True)
 class Param:
-    """One declared parameter: its name, its interval, and whether it is an integer."""
+    """One declared parameter: its name, its interval, and whether it is an integer.
+
+    The one declaration of a parameter's domain. The constructor checks it (:func:`check_params`,
+    wording "must be in (0, inf)"), the spec language derives its parameter from it
+    (``io.spec_registry.Param.declared``, wording "must be > 0" via :meth:`Interval.check_spec`) and the
+    test suite's hypothesis strategies draw from it (``tests/strategies.py``: ``inside``/``outside``).
+    """
 
     name: str
     domain: Interval
     integer: bool = False
     attr: str | None = None  #: the attribute holding it, when it differs from the name (ApproxDP's dp_delta)
     optional: bool = False  #: ``None`` means "not given" (e.g. Gaussian's mu or sigma); else None is refused
+
+    def check_spec(self, value: object, label: str | None = None) -> float | int:
+        """The same check in the spec language's words (:meth:`Interval.check_spec`: "must be > 0"), naming
+        ``label`` (default: the name); an integer reads "must be an integer >= 1"."""
+        label = label or self.name
+        if self.integer:
+            minimum = int(math.ceil(self.domain.low)) if math.isfinite(self.domain.low) else 0
+            v = check_integer(label, value, minimum=minimum)
+            self.domain.check_spec(label, float(v))
+            return v
+        return self.domain.check_spec(label, value)
 
     def check(self, value: object) -> float | int:
         if self.integer:
@@ -156,6 +191,14 @@ class Param:
 POSITIVE = Interval(0.0, math.inf, low_open=True)
 NONNEGATIVE = Interval(0.0, math.inf)
 UNIT = Interval(0.0, 1.0)
+
+
+def declared(params: tuple[Param, ...], name: str) -> Param:
+    """The parameter ``name`` of a ``PARAMS`` declaration (a ``KeyError`` if it is not declared)."""
+    for p in params:
+        if p.name == name:
+            return p
+    raise KeyError(name)
 
 
 def check_params(params: tuple[Param, ...], obj: Any) -> None:

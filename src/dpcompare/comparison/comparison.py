@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Literal
 
 import numpy as np
@@ -20,6 +20,7 @@ import numpy as np
 from .._limits import check_memory
 from .._validation import check_in_interval, check_integer, check_nonnegative
 from ..mechanisms import BlatantlyNonPrivate, Mechanism, PerfectlyPrivate
+from ..tradeoff import Bracket, Sense
 from .delta import DEFAULT_TOL, DeltaResult, check_mechanisms, delta_divergence, delta_pairs, widen
 from .hyperprior import HyperPrior, as_hyperprior
 from .prior_sweep import FoldedWeight, MaxTarget, RegretTarget, crossings as sweep_crossings, sweep
@@ -80,12 +81,22 @@ class Regret:
 
     A probability-scale figure (it lies in [0, ½]): the Bayes error the adversary gains, on average
     over priors drawn from Ψ, by facing Y instead of X.
+
+    ``upper`` is the pessimistic end (more regret = less privacy), ``lower`` the optimistic one;
+    ``bracket`` holds them as a ``Bracket`` of ``Sense.UPPER``, checked at construction.
     """
 
     value: float
     lower: float
     upper: float
     certified: bool = True
+    #: the certified interval as a :class:`~dpcompare.tradeoff.Bracket` of ``Sense.UPPER``: its
+    #: ``pessimistic`` end is ``upper`` and its ``optimistic`` end is ``lower``
+    bracket: Bracket = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # the bracket is built (and its order checked: NaN or lower > upper raises) once, at construction
+        object.__setattr__(self, "bracket", Bracket.from_interval(self.lower, self.upper, Sense.UPPER))
 
     def __str__(self) -> str:
         return f"{self.value:.6g}, certified in [{self.lower:.6g}, {self.upper:.6g}]"

@@ -28,14 +28,14 @@ Algorithm
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
 
 from .._numerics import expit, logit
 from ..mechanisms.base import Mechanism
-from ..tradeoff import bayes_errors_at_breakpoints
+from ..tradeoff import Bracket, Sense, bayes_errors_at_breakpoints
 from .hyperprior import HyperPrior, as_hyperprior
 from .prior_sweep import FP_SLACK, FoldedWeight, MaxTarget, sweep
 
@@ -48,13 +48,32 @@ NOISE_LEVEL = 1e-9
 @dataclass(frozen=True)
 class DeltaResult:
     """Δ(A‖B) with its certified bracket lower ≤ Δ ≤ upper, the prior π where it is attained and the
-    matching ε = |log(π/(1−π))| of the profile form (Thm 2 clause 2)."""
+    matching ε = |log(π/(1−π))| of the profile form (Thm 2 clause 2).
+
+    Fields: ``value`` (the estimate, inside the bracket), ``lower`` (the optimistic end: Δ is at least
+    this; a ``lower`` > 0 refutes "A is as private as B"), ``upper`` (the pessimistic end: A is at most
+    this much more vulnerable than B, the figure a guarantee uses), ``pi``, ``certified``. ``bracket``
+    holds the same interval as a :class:`~dpcompare.tradeoff.Bracket` of ``Sense.UPPER``, checked at
+    construction. A ``Bracket`` rather than a plain two-sided interval: Δ(A‖B) is one-sided (a larger
+    Δ means A is less private relative to B), so which end a guarantee may quote is part of the value.
+
+    >>> r = DeltaResult(0.0341385, 0.0341384, 0.0341386, 0.2689)
+    >>> r.bracket.pessimistic == r.upper and r.bracket.optimistic == r.lower
+    True
+    """
 
     value: float
     lower: float
     upper: float
     pi: float
     certified: bool = True
+    #: the certified interval as a :class:`~dpcompare.tradeoff.Bracket` of ``Sense.UPPER``: its
+    #: ``pessimistic`` end is ``upper`` and its ``optimistic`` end is ``lower``
+    bracket: Bracket = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # the bracket is built (and its order checked: NaN or lower > upper raises) once, at construction
+        object.__setattr__(self, "bracket", Bracket.from_interval(self.lower, self.upper, Sense.UPPER))
 
     @property
     def eps(self) -> float:
@@ -200,12 +219,21 @@ def _from_differences(lam: np.ndarray, lower_d: np.ndarray, upper_d: np.ndarray,
 
 @dataclass(frozen=True)
 class DeltaBracket:
-    """Δ(A‖B) certified: lower ≤ Δ ≤ upper, including both mechanisms' numerical error bounds."""
+    """Δ(A‖B) certified: lower ≤ Δ ≤ upper, including both mechanisms' numerical error bounds.
+
+    ``upper`` is the pessimistic end, ``lower`` the optimistic one (``bracket``: ``Sense.UPPER``)."""
 
     lower: float
     upper: float
     pi: float
     numerical_error: float
+    #: the certified interval as a :class:`~dpcompare.tradeoff.Bracket` of ``Sense.UPPER``: its
+    #: ``pessimistic`` end is ``upper`` and its ``optimistic`` end is ``lower``
+    bracket: Bracket = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # the bracket is built (and its order checked: NaN or lower > upper raises) once, at construction
+        object.__setattr__(self, "bracket", Bracket.from_interval(self.lower, self.upper, Sense.UPPER))
 
     @property
     def width(self) -> float:

@@ -16,7 +16,7 @@ from typing import Callable
 import numpy as np
 from scipy import special
 
-from .._validation import check_positive
+from .._validation import POSITIVE, Param
 
 
 class HyperPrior:
@@ -57,9 +57,12 @@ class BetaPrior(HyperPrior):
     a: float
     b: float
 
+    #: the one declaration of a and b's domains (the spec language's ``beta(a, b)`` derives from it)
+    PARAMS = (Param("a", POSITIVE), Param("b", POSITIVE))
+
     def __post_init__(self) -> None:
-        check_positive("a", self.a)
-        check_positive("b", self.b)
+        for p in self.PARAMS:  # checked, not stored: a and b keep the type they were given
+            p.check_spec(getattr(self, p.name))
 
     @property
     def name(self) -> str:  # type: ignore[override]

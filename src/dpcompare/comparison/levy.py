@@ -26,13 +26,14 @@ is non-increasing in s, so on [sⱼ, sⱼ₊₁] the gap is at most max(α_f(s�
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from .._limits import check_memory
 from .._validation import check_integer
 from ..mechanisms.base import Mechanism
+from ..tradeoff import Bracket, Sense
 from .delta import check_mechanisms, check_tolerance
 from .prior_sweep import insert_points
 
@@ -56,6 +57,13 @@ class LevyDistance:
     lower: float
     upper: float
     s: float
+    #: the certified interval as a :class:`~dpcompare.tradeoff.Bracket` of ``Sense.UPPER`` (a distance is
+    #: quoted as "at most": ``upper`` is the pessimistic end, ``lower`` the optimistic one)
+    bracket: Bracket = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # the bracket is built (and its order checked: NaN or lower > upper raises) once, at construction
+        object.__setattr__(self, "bracket", Bracket.from_interval(self.lower, self.upper, Sense.UPPER))
 
 
 def _alpha_of_s(f, s: np.ndarray) -> np.ndarray:

@@ -48,7 +48,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
-from .._validation import check_in_interval, check_integer, check_positive
+from .._validation import POSITIVE, Interval, Param, declared
 
 __all__ = ["Sampling", "TrainingConfig", "dpsgd_mechanism"]
 
@@ -79,8 +79,22 @@ def _enum(name: str, value: Any, cls: type[enum.Enum]) -> Any:
     return cls(value.lower())
 
 
+#: the one declaration of a training configuration's numeric domains (the spec language's ``sgm`` keys
+#: derive from it; σ, p and N are the subsampled Gaussian's own, ``SubsampledGaussian.PARAMS``)
+_COUNT = Interval(1.0, math.inf)
+PARAMS = (
+    *(Param(n, POSITIVE) for n in ("noise_multiplier", "epochs")),
+    *(Param(n, _COUNT, integer=True) for n in ("batch_size", "dataset_size", "steps")),
+    Param("sampling_rate", Interval(0.0, 1.0, low_open=True)),
+)
+
+
+def _check(name: str, value: Any, label: str | None = None) -> Any:
+    return declared(PARAMS, name).check_spec(value, label or name)
+
+
 def _real_epochs(value: Any) -> Fraction:
-    v = check_positive("epochs", value)
+    v = _check("epochs", value)
     return Fraction(v)
 
 
@@ -113,14 +127,14 @@ class TrainingConfig:
                  sampling_rate: float | None = None, p: float | None = None, adjacency: Any = None,
                  discretization: float | None = None) -> None:
         s = object.__setattr__
-        s(self, "noise_multiplier", check_positive("noise_multiplier", noise_multiplier))
+        s(self, "noise_multiplier", _check("noise_multiplier", noise_multiplier))
         s(self, "sampling", _enum("sampling", sampling, Sampling))
         s(self, "discretization", discretization)
         if p is not None and sampling_rate is not None:
             raise ValueError("give the sampling rate once: p or sampling_rate, not both")
         rate = p if p is not None else sampling_rate
-        s(self, "batch_size", None if batch_size is None else check_integer("batch_size", batch_size, minimum=1))
-        s(self, "dataset_size", None if dataset_size is None else check_integer("dataset_size", dataset_size, minimum=1))
+        s(self, "batch_size", None if batch_size is None else _check("batch_size", batch_size))
+        s(self, "dataset_size", None if dataset_size is None else _check("dataset_size", dataset_size))
         if (self.batch_size is None) != (self.dataset_size is None):
             raise ValueError("batch_size and dataset_size go together (p = batch_size/dataset_size)")
         if self.batch_size is not None:
@@ -131,7 +145,7 @@ class TrainingConfig:
         elif rate is None:
             raise ValueError("the sampling rate is missing: give p (or sampling_rate) or batch_size with dataset_size")
         else:
-            rate = check_in_interval("p" if p is not None else "sampling_rate", rate, 0.0, 1.0, low_open=True)
+            rate = _check("sampling_rate", rate, "p" if p is not None else "sampling_rate")
             if self.sampling is not Sampling.POISSON:
                 raise ValueError(f"sampling={self.sampling.value} needs batch_size and dataset_size (a fixed batch "
                                  "of a known dataset), not a sampling rate")
@@ -139,7 +153,7 @@ class TrainingConfig:
         if (epochs is None) == (steps is None):
             raise ValueError("give exactly one of epochs and steps")
         s(self, "epochs", None if epochs is None else float(_real_epochs(epochs)))
-        s(self, "steps_given", None if steps is None else check_integer("steps", steps, minimum=1))
+        s(self, "steps_given", None if steps is None else _check("steps", steps))
         if self.sampling in _PER_EPOCH:
             per, mode = self.batches_per_epoch, self.sampling.value
             if self.epochs is not None and not float(self.epochs).is_integer():

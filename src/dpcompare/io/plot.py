@@ -24,7 +24,7 @@ band (usually thinner than the line).
 Labels: mechanism *i* is the letter A, B, C, … with its spec beside it in every legend; a Δ of 0 is
 said in words ("B is nowhere more vulnerable than A"); annotations are moved apart after measuring
 them, and a legend with more than six entries goes beside the axes, so no two labels overlap
-(``tests/test_plot_layout.py``). The helpers live in ``_figure.py``, the grid figures in
+(``tests/io/test_plot_layout.py``). The helpers live in ``_figure.py``, the grid figures in
 ``plot_grids.py``; this module re-exports every public name.
 
 [BCP] = *Beyond the Calibration Point* (Kaissis et al., ICML 2024); [SI] = the sensitivity-index paper

@@ -38,6 +38,7 @@ from .report_html import render_html
 from ..comparison import Comparison, DeltaResult, compare, delta_divergence
 from ..comparison.hyperprior import as_hyperprior as _as_hyperprior_object
 from ..mechanisms import Mechanism
+from ..tradeoff import Bracket, Sense
 from .spec import parse_hyperprior
 
 
@@ -59,7 +60,11 @@ _PACKAGES = ("dpcompare", "numpy", "scipy", "matplotlib", "dp-accounting")
 @dataclass(frozen=True)
 class View:
     """One scalar view of a mechanism: its reported value (the side that errs towards less privacy)
-    and, for a numeric mechanism, a certified bracket lower ≤ truth ≤ upper."""
+    and, for a numeric mechanism, a certified bracket lower ≤ truth ≤ upper.
+
+    ``sense`` says which end is the pessimistic one (``Sense.UPPER`` for ε, advantage, AUC, TPR;
+    ``Sense.LOWER`` for the fixed point and the Bayes error); ``bracket`` is the interval as a
+    :class:`~dpcompare.tradeoff.Bracket` of that sense (``None`` for a closed form)."""
 
     key: str
     label: str
@@ -67,6 +72,13 @@ class View:
     value: float | None
     lower: float | None = None
     upper: float | None = None
+    sense: Sense = Sense.UPPER
+
+    @property
+    def bracket(self) -> Bracket | None:
+        if self.lower is None or self.upper is None:
+            return None
+        return Bracket.from_interval(self.lower, self.upper, self.sense)
 
     def to_dict(self) -> dict[str, Any]:
         return {"label": self.label, "value": self.value, "lower": self.lower, "upper": self.upper}
@@ -281,7 +293,7 @@ def _views(m: Mechanism, deltas: Sequence[float], fprs: Sequence[float]) -> tupl
         ("fixed_point", "fixed point α*", "FPR = FNR of the best attack: f(α*) = α* (Lemma 4)"),
         ("minimax_bayes_error", "minimax Bayes error R*", "best attack's error at prior π = ½ = Δ(M‖BNP) (Lemma 4)"),
     ):
-        out.append(View(key, label, meaning, r_lo, *((r_lo, r_hi) if numeric else (None, None))))
+        out.append(View(key, label, meaning, r_lo, *((r_lo, r_hi) if numeric else (None, None)), sense=Sense.LOWER))
     auc = float(m.auc)
     out.append(View("auc", "AUC", "area under the best attack's ROC curve", auc,
                     *((min(_auc_lower(m), auc), auc) if numeric else (None, None))))

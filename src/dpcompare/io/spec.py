@@ -21,7 +21,11 @@ import os
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from .._validation import format_number
+from .._validation import declared, format_number
+from ..mechanisms.continuous import Gaussian, Laplace
+from ..mechanisms.discrete import ApproxDP, PureDP, RandomizedResponse
+from ..comparison.hyperprior import BetaPrior
+from ..mixtures.shuffling import Shuffled
 from .spec_grammar import Parser  # noqa: F401  (re-exported for spec_training and tests)
 from .spec_registry import Entry, Param, Registry  # noqa: F401  (Entry: re-exported, was defined here)
 
@@ -45,9 +49,14 @@ MECHANISMS: Registry["Mechanism"] = Registry("mechanism")
 HYPERPRIORS: Registry["HyperPrior"] = Registry("hyperprior")
 
 
+def _declared(cls: type, *names: str) -> dict[str, Param]:
+    """The spec parameters ``names`` of a mechanism class, from its one ``PARAMS`` declaration."""
+    return {n: Param.declared(declared(cls.PARAMS, n)) for n in names}
+
+
 @MECHANISMS.register(
     "gaussian",
-    {"mu": Param.positive(), "sigma": Param.positive(), "sensitivity": Param.positive()},
+    _declared(Gaussian, "mu", "sigma", "sensitivity"),
     forms=["mu", "sigma, sensitivity?"],
     summary="Gaussian mechanism, mu = sensitivity/sigma",
 )
@@ -61,7 +70,7 @@ def _gaussian(mu: float | None = None, sigma: float | None = None, sensitivity: 
 
 @MECHANISMS.register(
     "laplace",
-    {"b": Param.positive(), "sensitivity": Param.positive()},
+    _declared(Laplace, "b", "sensitivity"),
     forms=["b, sensitivity?"],
     summary="Laplace mechanism (pure DP with eps = sensitivity/b)",
 )
@@ -71,14 +80,14 @@ def _laplace(b: float, sensitivity: float = 1.0) -> "Mechanism":
     return Laplace(b=b, sensitivity=sensitivity)
 
 
-@MECHANISMS.register("rr", {"eps": Param.nonnegative()}, summary="binary randomized response")
+@MECHANISMS.register("rr", _declared(RandomizedResponse, "eps"), summary="binary randomized response")
 def _rr(eps: float) -> "Mechanism":
     from ..mechanisms import RandomizedResponse
 
     return RandomizedResponse(eps=eps)
 
 
-@MECHANISMS.register("puredp", {"eps": Param.nonnegative()}, summary="worst-case eps-DP mechanism")
+@MECHANISMS.register("puredp", _declared(PureDP, "eps"), summary="worst-case eps-DP mechanism")
 def _puredp(eps: float) -> "Mechanism":
     from ..mechanisms import PureDP
 
@@ -87,7 +96,7 @@ def _puredp(eps: float) -> "Mechanism":
 
 @MECHANISMS.register(
     "approxdp",
-    {"eps": Param.nonnegative(), "delta": Param.interval(0.0, 1.0)},
+    _declared(ApproxDP, "eps", "delta"),
     summary="worst-case (eps, delta)-DP mechanism",
 )
 def _approxdp(eps: float, delta: float) -> "Mechanism":
@@ -112,8 +121,8 @@ def _bnp() -> "Mechanism":
 
 #: the parameters of both shuffle analyses (read-only: the registry copies what it is given)
 _SHUFFLE_PARAMS = MappingProxyType({
-    "eps0": Param.positive(what="epsilon of each local randomiser"),
-    "n": Param.integer(minimum=2, what="number of users"),
+    "eps0": Param.declared(declared(Shuffled.PARAMS, "eps0"), what="epsilon of each local randomiser"),
+    "n": Param.declared(declared(Shuffled.PARAMS, "n"), what="number of users"),
 })
 
 
@@ -154,7 +163,7 @@ def _uquadratic() -> "HyperPrior":
 
 
 @HYPERPRIORS.register(
-    "beta", {"a": Param.positive(), "b": Param.positive()}, positional=("a", "b"), summary="Beta(a, b) density"
+    "beta", _declared(BetaPrior, "a", "b"), positional=("a", "b"), summary="Beta(a, b) density"
 )
 def _beta(a: float, b: float) -> "HyperPrior":
     from ..comparison.hyperprior import BetaPrior

@@ -26,12 +26,13 @@ ValueError: level must be in [0, 1], got 2 (in colour spec 'grey(level=2)')
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
-from .._validation import check_in_interval, check_integer, check_nonnegative, check_positive
+from .._validation import Param as DeclaredParam, check_in_interval, check_integer, check_nonnegative, check_positive
 from .spec_grammar import Call, Number, Parser
 
 __all__ = ["Entry", "Param", "Registry"]
@@ -75,6 +76,14 @@ class Param:
     @classmethod
     def integer(cls, minimum: int = 1, what: str = "") -> "Param":
         return cls("integer", lambda label, v: check_integer(label, v, minimum=minimum), what)
+
+    @classmethod
+    def declared(cls, param: "DeclaredParam", what: str = "") -> "Param":
+        """The spec-language parameter of a declared domain (a mechanism's ``PARAMS`` entry): the same
+        interval, said in the spec language's words (:meth:`dpcompare._validation.Interval.check_spec`),
+        so a domain is written once, where the mechanism is defined."""
+        kind: Literal["real", "integer"] = "integer" if param.integer else "real"
+        return cls(kind, lambda label, v: param.check_spec(v, label), what)
 
     @classmethod
     def choice(cls, *choices: str, what: str = "") -> "Param":

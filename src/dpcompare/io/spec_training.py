@@ -25,21 +25,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .._validation import declared
+from ..dpsgd.training import PARAMS as TRAINING_PARAMS
+from ..mechanisms.sgm import SubsampledGaussian
 from .spec import MECHANISMS, Param
 
 if TYPE_CHECKING:
     from ..dpsgd.training import TrainingConfig
     from ..mechanisms import Mechanism
 
+_SGM = {p.name: p for p in SubsampledGaussian.PARAMS}  # the one declaration of σ, p and N's domains
 _SGM_PARAMS = {
-    "sigma": Param.positive(what="noise multiplier"),
-    "noise_multiplier": Param.positive(what="noise std / clipping norm"),
-    "p": Param.interval(0.0, 1.0, low_open=True, what="sampling rate"),
-    "sampling_rate": Param.interval(0.0, 1.0, low_open=True, what="sampling rate"),
-    "steps": Param.integer(minimum=1, what="number of steps"),
-    "epochs": Param.positive(what="passes over the data"),
-    "batch_size": Param.integer(minimum=1, what="(expected) batch size"),
-    "dataset_size": Param.integer(minimum=1, what="number of examples"),
+    "sigma": Param.declared(_SGM["sigma"], what="noise multiplier"),
+    "noise_multiplier": Param.declared(declared(TRAINING_PARAMS, "noise_multiplier"), what="noise std / clipping norm"),
+    "p": Param.declared(_SGM["sampling_rate"], what="sampling rate"),
+    "sampling_rate": Param.declared(_SGM["sampling_rate"], what="sampling rate"),
+    "steps": Param.declared(_SGM["steps"], what="number of steps"),
+    "epochs": Param.declared(declared(TRAINING_PARAMS, "epochs"), what="passes over the data"),
+    "batch_size": Param.declared(declared(TRAINING_PARAMS, "batch_size"), what="(expected) batch size"),
+    "dataset_size": Param.declared(declared(TRAINING_PARAMS, "dataset_size"), what="number of examples"),
     "sampling": Param.choice("poisson", "shuffle", "fixed", "balls_in_bins", what="batch sampling"),
     "adjacency": Param.choice("add_remove", "replace_one", what="neighbouring relation"),
 }

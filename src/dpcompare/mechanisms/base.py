@@ -57,6 +57,33 @@ _ROUNDING_DELTA_ABS = 1e-15
 _ROUNDING_ABS = 1e-12
 
 
+def interval_bracket(lower: Any, upper: Any, sense: Sense, low: Any = None, high: Any = None,
+                     absolute: float | None = None) -> Bracket:
+    """A certified interval lower ≤ truth ≤ upper as a :class:`Bracket` of ``sense``, the form in which
+    a mechanism's ``_bayes_error_bounds`` / ``_delta_bounds`` / ``_tradeoff_bounds`` hand their bounds
+    to the base class (and a composed or delegating mechanism to its caller).
+
+    ``low``/``high`` (optional) clip both ends into the quantity's mathematical range first (a clip
+    towards the range never moves an end past the truth). Ends inverted by rounding only (``absolute``
+    if given, else 1e-15 + 1e-12·|x|) become the interval between them; a larger inversion or a NaN
+    raises: a wrong bracket, not a rounding.
+
+    >>> b = interval_bracket(0.1, 0.3, Sense.LOWER)     # R or f: the lower end is the pessimistic one
+    >>> b.pessimistic, b.optimistic
+    (0.1, 0.3)
+    >>> interval_bracket(0.2 + 1e-17, 0.2, Sense.UPPER).as_tuple()   # a rounding inversion is ordered
+    (0.2, 0.2)
+    """
+    lo = np.asarray(lower, dtype=float)
+    hi = np.asarray(upper, dtype=float)
+    if low is not None or high is not None:
+        lo, hi = np.clip(lo, low, high), np.clip(hi, low, high)
+    slack = (_ROUNDING_DELTA_ABS + _ROUNDING_REL * np.maximum(np.abs(lo), np.abs(hi))) if absolute is None else absolute
+    if np.all(lo - hi <= slack):  # False on a NaN
+        lo, hi = np.minimum(lo, hi), np.maximum(lo, hi)
+    return Bracket.from_interval(lo[()], hi[()], sense)  # raises, naming the NaN or the inversion
+
+
 def _bracket(bounds: Any, sense: Sense, low: Any, high: Any, absolute: float | None = None) -> Bracket:
     """A subclass's (lower, upper) tuple or Bracket as a Bracket clipped into [low, high].
 
@@ -86,6 +113,9 @@ class Mechanism(abc.ABC):
 
     Subclasses implement ``_bayes_error_bounds``, ``_delta_bounds`` and ``_tradeoff_bounds`` and a
     ``spec`` string in the CLI spec language; they may override any derived view with a closed form.
+    The three bound methods return a :class:`~dpcompare.tradeoff.Bracket` (build it with
+    :func:`interval_bracket`), which unpacks and indexes as the ordered interval ``(lower, upper)``;
+    a plain ``(lower, upper)`` tuple is still accepted from subclasses defined outside dpcompare.
     """
 
     #: whether the views are closed forms (bracket of zero width)
@@ -93,16 +123,16 @@ class Mechanism(abc.ABC):
 
     # ------------------------------------------------------------------ the few formulas
     @abc.abstractmethod
-    def _bayes_error_bounds(self, pi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(R_lo, R_hi) at π ∈ [0, 1] (already validated), R_lo ≤ R_sym ≤ R_hi."""
+    def _bayes_error_bounds(self, pi: np.ndarray) -> Bracket:
+        """R_lo ≤ R_sym ≤ R_hi at π ∈ [0, 1] (already validated): ``Sense.LOWER``, R_lo is the pessimistic end."""
 
     @abc.abstractmethod
-    def _delta_bounds(self, eps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(δ_lo, δ_hi) of the symmetrised profile at ε ∈ ℝ ∪ {+∞}."""
+    def _delta_bounds(self, eps: np.ndarray) -> Bracket:
+        """δ_lo ≤ δ ≤ δ_hi of the symmetrised profile at ε ∈ ℝ ∪ {+∞}: ``Sense.UPPER``, δ_hi is the pessimistic end."""
 
     @abc.abstractmethod
-    def _tradeoff_bounds(self, alpha: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(f_lo, f_hi) of f_sym at α ∈ [0, 1]."""
+    def _tradeoff_bounds(self, alpha: np.ndarray) -> Bracket:
+        """f_lo ≤ f_sym ≤ f_hi at α ∈ [0, 1]: ``Sense.LOWER``, f_lo is the pessimistic end."""
 
     @property
     @abc.abstractmethod

@@ -23,6 +23,7 @@ import numpy as np
 from .._numerics import LOG_HALF, divide_up, expit, log_ndtr, logit, ndtr, ndtri
 from .._validation import POSITIVE, Param, check_params, format_number
 from . import gaussian_profile
+from ..tradeoff import Bracket, Sense
 from .base import Mechanism, epsilon_by_search
 
 
@@ -72,9 +73,8 @@ class PrivacyLossMechanism(Mechanism):
             b = np.log1p(-pi) + self._log_cdf(lam, Under.Q)
         return np.exp(np.logaddexp(a, b))
 
-    def _bayes_error_bounds(self, pi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        r = self._bayes_error_exact(pi)
-        return r, r
+    def _bayes_error_bounds(self, pi: np.ndarray) -> Bracket:
+        return Bracket.exact(self._bayes_error_exact(pi), Sense.LOWER)
 
     @abc.abstractmethod
     def log_delta(self, eps: np.ndarray) -> np.ndarray:
@@ -86,18 +86,16 @@ class PrivacyLossMechanism(Mechanism):
     def _loss_scale(self) -> float:
         """Width over which the privacy-loss tails change (used to scale discretisations)."""
 
-    def _delta_bounds(self, eps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        d = np.exp(self.log_delta(eps))
-        return d, d
+    def _delta_bounds(self, eps: np.ndarray) -> Bracket:
+        return Bracket.exact(np.exp(self.log_delta(eps)), Sense.UPPER)
 
     def _epsilon_scalar(self, delta: float) -> float:
         """The certified solver on log δ(ε) (works for δ ≪ 1e-300): ``base.epsilon_by_search``."""
         return epsilon_by_search(lambda e: float(np.exp(self.log_delta(np.asarray(e)))), delta,
                                  log_delta_at=lambda e: float(self.log_delta(np.asarray(e))))
 
-    def _tradeoff_bounds(self, alpha: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        f = self._tradeoff_exact(alpha)
-        return f, f
+    def _tradeoff_bounds(self, alpha: np.ndarray) -> Bracket:
+        return Bracket.exact(self._tradeoff_exact(alpha), Sense.LOWER)
 
 
 @dataclass(frozen=True, repr=False, init=False)
@@ -305,7 +303,7 @@ class Laplace(PrivacyLossMechanism):
         """δ(ε) rounded outwards: fl(ε − m) has relative error ≤ u and −expm1(x) amplifies it by
         |x·eˣ/(eˣ − 1)| ≤ 1 (x ≤ 0); expm1 and log add a few u, and exp(log δ) adds (1 + |log δ|)·u. δ is
         widened by u·(8 + |log δ|) and moved one ulp up, so it is never below the real δ of the stored m
-        (which is Δ/b rounded up). Checked against mpmath in tests/test_audit_edges.py (3000 draws; the
+        (which is Δ/b rounded up). Checked against mpmath in tests/package/test_edge_regressions.py (3000 draws; the
         plain value was below the truth in 15 % of them, by ≤ 7.8e-16 relative)."""
         d = np.exp(self.log_delta(eps))
         with np.errstate(divide="ignore"):

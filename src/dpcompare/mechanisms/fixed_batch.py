@@ -33,7 +33,8 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_integer, check_positive, format_number
-from ..tradeoff import DiscretePair
+from ..tradeoff import DiscretePair, Sense
+from .base import _ROUNDING_ABS, interval_bracket
 from .pair_backed import PairMechanism
 
 __all__ = ["FixedBatchGaussian", "WithReplacementGaussian"]
@@ -112,7 +113,7 @@ class _SymmetrisedSteps(PairMechanism):
             hi = np.minimum(hi, self._gaussian._delta_bounds(eps)[1])
         hi = np.where(np.isfinite(eps), np.maximum(hi, np.nextafter(0.0, 1.0)), hi)  # δ(ε) > 0 at every finite ε
         lo = np.minimum(b.optimistic, hi)
-        return np.asarray(lo, dtype=float)[()], np.asarray(hi, dtype=float)[()]
+        return interval_bracket(lo, hi, Sense.UPPER, 0.0, 1.0)
 
     def _epsilon_scalar(self, delta: float) -> float:
         if self._closed_form:
@@ -133,14 +134,15 @@ class _SymmetrisedSteps(PairMechanism):
         lo = np.minimum(c.pessimistic.bayes_error(pi), c.pessimistic.bayes_error(1.0 - pi)) - c.pessimistic_error
         hi = np.minimum(c.optimistic.bayes_error(pi), c.optimistic.bayes_error(1.0 - pi)) + c.optimistic_error
         cap = np.minimum(pi, 1.0 - pi)
-        return np.clip(lo, 0.0, cap), np.clip(hi, 0.0, cap)
+        return interval_bracket(lo, hi, Sense.LOWER, 0.0, cap,
+                                absolute=_ROUNDING_ABS + c.pessimistic_error + c.optimistic_error)
 
     def _tradeoff_bounds(self, alpha):
         if self._closed_form:
             return self._gaussian._tradeoff_bounds(alpha)
         lo, hi = super()._tradeoff_bounds(alpha)
         cap = 1.0 - np.asarray(alpha, dtype=float)
-        return np.clip(lo, 0.0, cap), np.clip(hi, 0.0, cap)
+        return interval_bracket(lo, hi, Sense.LOWER, 0.0, cap, absolute=_ROUNDING_ABS + float(self.numerical_error))
 
     def _tradeoff_integral(self) -> float:
         return self._gaussian._tradeoff_integral() if self._closed_form else super()._tradeoff_integral()

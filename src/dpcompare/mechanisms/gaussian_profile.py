@@ -327,7 +327,7 @@ def epsilon_array(mu: Any, delta: Any) -> np.ndarray:
 
 
 #: relative error bound of δ = exp(log δ) from :func:`log_delta` (≲ 1e-12 by construction; measured 2.4e-13
-#: against mpmath over μ ∈ [1e-3, 316], δ ≥ 1e-300: tests/test_audit_edges.py)
+#: against mpmath over μ ∈ [1e-3, 316], δ ≥ 1e-300: tests/package/test_edge_regressions.py)
 DELTA_RTOL = 1e-12
 
 

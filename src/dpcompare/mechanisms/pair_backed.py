@@ -12,8 +12,8 @@ from functools import cached_property
 
 import numpy as np
 
-from ..tradeoff import DiscretePair, PairBracket
-from .base import Mechanism
+from ..tradeoff import DiscretePair, PairBracket, Sense
+from .base import _ROUNDING_ABS, Mechanism, interval_bracket
 
 #: Bayes-error slack of the order check of a pair bracket (floating-point rounding of R)
 _ORDER_TOLERANCE = 1e-12
@@ -52,20 +52,22 @@ class PairMechanism(Mechanism):
         pess, opt = self._pairs
         return pess is opt
 
-    def _bayes_error_bounds(self, pi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _bayes_error_bounds(self, pi: np.ndarray) -> Bracket:
         pess, opt = self._pairs
         lo = pess.bayes_error(pi)
-        return lo, (lo if opt is pess else opt.bayes_error(pi))
+        return interval_bracket(lo, (lo if opt is pess else opt.bayes_error(pi)), Sense.LOWER, 0.0, np.minimum(pi, 1.0 - pi),
+                                absolute=_ROUNDING_ABS + float(self.numerical_error))
 
-    def _delta_bounds(self, eps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _delta_bounds(self, eps: np.ndarray) -> Bracket:
         pess, opt = self._pairs
         hi = pess.delta(eps)
-        return (hi if opt is pess else opt.delta(eps)), hi
+        return interval_bracket((hi if opt is pess else opt.delta(eps)), hi, Sense.UPPER, 0.0, 1.0)
 
-    def _tradeoff_bounds(self, alpha: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _tradeoff_bounds(self, alpha: np.ndarray) -> Bracket:
         pess, opt = self._pairs
         lo = pess.tradeoff(alpha)
-        return lo, (lo if opt is pess else opt.tradeoff(alpha))
+        return interval_bracket(lo, (lo if opt is pess else opt.tradeoff(alpha)), Sense.LOWER, 0.0, 1.0 - alpha,
+                                absolute=_ROUNDING_ABS + float(self.numerical_error))
 
     def _epsilon_scalar(self, delta: float) -> float:
         return self._pairs[0].epsilon(delta)

@@ -18,8 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_in_interval, check_integer, check_positive, format_number
-from ..tradeoff import DiscretePair
+from .._validation import POSITIVE, Interval, Param, check_in_interval, check_positive, format_number
+from ..tradeoff import DiscretePair, Sense
+from .base import _ROUNDING_ABS, interval_bracket
 from .pair_backed import PairMechanism
 
 
@@ -59,12 +60,13 @@ class SubsampledGaussian(PairMechanism):
     discretization: float | None = field(default=None, kw_only=True)
     tolerance: float | None = field(default=None, kw_only=True)
 
+    #: the one declaration of the parameter domains (the spec language's ``sgm`` derives its keys from it)
+    PARAMS = (Param("sigma", POSITIVE), Param("sampling_rate", Interval(0.0, 1.0, low_open=True)),
+              Param("steps", Interval(1.0, math.inf), integer=True))
+
     def __post_init__(self) -> None:
-        object.__setattr__(self, "sigma", check_positive("sigma", self.sigma))
-        object.__setattr__(
-            self, "sampling_rate", check_in_interval("sampling_rate", self.sampling_rate, 0.0, 1.0, low_open=True)
-        )
-        object.__setattr__(self, "steps", check_integer("steps", self.steps, minimum=1))
+        for p in self.PARAMS:  # the spec language's wording ("sigma must be > 0"), as before
+            object.__setattr__(self, p.name, p.check_spec(getattr(self, p.name)))
         object.__setattr__(self, "discretization", _check_discretization(self.discretization))
         if 1.0 / self.sigma > 1e6:
             raise ValueError(
@@ -105,7 +107,7 @@ class SubsampledGaussian(PairMechanism):
         # the smallest positive float, never as 0
         eps = np.asarray(eps, dtype=float)
         hi = np.where(np.isfinite(eps), np.maximum(hi, np.nextafter(0.0, 1.0)), hi)
-        return np.asarray(lo, dtype=float)[()], np.asarray(hi, dtype=float)[()]  # scalars stay scalars
+        return interval_bracket(lo, hi, Sense.UPPER, 0.0, 1.0)
 
     def _delta_bounds_raw(self, eps):
         if self._closed_form and self._gaussian.mu > HUGE_MU:
@@ -120,6 +122,8 @@ class SubsampledGaussian(PairMechanism):
         hi = np.minimum(b.pessimistic, self._gaussian._delta_bounds(eps)[1])
         if np.any(hi <= TAIL_FACTOR * self.composition.pessimistic_error):
             hi = np.minimum(hi, tail_bound(self.sigma, self.sampling_rate, self.steps).delta(eps).reshape(hi.shape))
+            # the coarser grids ε(δ) consults in the far tail certify δ there too: the views agree, δ(ε(δ)) ≤ δ
+            hi = np.minimum(hi, self._coarse_grid_delta(eps, self.composition.discretization).reshape(hi.shape))
         out = Bracket(hi, np.minimum(b.optimistic, hi))
         return out.optimistic, out.pessimistic
 
@@ -134,7 +138,7 @@ class SubsampledGaussian(PairMechanism):
 
         if "composition" in self.__dict__:  # both sides are built already
             c = self.composition
-            pess, pess_err = c.pessimistic, c.pessimistic_error
+            pess, pess_err, h = c.pessimistic, c.pessimistic_error, c.discretization
         else:  # ε(δ) needs the pessimistic side only: the same pair bit for bit, at half the cost
             h = self._grid_spacing
             if h is None:  # resolved here so that a later ``composition`` finds this side in its cache
@@ -144,7 +148,7 @@ class SubsampledGaussian(PairMechanism):
         eps = pair_epsilon(pess, pess_err, delta)
         if delta <= TAIL_FACTOR * pess_err or not math.isfinite(eps):
             eps = min(eps, tail_bound(self.sigma, self.sampling_rate, self.steps).epsilon(delta))
-            eps = min(eps, self._coarse_grid_epsilon(delta, c.discretization))
+            eps = min(eps, self._coarse_grid_epsilon(delta, h))
         return min(eps, float(self._gaussian._epsilon_scalar(delta)))
 
     #: coarser grids consulted in the far tail (factors of the composition's spacing)
@@ -170,6 +174,21 @@ class SubsampledGaussian(PairMechanism):
             best = min(best, pair_epsilon(side.pair, side.numerical_error, delta, side.swapped))
         return best
 
+    def _coarse_grid_delta(self, eps: np.ndarray, h: float) -> np.ndarray:
+        """min over the coarser grids of :meth:`_coarse_grid_epsilon` of their certified δ(ε) = max(δ_rem, δ_add)
+        + η (each an upper bound of the true δ: tradeoff/compose.py step 7)."""
+        from ..composition.sgm_compose import pessimistic_side
+
+        best = np.full(np.shape(eps), np.inf)
+        for factor in self.FAR_TAIL_FACTORS:
+            try:
+                side = pessimistic_side(self.sigma, self.sampling_rate, self.steps, factor * h)
+            except ValueError:  # too coarse for this mechanism: the finer grids have answered
+                break
+            d = np.maximum(side.pair.delta(eps), side.swapped.delta(eps)) + side.numerical_error
+            best = np.minimum(best, d)
+        return best
+
     def _bayes_error_bounds(self, pi):
         if self._closed_form:
             return self._gaussian._bayes_error_bounds(pi)
@@ -181,14 +200,14 @@ class SubsampledGaussian(PairMechanism):
         hi = np.minimum(c.optimistic.bayes_error(pi), c.optimistic.bayes_error(1.0 - pi))
         eta = self.numerical_error
         cap = np.minimum(pi, 1.0 - pi)  # R ≤ min(π, 1 − π)
-        return np.clip(lo - eta, 0.0, cap), np.clip(hi + eta, 0.0, cap)
+        return interval_bracket(lo - eta, hi + eta, Sense.LOWER, 0.0, cap, absolute=_ROUNDING_ABS + eta)
 
     def _tradeoff_bounds(self, alpha):
         if self._closed_form:
             return self._gaussian._tradeoff_bounds(alpha)
         lo, hi = super()._tradeoff_bounds(alpha)
         cap = 1.0 - np.asarray(alpha, dtype=float)  # every trade-off function has f(α) ≤ 1 − α
-        return np.clip(lo, 0.0, cap), np.clip(hi, 0.0, cap)
+        return interval_bracket(lo, hi, Sense.LOWER, 0.0, cap, absolute=_ROUNDING_ABS + float(self.numerical_error))
 
     def _tradeoff_integral(self) -> float:
         if self._closed_form:

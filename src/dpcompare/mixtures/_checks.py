@@ -14,11 +14,16 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_in_interval, check_integer, check_positive, check_real
+from .._validation import POSITIVE, Interval, Param, check_in_interval, check_real
 
 #: weights may sum to 1 within this tolerance (floating-point sums of exact fractions)
 WEIGHT_TOLERANCE = 1e-12
 
+
+#: the one declaration of the shuffle model's parameters (``Shuffled.PARAMS``; the spec language's
+#: ``shuffle``/``shuffle_pair`` derive their keys from it)
+EPS0 = Param("eps0", POSITIVE)
+USERS = Param("n", Interval(2.0, math.inf), integer=True)
 
 #: largest ε₀ of a local randomiser: beyond, the clone probability e^{−ε₀} is below 1e-304 (the binomial
 #: laws of the clone count leave double precision, and e^{ε₀} overflows from 709.8)
@@ -27,7 +32,7 @@ EPS0_MAX = 700.0
 
 def check_eps0(eps0: Any) -> float:
     """ε₀ of the local randomiser: a finite number in (0, EPS0_MAX] (ε₀ = 0 is a constant randomiser)."""
-    e = check_positive("eps0", eps0)
+    e = EPS0.check_spec(eps0)
     if not e <= EPS0_MAX:
         raise ValueError(
             f"eps0 must be <= {EPS0_MAX:g}, got {eps0!r}: the clone probability e^(-eps0) < 1e-304 is below double "
@@ -40,7 +45,7 @@ def check_users(n: Any) -> int:
     """Number of users n: an integer ≥ 2 (one user alone is not shuffled); 1e6 is accepted."""
     if isinstance(n, Real) and not isinstance(n, bool) and math.isfinite(float(n)) and float(n) < 2:
         raise ValueError(f"n (number of users) must be an integer >= 2, got {n!r}")
-    return check_integer("n (number of users)", n, minimum=2)
+    return USERS.check_spec(n, "n (number of users)")
 
 
 def check_weight(name: str, w: Any, *, high: float = 1.0) -> float:

@@ -53,7 +53,7 @@ from scipy.special import bdtr
 from .._validation import format_number
 from ..mechanisms.pair_backed import PairMechanism
 from ..tradeoff import DiscretePair
-from ._checks import check_eps0, check_users
+from ._checks import EPS0, USERS, check_eps0, check_users
 from ._clone_pairs import DEFAULT_EXACT_ATOMS, DEFAULT_MAX_ATOMS, DEFAULT_TAIL, ClonePlan, clone_count_pairs, log_binom_pmf
 from .algebra import local_dp_floor, map_pairs, mix_with_identity, swap_mixture, symmetrize_eq3
 
@@ -186,6 +186,9 @@ class Shuffled(PairMechanism):
     max_atoms: int = field(default=DEFAULT_MAX_ATOMS, compare=False)
     tail: float = field(default=DEFAULT_TAIL, compare=False)
     exact_atoms: int = field(default=DEFAULT_EXACT_ATOMS, compare=False)
+
+    #: the one declaration of ε₀ and n's domains (the spec language's ``shuffle`` keys derive from it)
+    PARAMS = (EPS0, USERS)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "eps0", check_eps0(self.eps0))

@@ -1,5 +1,6 @@
-"""Code the suite did not reach before the coverage audit of issue 12, each against an independent
-computation (mpmath, closed forms, hand sums) rather than against dpcompare itself."""
+"""Rarely reached paths across the packages (generic solvers, rare views, CLI crash handling, spec and
+registry errors), each against an independent computation (mpmath, closed forms, hand sums) rather
+than against dpcompare itself. Found by a coverage audit; a test here may move to its package's folder."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIGURE = ROOT / "examples" / "figure6_seed001.py"
 BENCH = ROOT / "benchmarks" / "bench_gaussian_epsilon.py"
 

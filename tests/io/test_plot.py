@@ -6,9 +6,9 @@
   (seed 000 Cor 1, Figure 3), the shifted trade-off curve lies below the other one and touches it
   (Def 1, Thm 2 clause 1), the shaded ROC area is the AUC (seed 001 eq 4.9), the weighted rulers
   are Δ^Ψ (§5);
-- image comparison against reference PNGs in tests/baseline_images/test_plot with a tolerance
+- image comparison against reference PNGs in tests/io/baseline_images/test_plot with a tolerance
   (matplotlib.testing.compare.compare_images); regenerate them with
-  ``DPCOMPARE_UPDATE_BASELINES=1 python -m pytest tests/test_plot.py -k image``;
+  ``DPCOMPARE_UPDATE_BASELINES=1 python -m pytest tests/io/test_plot.py -k image``;
 - the CLI: exit 2 with one stderr line on bad input, no output file (or temporary file) left behind.
 """
 

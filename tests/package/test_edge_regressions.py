@@ -74,7 +74,7 @@ def test_composed_laplace_pure_dp_bound_hoeffding():
     hoeffding = float(n * kappa + m * mp.sqrt(2 * n * mp.log(1 / mp.mpf(d))))
     got = c.pure_dp_epsilon(d)
     assert hoeffding <= got <= hoeffding * (1 + 1e-11) and got < n * m
-    s = 0.8107946  # laplace_loss_std(1), from its closed form (tests/test_composed.py checks it)
+    s = 0.8107946  # laplace_loss_std(1), from its closed form (tests/composition/test_closed_form.py checks it)
     clt = float(n * kappa) + s * math.sqrt(n) * float(-mp.sqrt(2) * mp.erfinv(2 * mp.mpf(d) - 1))
     assert clt < got < clt * 1.005
 
@@ -186,7 +186,7 @@ def test_calibrated_sigma_meets_its_target_in_the_public_view():
 
 
 def test_fmt_epsilon_tiny_delta_is_at_most_eps0():
-    # found by tests/test_api_fuzz.py: ε(5e-324) was ∞, but the shuffled output is ε₀-DP (post-processing),
+    # found by tests/package/test_api_fuzz.py: ε(5e-324) was ∞, but the shuffled output is ε₀-DP (post-processing),
     # so ε(δ) ≤ ε₀ at every δ > 0 and δ(ε₀) = 0
     assert mixtures.fmt_epsilon(5e-324, eps0=0.13011508457038942, n=1000) <= 0.13011508457038942
     assert mixtures.fmt_delta(2.0, eps0=2.0, n=1000) == 0.0

@@ -243,7 +243,7 @@ def test_shuffle_is_the_gaussian_bound_per_epoch():
 
 
 def test_fixed_batches_are_certified_and_tighter_than_the_replace_one_rdp_bound():
-    # tests/test_events_fixed_batch.py checks the bracket itself (brute force, adaptive attack, dp-accounting)
+    # tests/composition/test_wor_fixed_batch.py checks the bracket itself (brute force, adaptive attack, dp-accounting)
     c = dc.TrainingConfig(2.0, batch_size=10, dataset_size=1000, steps=50, sampling="fixed")
     ev = c.event()
     assert ev == e.SelfComposedDpEvent(e.SampledWithoutReplacementDpEvent(1000, 10, e.GaussianDpEvent(1.0)), 50)

@@ -1,5 +1,5 @@
 """``dpcompare binormal`` (io/cli/binormal.py): exit codes, one-line errors, and every number equal to
-the Python functions of dpcompare.gaussian.binormal_roc (which tests/test_gaussian_binormal.py checks against
+the Python functions of dpcompare.gaussian.binormal_roc (which tests/gaussian/test_binormal_roc.py checks against
 numerical integration)."""
 
 from __future__ import annotations

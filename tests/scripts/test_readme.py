@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("_doc_examples", ROOT / "docs" / "update_readme_examples.py")
 ex = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(ex)

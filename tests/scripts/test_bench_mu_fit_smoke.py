@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_mu_fit.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_mu_fit.py"
 
 
 @pytest.mark.skipif(not SCRIPT.exists(), reason="benchmarks/ not present (installed package)")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "shuffling_vs_clones.py"
 BENCH = ROOT / "benchmarks" / "bench_shuffle.py"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("dp_accounting", reason="the far-tail benchmark compares with dp-accounting")
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_far_tails.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_far_tails.py"
 
 
 @pytest.mark.skipif(not SCRIPT.exists(), reason="benchmarks/ not present (installed package)")

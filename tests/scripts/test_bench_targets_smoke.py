@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_targets.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_targets.py"
 
 
 @pytest.mark.skipif(not SCRIPT.exists(), reason="benchmarks/ not present (installed package)")

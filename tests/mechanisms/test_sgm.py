@@ -30,7 +30,7 @@ from dpcompare.comparison import delta_bracket
 from dpcompare.mechanisms.events import FromDpEvent, FromPLD
 from dpcompare.mechanisms.sgm import SubsampledGaussian
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EPS = np.array([0.0, 0.25, 0.5, 1.0, 2.0, 4.0])
 
 

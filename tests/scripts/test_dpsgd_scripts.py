@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = {
     "thm3": ROOT / "examples" / "dpsgd_thm3_moments.py",
     "fig5": ROOT / "examples" / "dpsgd_figure5.py",

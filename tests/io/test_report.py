@@ -139,6 +139,10 @@ def test_numeric_mechanisms_show_brackets_that_contain_the_value():
         for v in s.views:
             if v.lower is not None:
                 assert v.lower <= v.value <= v.upper + 1e-15, v
+                # the reported value is the bracket's pessimistic end, whichever side that is
+                assert v.bracket.pessimistic == v.value and v.bracket.as_tuple() == (v.lower, v.upper), v
+            else:
+                assert v.bracket is None
         assert sum(v.lower is not None for v in s.views) >= 6
     assert rep.verdict.startswith("A is up to 0.00")
     assert '<span class="br">[' in rep.html

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_gauss_laplace.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_gauss_laplace.py"
 
 
 def _run(*args: str, script: Path = SCRIPT) -> subprocess.CompletedProcess:
@@ -50,7 +50,7 @@ def test_bench_gauss_laplace_quick_json():
     assert res["rows"][1]["err_gl"] <= 1e-9 and res["rows"][1]["err_lg"] <= 1e-9
 
 
-ALL = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_all.py"
+ALL = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_all.py"
 
 
 def _run_all(*args: str) -> subprocess.CompletedProcess:
@@ -89,7 +89,7 @@ def test_bench_all_quick_json_is_certified_and_accurate():
 # ---------------------------------------------------------------------------------------------- the other benchmarks
 # The smallest run of each benchmark that has no smoke test above: it runs, and its JSON says what it
 # measured. Baselines are this tree itself (the ratio is then ~1; the point is that the script works).
-BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
 def _bench_json(name: str, *args: str) -> dict | list:
