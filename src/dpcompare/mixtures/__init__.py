@@ -15,48 +15,65 @@ Modules, one job each:
 - :mod:`.f_divergences` — Lemma B.4: F-divergences from a trade-off function; joint convexity.
 """
 
-from .advanced import lemma62_terms, lemma63_general, lemma63_profile, split_exponents
-from .algebra import (
-    as_pairs,
-    conjugate,
-    convex_envelope,
-    identity_pair,
-    inverse,
-    local_dp_floor,
-    mix_with_identity,
-    pair_from_vertices,
-    swap_mixture,
-    symm,
-    symmetrize_conv_min,
-    symmetrize_eq3,
-)
-from .clones import FMTBound, HidingAmongClones, fmt_delta, fmt_epsilon
-from .f_divergences import (
-    KL,
-    LENGTH,
-    TV,
-    FDivergence,
-    closed_form,
-    hockey_stick,
-    l_f,
-    l_f_bounds,
-    l_f_quad,
-    power,
-    renyi_bounds,
-    renyi_closed_form,
-)
-from .joint_concavity import (
-    JointConcavity,
-    equality_gap,
-    mixture_pair,
-    mixture_pairs,
-    mixture_points,
-    ratio_condition,
-    unequal_weights_pair,
-)
-from .random_init import Loss, RandomInit, Sensitivity, clipped_composition_mu, theorem51_points
-from .shuffling import ShuffleAnalysis, Shuffled, cor43_delta, prop41_pairs, prop41_points, shuffle_weight
-from .subsampling import Subsampled, lemma31_bound, lemma63_bound, subsampled_pairs, swapped_mixture_bound
+#: public name → the submodule that defines it (loaded on first use, PEP 562: importing one submodule,
+#: e.g. the shuffle model for the spec language, does not import the others and their scipy parts)
+_LAZY = {
+    "FDivergence": "f_divergences",
+    "FMTBound": "clones",
+    "HidingAmongClones": "clones",
+    "JointConcavity": "joint_concavity",
+    "KL": "f_divergences",
+    "LENGTH": "f_divergences",
+    "Loss": "random_init",
+    "RandomInit": "random_init",
+    "Sensitivity": "random_init",
+    "ShuffleAnalysis": "shuffling",
+    "Shuffled": "shuffling",
+    "Subsampled": "subsampling",
+    "TV": "f_divergences",
+    "as_pairs": "algebra",
+    "clipped_composition_mu": "random_init",
+    "closed_form": "f_divergences",
+    "conjugate": "algebra",
+    "convex_envelope": "algebra",
+    "cor43_delta": "shuffling",
+    "equality_gap": "joint_concavity",
+    "fmt_delta": "clones",
+    "fmt_epsilon": "clones",
+    "hockey_stick": "f_divergences",
+    "identity_pair": "algebra",
+    "inverse": "algebra",
+    "l_f": "f_divergences",
+    "l_f_bounds": "f_divergences",
+    "l_f_quad": "f_divergences",
+    "lemma31_bound": "subsampling",
+    "lemma62_terms": "advanced",
+    "lemma63_bound": "subsampling",
+    "lemma63_general": "advanced",
+    "lemma63_profile": "advanced",
+    "local_dp_floor": "algebra",
+    "mix_with_identity": "algebra",
+    "mixture_pair": "joint_concavity",
+    "mixture_pairs": "joint_concavity",
+    "mixture_points": "joint_concavity",
+    "pair_from_vertices": "algebra",
+    "power": "f_divergences",
+    "prop41_pairs": "shuffling",
+    "prop41_points": "shuffling",
+    "ratio_condition": "joint_concavity",
+    "renyi_bounds": "f_divergences",
+    "renyi_closed_form": "f_divergences",
+    "shuffle_weight": "shuffling",
+    "split_exponents": "advanced",
+    "subsampled_pairs": "subsampling",
+    "swap_mixture": "algebra",
+    "swapped_mixture_bound": "subsampling",
+    "symm": "algebra",
+    "symmetrize_conv_min": "algebra",
+    "symmetrize_eq3": "algebra",
+    "theorem51_points": "random_init",
+    "unequal_weights_pair": "joint_concavity",
+}
 
 __all__ = [
     "clipped_composition_mu",
@@ -115,3 +132,19 @@ __all__ = [
     "theorem51_points",
     "unequal_weights_pair",
 ]
+
+
+def __getattr__(name: str):
+    try:
+        module = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(__all__) | set(globals()))

@@ -47,7 +47,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.special import betainc
-from scipy.stats import binom
 
 from .._search import Scale, Side, solve
 from ..tradeoff import DiscretePair, Rounding
@@ -79,6 +78,8 @@ class ClonePlan:
 
 def log_binom_pmf(k: np.ndarray, trials: np.ndarray | int, p: float) -> np.ndarray:
     """log of the Binomial(trials, p) pmf at k, accurate to ~1e-15 relative (−inf outside the support)."""
+    from scipy.stats import binom  # scipy.stats costs ~0.3 s to import: only where a binomial is needed
+
     k = np.asarray(k, dtype=float)
     v = binom.pmf(k, trials, p)
     with np.errstate(divide="ignore"):

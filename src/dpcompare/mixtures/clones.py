@@ -49,7 +49,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy import optimize
 from scipy.special import bdtrc
 
 from .._validation import check_in_interval, check_integer, format_number
@@ -159,6 +158,8 @@ class FMTBound:
         delta = check_in_interval("delta", delta, 0.0, 1.0, low_open=True)
         if self.delta(0.0) <= delta:
             return 0.0
+        from scipy import optimize
+
         g = lambda e: self.delta(e) - delta  # noqa: E731
         eps = optimize.brentq(g, 0.0, self.eps0, xtol=1e-12, rtol=1e-12, maxiter=200)
         for _ in range(100):

@@ -39,7 +39,6 @@ from functools import singledispatch
 from typing import Any
 
 import numpy as np
-from scipy import integrate
 
 from .._numerics import log_ndtr, ndtr, ndtri
 from .._validation import check_positive
@@ -384,6 +383,8 @@ def l_f_quad(obj: Any, div: FDivergence, *, epsabs: float = 1e-13, epsrel: float
     and TV divergences, the point where 1/|f′| hits the kink of F are passed to the integrator.
     Raises ArithmeticError if the integrator reports non-convergence (then use ``l_f_bounds``).
     """
+    from scipy import integrate  # ~0.15 s to import (it pulls scipy.optimize): only where a quadrature runs
+
     slope, points, f0, z = tradeoff_slope(obj)
     u_end = _u_of(z) if z < 1.0 else -math.inf  # x ≤ z  ⟺  u ≥ u_end
 
