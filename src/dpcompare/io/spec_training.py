@@ -49,6 +49,20 @@ _SGM_PARAMS = {
 }
 
 
+def _training_config(kw: dict[str, Any]) -> "TrainingConfig":
+    """The run of ``sgm(...)``'s converted keywords: the noise multiplier given once, as ``sigma`` or
+    ``noise_multiplier``."""
+    from ..dpsgd.training import TrainingConfig
+
+    if "sigma" in kw and "noise_multiplier" in kw:
+        raise ValueError("give the noise multiplier once: sigma or noise_multiplier, not both")
+    nm = kw.pop("sigma", None)
+    nm = kw.pop("noise_multiplier", nm)
+    if nm is None:
+        raise ValueError("sgm is missing noise_multiplier (or sigma)")
+    return TrainingConfig(nm, **kw)
+
+
 @MECHANISMS.register(
     "sgm",
     _SGM_PARAMS,
@@ -59,15 +73,7 @@ _SGM_PARAMS = {
             "sampling=poisson|shuffle|fixed|balls_in_bins)",
 )
 def _sgm(**kw: Any) -> "Mechanism":
-    from ..dpsgd.training import TrainingConfig
-
-    if "sigma" in kw and "noise_multiplier" in kw:
-        raise ValueError("give the noise multiplier once: sigma or noise_multiplier, not both")
-    nm = kw.pop("sigma", None)
-    nm = kw.pop("noise_multiplier", nm)
-    if nm is None:
-        raise ValueError("sgm is missing noise_multiplier (or sigma)")
-    config = TrainingConfig(nm, **kw)
+    config = _training_config(kw)
     if config.sampling.value == "poisson":
         from ..mechanisms.sgm import SubsampledGaussian
 
@@ -136,7 +142,6 @@ def parse_training(spec: str) -> "TrainingConfig":
     >>> parse_training("sgm(noise_multiplier=1.1, batch_size=256, dataset_size=60000, epochs=10)").steps
     2344
     """
-    from ..dpsgd.training import TrainingConfig
     from .spec import Parser
 
     if str(spec).strip().lower().endswith(".json"):
@@ -150,13 +155,7 @@ def parse_training(spec: str) -> "TrainingConfig":
     entry = MECHANISMS["sgm"]
     MECHANISMS.check_form(entry, {k.lower() for k, _ in call.args if k})
     kw = {k.lower(): entry.params[k.lower()].convert(k.lower(), n) for k, n in call.args if k}
-    if "sigma" in kw and "noise_multiplier" in kw:
-        raise ValueError("give the noise multiplier once: sigma or noise_multiplier, not both")
-    nm = kw.pop("sigma", None)
-    nm = kw.pop("noise_multiplier", nm)
-    if nm is None:
-        raise ValueError("sgm is missing noise_multiplier (or sigma)")
-    return TrainingConfig(nm, **kw)
+    return _training_config(kw)
 
 
 def _training_from_event_file(path: str) -> "TrainingConfig":

@@ -153,7 +153,7 @@ class Composed(PairMechanism):
 
         N·ε₀ is basic composition (Dwork & Roth 2014, Thm 3.16). The second term: the composed privacy
         loss is a sum of N independent losses in [−ε₀, ε₀] with mean κ = KL(Q‖P) of one step, so
-        Q(L > N·κ + t) ≤ exp(−t²/(2N·ε₀²)) (Hoeffding 1963, Thm 2), and δ(ε) ≤ Q(L > ε) (seed 000
+        Q(L > N·κ + t) ≤ exp(−t²/(2N·ε₀²)) (Hoeffding 1963, Thm 2), and δ(ε) ≤ Q(L > ε) ([BCP]
         eq 25 without its negative term); as in Kairouz, Oh & Viswanath 2015 (Thm 3.5) with κ exact
         instead of its bound ε₀·tanh(ε₀/2). κ is the Laplace closed form m − 1 + e^{−m} or the pair's
         Σ qᵢℓᵢ; both terms are rounded up by a relative 1e-12.
