@@ -85,7 +85,6 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 import time

@@ -28,7 +28,6 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 
 #: Bayes-error slack under which a Δ counts as zero (floating point of the views; the brackets carry η)
 DELTA_SLACK = 1e-9
