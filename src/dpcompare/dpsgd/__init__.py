@@ -1,21 +1,45 @@
 """DP-SGD decisions ([BCP] §4–5): calibration with certified ε, PLRV moments and the Thm 3 bound
 (emergent Blackwell dominance), operational risk metrics, and parameter sweeps."""
 
-from .calibrate import (
-    Calibration,
-    RiskCalibration,
-    RiskMetric,
-    StepsCalibration,
-    certified_epsilon,
-    sigma_for_epsilon,
-    sigma_for_risk,
-    steps_for_sigma,
-)
-from .risk import advantage, bayes_error, excess_vulnerability, reconstruction_bound, risk_profile, tpr_at_fpr
-from .risk_steps import RiskStepsCalibration, steps_for_risk
+#: public name → the submodule that defines it, loaded on first use (PEP 562): the spec language
+#: imports the training configuration without the calibrations and their composition engines
+_LAZY = {
+    "Calibration": "calibrate",
+    "RiskCalibration": "calibrate",
+    "RiskMetric": "calibrate",
+    "RiskStepsCalibration": "risk_steps",
+    "StepsCalibration": "calibrate",
+    "advantage": "risk",
+    "bayes_error": "risk",
+    "certified_epsilon": "calibrate",
+    "excess_vulnerability": "risk",
+    "reconstruction_bound": "risk",
+    "risk_profile": "risk",
+    "sigma_for_epsilon": "calibrate",
+    "sigma_for_risk": "calibrate",
+    "steps_for_risk": "risk_steps",
+    "steps_for_sigma": "calibrate",
+    "tpr_at_fpr": "risk",
+}
 
 __all__ = [
     "Calibration", "RiskCalibration", "RiskMetric", "StepsCalibration", "certified_epsilon", "sigma_for_epsilon",
     "sigma_for_risk", "steps_for_sigma", "advantage", "bayes_error", "excess_vulnerability",
     "reconstruction_bound", "risk_profile", "tpr_at_fpr", "RiskStepsCalibration", "steps_for_risk",
 ]
+
+
+def __getattr__(name: str):
+    try:
+        module = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(__all__) | set(globals()))
