@@ -311,15 +311,9 @@ class GaussianMixturePair:
                 lam = float(lq_a[0] - lp_a[0])
                 offset = lam - h * math.floor(lam / h)
                 lo, anchor_edge = min(lo, c_inf), a_edge
-        k_lo = math.floor((lo - offset) / h)
-        k_hi = max(math.ceil((hi - offset) / h), k_lo + 1)
-        edges = offset + (k_lo + np.arange(sub * (k_hi - k_lo) + 1) / sub) * h
-        if anchor_edge is not None:
-            j = int(np.searchsorted(edges, anchor_edge))
-            if 0 < j < edges.size and min(anchor_edge - edges[j - 1], edges[j] - anchor_edge) > 1e-9 * h:
-                edges = np.insert(edges, j, anchor_edge)
-        mid = 0.5 * (edges[:-1] + edges[1:])
-        cell_k = np.clip(np.floor((mid - offset) / h).astype(np.int64) - k_lo, 0, k_hi - k_lo - 1)
+        from .sgm_step import aligned_edges
+
+        edges, cell_k, k_lo, k_hi = aligned_edges(lo, hi, offset, h, sub, anchor_edge)
         log_p, log_q, rel = self._log_masses(edges)
         tl = self._log_masses(np.array([-np.inf, edges[0]]))
         th = self._log_masses(np.array([edges[-1], np.inf]))

@@ -150,6 +150,23 @@ def _log_masses(xa: np.ndarray | float, xb: np.ndarray | float, mu: float, p: fl
     return log_p, log_q, np.maximum(rel_p, rel_p1) + 4 * U
 
 
+def aligned_edges(lo: float, hi: float, offset: float, h: float, sub: int,
+                  anchor_edge: float | None = None) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Cell edges of a loss grid of spacing h through ``offset``, covering [lo, hi], each grid interval cut
+    in ``sub`` cells (and ``anchor_edge`` inserted as one more edge unless it is within 1e-9·h of one);
+    returns (edges, the grid interval k − k_lo of each cell, k_lo, k_hi)."""
+    k_lo = math.floor((lo - offset) / h)
+    k_hi = max(math.ceil((hi - offset) / h), k_lo + 1)
+    edges = offset + (k_lo + np.arange(sub * (k_hi - k_lo) + 1) / sub) * h
+    if anchor_edge is not None:
+        j = int(np.searchsorted(edges, anchor_edge))
+        if 0 < j < edges.size and min(anchor_edge - edges[j - 1], edges[j] - anchor_edge) > 1e-9 * h:
+            edges = np.insert(edges, j, anchor_edge)
+    mid = 0.5 * (edges[:-1] + edges[1:])
+    cell_k = np.clip(np.floor((mid - offset) / h).astype(np.int64) - k_lo, 0, k_hi - k_lo - 1)
+    return edges, cell_k, k_lo, k_hi
+
+
 def sgm_partition(sigma: float, p: float, h: float, *, sub: int = 4, tail: float = 1e-30) -> StepPartition:
     """The grid-aligned fine partition (tradeoff/compose.py step 1) of one subsampled-Gaussian step (remove pair).
 
@@ -173,15 +190,7 @@ def sgm_partition(sigma: float, p: float, h: float, *, sub: int = 4, tail: float
             lam_a = float(lq_a[0] - lp_a[0])
             offset = lam_a - h * math.floor(lam_a / h)
             lo, anchor_edge = c, c + a
-    k_lo = math.floor((lo - offset) / h)
-    k_hi = max(math.ceil((hi - offset) / h), k_lo + 1)
-    edges = offset + (k_lo + np.arange(sub * (k_hi - k_lo) + 1) / sub) * h
-    if anchor_edge is not None:
-        j = int(np.searchsorted(edges, anchor_edge))
-        if 0 < j < edges.size and min(anchor_edge - edges[j - 1], edges[j] - anchor_edge) > 1e-9 * h:
-            edges = np.insert(edges, j, anchor_edge)
-    mid = 0.5 * (edges[:-1] + edges[1:])
-    cell_k = np.clip(np.floor((mid - offset) / h).astype(np.int64) - k_lo, 0, k_hi - k_lo - 1)
+    edges, cell_k, k_lo, k_hi = aligned_edges(lo, hi, offset, h, sub, anchor_edge)
     x = inverse_privacy_loss(edges, mu, p)
     log_p, log_q, rel = _log_masses(x[:-1], x[1:], mu, p)
     # tails ℓ ≤ g_lo (x ≤ x_0) and ℓ > g_hi (x > x_last)
