@@ -98,3 +98,9 @@ def test_shuffle_lower_side_is_above_poisson_at_small_sigma():
     assert s.epsilon_lower(1e-5) <= s.epsilon(1e-5)
     b = profile_bracket(s.composition, 1.0)
     assert b.optimistic <= b.pessimistic
+
+
+def test_shuffle_refuses_a_noise_its_lower_side_cannot_serve():
+    # the shuffle lower side is the random allocation at σ/2, whose engine serves σ/2 ≥ 0.05
+    with pytest.raises(ValueError, match=r"noise_multiplier must be in \[0.1, 1000\] for sampling=shuffle"):
+        dc.ShuffledGaussian(0.08, dataset_size=20, batch_size=5, epochs=1)

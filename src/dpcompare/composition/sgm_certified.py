@@ -74,6 +74,9 @@ def pair_epsilon(pess: DiscretePair, eta: float, delta: float, swapped: Discrete
     """Smallest ε with max(δ_rem, δ_add)(ε) + η ≤ δ on the pessimistic asymmetric pair (∞ if δ ≤ η).
     ``swapped``: ``pess.swap()`` when the caller already has it (it is built otherwise).
 
+    On an optimistic pair with η = −(its error) it is a certified *lower* bound of ε(δ): every ε below it
+    has δ_opt(ε) − |η| > δ, and where the final check fails the point itself is such an ε.
+
     Each side's ε comes from :func:`_closed_form_epsilon` where that is verified, else from
     ``DiscretePair.epsilon``; the answer is certified by evaluating both δ at it."""
     d = delta - eta
@@ -82,6 +85,8 @@ def pair_epsilon(pess: DiscretePair, eta: float, delta: float, swapped: Discrete
     sw = pess.swap() if swapped is None else swapped
     eps = max(_side_epsilon(pess, d), _side_epsilon(sw, d))
     if math.isfinite(eps) and max(float(pess.delta(eps)), float(sw.delta(eps))) > d:
+        if eta < 0:  # an optimistic pair (η = −its error): δ_opt(ε) − |η| > δ there, so the true ε is above ε
+            return eps
         return math.inf  # not certified at the reported point: let the other bounds answer
     return eps
 

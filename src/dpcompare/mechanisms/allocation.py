@@ -146,6 +146,9 @@ class ShuffledGaussian(_SymmetrisedSteps):
 
     def __post_init__(self) -> None:
         _check_common(self)
+        if self.sigma < 0.1:  # the lower side is a random allocation at σ/2, whose engine needs σ/2 ≥ 0.05
+            raise ValueError(f"noise_multiplier must be in [0.1, 1000] for sampling=shuffle (its lower side is the "
+                             f"random allocation at noise_multiplier/2), got {self.sigma:g}")
         object.__setattr__(self, "steps", -(-self.dataset_size // self.batch_size) * self.epochs)
 
     @property
