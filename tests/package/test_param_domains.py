@@ -59,6 +59,8 @@ def test_inside_is_accepted_by_constructor_and_spec(cls, spec, param, others, da
     # a joint constraint beyond the per-parameter domains: μ = sensitivity/σ (m = sensitivity/b) must be a double
     assume(math.isfinite(1.0 / v) if (spec, param.name) in {("gaussian", "sigma"), ("laplace", "b")} else True)
     assume(v >= 1e-6 if (spec, param.name) == ("sgm", "sigma") else True)  # σ ≥ 1e-6: the loss must fit a double
+    # ε₀ ≤ 700: beyond, the clone probability e^{−ε₀} is below double precision (refused with that reason)
+    assume(v <= 700.0 if param.name == "eps0" else True)
     kwargs = {param.name: v, **others}
     m = dc.parse(_spec(spec, kwargs))
     assert isinstance(m, cls)
