@@ -1,6 +1,7 @@
 """A readable ``str()`` for result objects: ``print(result)`` shows a titled list of its fields.
 
-Result types define ``__str__`` with :func:`summary` (their ``repr`` stays the dataclass one, for debugging).
+Result types get their ``__str__`` from the class decorator :func:`summarized` (their ``repr`` stays the
+dataclass one, for debugging).
 Numbers get six significant digits; enums their value; nested results are indented.
 """
 
@@ -9,7 +10,9 @@ from __future__ import annotations
 import dataclasses
 import enum
 import math
-from typing import Any
+from typing import Any, Callable, TypeVar
+
+T = TypeVar("T", bound=type)
 
 
 def _value(v: Any) -> str:
@@ -55,3 +58,34 @@ def summary(obj: Any, title: str, extra: dict[str, Any] | None = None) -> str:
     for name, v in items + list((extra or {}).items()):
         lines.append(f"  {name}: {_value(v)}")
     return "\n".join(lines)
+
+
+def summarized(title: str, *extra: str) -> Callable[[T], T]:
+    """Class decorator: ``str(obj)`` is ``summary(obj, title, {name: obj.name for name in extra})``.
+
+    ``extra`` names attributes (usually properties) shown after the fields.
+
+    >>> from dataclasses import dataclass
+    >>> @summarized("A run", "total")
+    ... @dataclass(frozen=True)
+    ... class Run:
+    ...     steps: int
+    ...     @property
+    ...     def total(self) -> float:
+    ...         return 2.5 * self.steps
+    >>> print(Run(4))
+    A run
+      steps: 4
+      total: 10
+    """
+
+    def decorate(cls: T) -> T:
+        def __str__(self: Any) -> str:
+            return summary(self, title, {name: getattr(self, name) for name in extra})
+
+        __str__.__doc__ = "A readable summary (``print(result)``)."
+        __str__.__qualname__ = f"{cls.__qualname__}.__str__"
+        cls.__str__ = __str__  # type: ignore[assignment]
+        return cls
+
+    return decorate

@@ -18,6 +18,7 @@ from typing import Any, Callable, Literal
 import numpy as np
 
 from .._limits import check_memory
+from .._summary import summarized
 from .._validation import check_in_interval, check_integer, check_nonnegative
 from ..mechanisms import BlatantlyNonPrivate, Mechanism, PerfectlyPrivate
 from ..tradeoff import Bracket, Sense
@@ -329,15 +330,10 @@ def crossing_points(a: Mechanism, b: Mechanism) -> list[float]:
     return list(compare(a, b).crossings)
 
 
+@summarized("Approximate dominance A ≥_𝔇 B ([BCP] Thm 2): the three clauses and the certified Δ")
 @dataclass(frozen=True)
 class ApproximateDominance:
     """Thm 2 clauses for A ≥_𝔇 B, each evaluated on its own grid, and the certified Δ."""
-
-    def __str__(self) -> str:
-        """A readable summary (``print(result)``)."""
-        from .._summary import summary
-
-        return summary(self, "Approximate dominance A ≥_𝔇 B ([BCP] Thm 2): the three clauses and the certified Δ")
 
     level: float
     delta: DeltaResult

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._limits import check_memory
+from .._summary import summarized
 from .._validation import check_integer
 from ..mechanisms.base import Mechanism
 from ..tradeoff import Bracket, Sense
@@ -43,15 +44,10 @@ LEVY_BYTES_PER_POINT = 200
 _BISECTIONS = 56  # 2⁻⁵⁶ < 1.4e-17: α located to below double-precision spacing on [0, 1]
 
 
+@summarized("Lévy distance of the W-laws ([BCP] Lemma B.1), certified lower ≤ value ≤ upper")
 @dataclass(frozen=True)
 class LevyDistance:
     """Λ(W, W′) with a certified bracket lower ≤ Λ ≤ upper and the level s = f(α) − α where it is attained."""
-
-    def __str__(self) -> str:
-        """A readable summary (``print(result)``)."""
-        from .._summary import summary
-
-        return summary(self, "Lévy distance of the W-laws ([BCP] Lemma B.1), certified lower ≤ value ≤ upper")
 
     value: float
     lower: float

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from .._summary import summarized
 from .._validation import check_in_interval, check_positive, format_number
 from ..composition.sgm_certified import default_discretization
 from .rdp_bound import rdp_epsilon
@@ -66,15 +67,10 @@ def certified_epsilon(sigma: float, p: float, steps: int, delta: float, discreti
     return float(engine_epsilon(sigma, p, steps, delta, discretization))
 
 
+@summarized("Certified upper bound of ε")
 @dataclass(frozen=True)
 class EpsilonBound:
     """One certified upper bound ε_hi (``math.inf``: nothing certified) and where it came from."""
-
-    def __str__(self) -> str:
-        """A readable summary (``print(result)``)."""
-        from .._summary import summary
-
-        return summary(self, "Certified upper bound of ε")
 
     epsilon: float
     accountant: Accountant
@@ -112,15 +108,9 @@ def epsilon_upper(sigma: float, p: float, steps: int, delta: float, discretizati
 Progress = Callable[[float | None, float | None], None]
 
 
+@summarized("DP-SGD calibration (certified)", "spec")
 class _SgmResult:
     """Shared by the calibration results: a dict view and the spec string of the calibrated mechanism."""
-    _TITLE = "DP-SGD calibration (certified)"
-
-    def __str__(self) -> str:
-        """A readable summary (``print(result)``)."""
-        from .._summary import summary
-
-        return summary(self, self._TITLE, {"spec": self.spec})
 
     sigma: float
     sampling_rate: float

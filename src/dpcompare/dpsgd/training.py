@@ -48,6 +48,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
+from .._summary import summarized
 from .._validation import POSITIVE, Interval, Param, declared
 
 __all__ = ["Sampling", "TrainingConfig", "dpsgd_mechanism"]
@@ -98,6 +99,7 @@ def _real_epochs(value: Any) -> Fraction:
     return Fraction(v)
 
 
+@summarized("DP training configuration", "sampling_rate", "steps")
 @dataclass(frozen=True)
 class TrainingConfig:
     """A DP-SGD run as the trainer states it (module docstring for the three sampling modes).
@@ -106,12 +108,6 @@ class TrainingConfig:
     ``dataset_size``), and the length (``steps``, or ``epochs`` with ``dataset_size``/``batch_size`` or with
     the rate: steps = ⌈epochs/p⌉). ``adjacency`` may be given to check it fits the sampling mode.
     """
-
-    def __str__(self) -> str:
-        """A readable summary (``print(result)``)."""
-        from .._summary import summary
-
-        return summary(self, "DP training configuration", {"sampling_rate": self.sampling_rate, "steps": self.steps})
 
     noise_multiplier: float
     batch_size: int | None = None

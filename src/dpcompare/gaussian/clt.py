@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from .._numerics import ndtr
+from .._summary import summarized
 from .._validation import check_in_interval, check_integer, check_positive
 from ._psi_checks import check_delta
 
@@ -127,6 +128,7 @@ def _sampling(sampling: Any) -> Sampling:
         raise ValueError(f"sampling must be 'poisson' or 'uniform', got {sampling!r}") from None
 
 
+@summarized("DP-SGD: a CLT μ against the certified accountant for the same sampling")
 @dataclass(frozen=True)
 class CLTComparison:
     """A DP-SGD CLT μ next to the certified accountant for the same sampling.
@@ -136,12 +138,6 @@ class CLTComparison:
     ``understates``: the CLT's ε is below the certified lower end (it promises more privacy than there is).
     ``psi_clt`` is the CLT's μ (the name of the sensitivity index ψ in [SI]).
     """
-
-    def __str__(self) -> str:
-        """A readable summary (``print(result)``)."""
-        from .._summary import summary
-
-        return summary(self, "DP-SGD: a CLT μ against the certified accountant for the same sampling")
 
     sigma: float
     sampling_rate: float

@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 from scipy import optimize
 
+from .._summary import summarized
 from ._psi_checks import check_alpha, check_delta, check_psi, check_scalar_positive, scalar_or_array
 
 __all__ = [
@@ -194,15 +195,10 @@ def conversion_epsilon(conversion: Conversion | str, alpha: Any, rho: Any, delta
     return scalar_or_array(np.maximum(_FORMULAS[c](a, r, d), 0.0))
 
 
+@summarized("ε from Rényi DP at its best order")
 @dataclass(frozen=True)
 class RDPEpsilon:
     """ε at δ from the Gaussian's RDP curve by one conversion, at the best order α (ρ = α·ψ²/2)."""
-
-    def __str__(self) -> str:
-        """A readable summary (``print(result)``)."""
-        from .._summary import summary
-
-        return summary(self, "ε from Rényi DP at its best order")
 
     epsilon: float
     alpha: float

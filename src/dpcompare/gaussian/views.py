@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from .._summary import summarized
 from ..mechanisms.continuous import Gaussian
 from ._psi_checks import PSI_MAX, check_delta, check_psi, check_scalar_positive, check_unit_open
 from .psi_calibration import classical_epsilon, psi_for
@@ -120,15 +121,10 @@ def resolve_psi(
     return float(psi_for(eps, d)), source
 
 
+@summarized("The Gaussian mechanism through its sensitivity index ψ ([SI])")
 @dataclass(frozen=True)
 class GaussianViews:
     """All views of the Gaussian mechanism with index ψ at one δ ([SI]'s closing theorem)."""
-
-    def __str__(self) -> str:
-        """A readable summary (``print(result)``)."""
-        from .._summary import summary
-
-        return summary(self, "The Gaussian mechanism through its sensitivity index ψ ([SI])")
 
     psi: float
     source: Source
