@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
 import numpy as np
@@ -21,7 +21,7 @@ from .._limits import check_memory
 from .._summary import summarized
 from .._validation import check_in_interval, check_integer, check_nonnegative
 from ..mechanisms import BlatantlyNonPrivate, Mechanism, PerfectlyPrivate
-from ..tradeoff import Bracket, Sense
+from .certified import UpperBracketed
 from .delta import DEFAULT_TOL, DeltaResult, check_mechanisms, delta_divergence, delta_pairs, widen
 from .hyperprior import HyperPrior, as_hyperprior
 from .prior_sweep import FoldedWeight, MaxTarget, RegretTarget, crossings as sweep_crossings, sweep
@@ -77,7 +77,7 @@ def verdict_text(verdict: Verdict, delta_ab: DeltaResult, delta_ba: DeltaResult,
 
 
 @dataclass(frozen=True)
-class Regret:
+class Regret(UpperBracketed):
     """Expected regret E_Ψ[(R_X − R_Y)₊] = ∫₀¹ Ψ(π)(R_X(π) − R_Y(π))₊ dπ with a certified bracket.
 
     A probability-scale figure (it lies in [0, ½]): the Bayes error the adversary gains, on average
@@ -91,13 +91,6 @@ class Regret:
     lower: float
     upper: float
     certified: bool = True
-    #: the certified interval as a :class:`~dpcompare.tradeoff.Bracket` of ``Sense.UPPER``: its
-    #: ``pessimistic`` end is ``upper`` and its ``optimistic`` end is ``lower``
-    bracket: Bracket = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        # the bracket is built (and its order checked: NaN or lower > upper raises) once, at construction
-        object.__setattr__(self, "bracket", Bracket.from_interval(self.lower, self.upper, Sense.UPPER))
 
     def __str__(self) -> str:
         return f"{self.value:.6g}, certified in [{self.lower:.6g}, {self.upper:.6g}]"

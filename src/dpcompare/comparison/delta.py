@@ -28,14 +28,15 @@ Algorithm
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 
 from .._numerics import expit, logit
 from ..mechanisms.base import Mechanism
-from ..tradeoff import Bracket, Sense, bayes_errors_at_breakpoints
+from ..tradeoff import bayes_errors_at_breakpoints
+from .certified import UpperBracketed
 from .hyperprior import HyperPrior, as_hyperprior
 from .prior_sweep import FP_SLACK, FoldedWeight, MaxTarget, sweep
 
@@ -46,7 +47,7 @@ NOISE_LEVEL = 1e-9
 
 
 @dataclass(frozen=True)
-class DeltaResult:
+class DeltaResult(UpperBracketed):
     """Δ(A‖B) with its certified bracket lower ≤ Δ ≤ upper, the prior π where it is attained and the
     matching ε = |log(π/(1−π))| of the profile form (Thm 2 clause 2).
 
@@ -67,13 +68,6 @@ class DeltaResult:
     upper: float
     pi: float
     certified: bool = True
-    #: the certified interval as a :class:`~dpcompare.tradeoff.Bracket` of ``Sense.UPPER``: its
-    #: ``pessimistic`` end is ``upper`` and its ``optimistic`` end is ``lower``
-    bracket: Bracket = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        # the bracket is built (and its order checked: NaN or lower > upper raises) once, at construction
-        object.__setattr__(self, "bracket", Bracket.from_interval(self.lower, self.upper, Sense.UPPER))
 
     @property
     def eps(self) -> float:
@@ -218,7 +212,7 @@ def _from_differences(lam: np.ndarray, lower_d: np.ndarray, upper_d: np.ndarray,
 
 
 @dataclass(frozen=True)
-class DeltaBracket:
+class DeltaBracket(UpperBracketed):
     """Δ(A‖B) certified: lower ≤ Δ ≤ upper, including both mechanisms' numerical error bounds.
 
     ``upper`` is the pessimistic end, ``lower`` the optimistic one (``bracket``: ``Sense.UPPER``)."""
@@ -227,13 +221,6 @@ class DeltaBracket:
     upper: float
     pi: float
     numerical_error: float
-    #: the certified interval as a :class:`~dpcompare.tradeoff.Bracket` of ``Sense.UPPER``: its
-    #: ``pessimistic`` end is ``upper`` and its ``optimistic`` end is ``lower``
-    bracket: Bracket = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        # the bracket is built (and its order checked: NaN or lower > upper raises) once, at construction
-        object.__setattr__(self, "bracket", Bracket.from_interval(self.lower, self.upper, Sense.UPPER))
 
     @property
     def width(self) -> float:

@@ -26,7 +26,7 @@ is non-increasing in s, so on [sⱼ, sⱼ₊₁] the gap is at most max(α_f(s�
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -34,7 +34,7 @@ from .._limits import check_memory
 from .._summary import summarized
 from .._validation import check_integer
 from ..mechanisms.base import Mechanism
-from ..tradeoff import Bracket, Sense
+from .certified import UpperBracketed
 from .delta import check_mechanisms, check_tolerance
 from .prior_sweep import insert_points
 
@@ -46,20 +46,13 @@ _BISECTIONS = 56  # 2⁻⁵⁶ < 1.4e-17: α located to below double-precision s
 
 @summarized("Lévy distance of the W-laws ([BCP] Lemma B.1), certified lower ≤ value ≤ upper")
 @dataclass(frozen=True)
-class LevyDistance:
+class LevyDistance(UpperBracketed):
     """Λ(W, W′) with a certified bracket lower ≤ Λ ≤ upper and the level s = f(α) − α where it is attained."""
 
     value: float
     lower: float
     upper: float
     s: float
-    #: the certified interval as a :class:`~dpcompare.tradeoff.Bracket` of ``Sense.UPPER`` (a distance is
-    #: quoted as "at most": ``upper`` is the pessimistic end, ``lower`` the optimistic one)
-    bracket: Bracket = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        # the bracket is built (and its order checked: NaN or lower > upper raises) once, at construction
-        object.__setattr__(self, "bracket", Bracket.from_interval(self.lower, self.upper, Sense.UPPER))
 
 
 def _alpha_of_s(f, s: np.ndarray) -> np.ndarray:

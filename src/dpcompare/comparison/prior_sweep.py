@@ -21,13 +21,13 @@ exact functions of a handful of candidate points (vectorised over intervals).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from .._numerics import expit
 from ..mechanisms.base import Mechanism
-from ..tradeoff import Bracket, Sense
+from .certified import UpperBracketed
 from .hyperprior import HyperPrior
 
 #: outward rounding of every bracket: R is evaluated with an absolute error of a few ulp of ½
@@ -230,7 +230,7 @@ class RegretTarget:
 
 
 @dataclass(frozen=True)
-class MaxOutcome:
+class MaxOutcome(UpperBracketed):
     """max_π Ψ(π)·(R_X − R_Y) with its certified interval; ``upper`` is the pessimistic end."""
 
     value: float
@@ -238,30 +238,16 @@ class MaxOutcome:
     upper: float
     pi: float
     certified: bool
-    #: the certified interval as a :class:`~dpcompare.tradeoff.Bracket` of ``Sense.UPPER``: its
-    #: ``pessimistic`` end is ``upper`` and its ``optimistic`` end is ``lower``
-    bracket: Bracket = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        # the bracket is built (and its order checked: NaN or lower > upper raises) once, at construction
-        object.__setattr__(self, "bracket", Bracket.from_interval(self.lower, self.upper, Sense.UPPER))
 
 
 @dataclass(frozen=True)
-class RegretOutcome:
+class RegretOutcome(UpperBracketed):
     """∫ Ψ·(R_X − R_Y)₊ dπ with its certified interval; ``upper`` is the pessimistic end."""
 
     value: float
     lower: float
     upper: float
     certified: bool
-    #: the certified interval as a :class:`~dpcompare.tradeoff.Bracket` of ``Sense.UPPER``: its
-    #: ``pessimistic`` end is ``upper`` and its ``optimistic`` end is ``lower``
-    bracket: Bracket = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        # the bracket is built (and its order checked: NaN or lower > upper raises) once, at construction
-        object.__setattr__(self, "bracket", Bracket.from_interval(self.lower, self.upper, Sense.UPPER))
 
 
 def _max_state(g: Grid, t: MaxTarget, exact: bool, tol: float):

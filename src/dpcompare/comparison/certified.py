@@ -1,0 +1,42 @@
+"""A result's certified interval lower ≤ value ≤ upper, also held as a ``Bracket`` of ``Sense.UPPER``.
+
+Δ, the expected regret and the Lévy distance are quoted as "at most": a larger value means less privacy,
+so ``upper`` is the pessimistic end and ``lower`` the optimistic one ([BCP] Def 1, Cor 1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..tradeoff import Bracket, Sense
+
+__all__ = ["UpperBracketed"]
+
+
+@dataclass(frozen=True)
+class UpperBracketed:
+    """Base of the frozen result dataclasses with fields ``lower`` ≤ ``upper``: adds ``bracket``.
+
+    The bracket is built, and its order checked (NaN or lower > upper raises), once, at construction.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Gap(UpperBracketed):
+    ...     lower: float
+    ...     upper: float
+    >>> g = Gap(0.25, 0.5)
+    >>> (g.bracket.pessimistic, g.bracket.optimistic)
+    (0.5, 0.25)
+    >>> Gap(0.5, 0.25)
+    Traceback (most recent call last):
+    ...
+    ValueError: ...
+    """
+
+    #: the certified interval as a :class:`~dpcompare.tradeoff.Bracket` of ``Sense.UPPER``: its
+    #: ``pessimistic`` end is ``upper`` and its ``optimistic`` end is ``lower``
+    bracket: Bracket = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        lower, upper = self.lower, self.upper  # type: ignore[attr-defined]
+        object.__setattr__(self, "bracket", Bracket.from_interval(lower, upper, Sense.UPPER))
