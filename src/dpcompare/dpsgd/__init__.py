@@ -1,6 +1,8 @@
 """DP-SGD decisions ([BCP] §4–5): calibration with certified ε, PLRV moments and the Thm 3 bound
 (emergent Blackwell dominance), operational risk metrics, and parameter sweeps."""
 
+from .._lazy import lazy_module
+
 #: public name → the submodule that defines it, loaded on first use (PEP 562): the spec language
 #: imports the training configuration without the calibrations and their composition engines
 _LAZY = {
@@ -28,18 +30,5 @@ __all__ = [
     "reconstruction_bound", "risk_profile", "tpr_at_fpr", "RiskStepsCalibration", "steps_for_risk",
 ]
 
-
-def __getattr__(name: str):
-    try:
-        module = _LAZY[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    import importlib
-
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(__all__) | set(globals()))
+__getattr__, __dir__ = lazy_module(__name__, _LAZY)
+del lazy_module  # the package lists only its public names

@@ -15,6 +15,8 @@ Modules, one job each:
 - :mod:`.f_divergences` — Lemma B.4: F-divergences from a trade-off function; joint convexity.
 """
 
+from .._lazy import lazy_module
+
 #: public name → the submodule that defines it (loaded on first use, PEP 562: importing one submodule,
 #: e.g. the shuffle model for the spec language, does not import the others and their scipy parts)
 _LAZY = {
@@ -133,18 +135,5 @@ __all__ = [
     "unequal_weights_pair",
 ]
 
-
-def __getattr__(name: str):
-    try:
-        module = _LAZY[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    import importlib
-
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(__all__) | set(globals()))
+__getattr__, __dir__ = lazy_module(__name__, _LAZY)
+del lazy_module  # the package lists only its public names
