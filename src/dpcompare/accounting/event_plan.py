@@ -244,6 +244,21 @@ def _flatten(node: dict[str, Any], count: int, out: list[tuple[dict[str, Any], i
 MAX_NOISE_SPREAD = 3000.0
 
 
+def _sampled_kind(leaf: dict[str, Any], empty: bool, inners: tuple[str, ...], why: str, prefix: str = "") -> str:
+    """The kind of a sampled leaf whose inner event is one of ``inners`` with a noise multiplier: 'none' when
+    no record is sampled or the noise is infinite, 'nonprivate' at zero noise, else ``prefix`` + the inner
+    event's class (no prefix: the leaf's own class)."""
+    cls, event = leaf["class_name"], leaf.get("event")
+    inner = event["class_name"]
+    if empty:
+        return "none"
+    if inner not in inners:
+        raise ValueError(f"{cls} of {inner} is not supported ({why})")
+    if event["noise_multiplier"] == math.inf:
+        return "none"
+    return "nonprivate" if event["noise_multiplier"] == 0 else (prefix + inner if prefix else cls)
+
+
 def _leaf_kind(leaf: dict[str, Any]) -> str:
     """'none' (no privacy loss), 'nonprivate', or the leaf's own kind."""
     cls = leaf["class_name"]
@@ -254,16 +269,9 @@ def _leaf_kind(leaf: dict[str, Any]) -> str:
         raise ValueError("UnsupportedDpEvent: the event describes an operation with no known DP guarantee; no certified "
                          "answer exists (use NonPrivateDpEvent if it is not private)")
     if cls == "SampledWithReplacementDpEvent":
-        inner = g("event")["class_name"]
-        if g("sample_size") == 0:
-            return "none"
-        if inner != "GaussianDpEvent":
-            raise ValueError(f"SampledWithReplacementDpEvent of {inner} is not supported (Gaussian only: a record drawn "
-                             "k times needs the inner mechanism's k-fold group privacy, which dpcompare has in closed "
-                             "form only for the Gaussian, a mean shift of k)")
-        if g("event")["noise_multiplier"] == math.inf:
-            return "none"
-        return "nonprivate" if g("event")["noise_multiplier"] == 0 else cls
+        return _sampled_kind(leaf, g("sample_size") == 0, ("GaussianDpEvent",),
+                             "Gaussian only: a record drawn k times needs the inner mechanism's k-fold group privacy, "
+                             "which dpcompare has in closed form only for the Gaussian, a mean shift of k")
     if cls in ("GaussianDpEvent", "LaplaceDpEvent"):
         if g("noise_multiplier") == math.inf:
             return "none"  # infinite noise: the output does not depend on the data
@@ -297,15 +305,8 @@ def _leaf_kind(leaf: dict[str, Any]) -> str:
                              "privacy-loss distribution holds in double precision (0 is accepted: not private)")
         return cls
     if cls == "PoissonSampledDpEvent":
-        inner = g("event")["class_name"]
-        if g("sampling_probability") == 0:
-            return "none"
-        if inner not in ("GaussianDpEvent", "LaplaceDpEvent"):
-            raise ValueError(f"PoissonSampledDpEvent of {inner} is not supported (Gaussian or Laplace only, as in "
-                             "dp-accounting's accountants)")
-        if g("event")["noise_multiplier"] == math.inf:
-            return "none"
-        return "nonprivate" if g("event")["noise_multiplier"] == 0 else "Poisson" + inner
+        return _sampled_kind(leaf, g("sampling_probability") == 0, ("GaussianDpEvent", "LaplaceDpEvent"),
+                             "Gaussian or Laplace only, as in dp-accounting's accountants", "Poisson")
     if cls == "TruncatedSubsampledGaussianDpEvent":
         if (g("sampling_probability") == 0 or g("truncated_batch_size") == 0 or g("dataset_size") == 0
                 or g("noise_multiplier") == math.inf):
@@ -319,15 +320,8 @@ def _leaf_kind(leaf: dict[str, Any]) -> str:
                              "precision")
         return cls
     if cls == "SampledWithoutReplacementDpEvent":
-        inner = g("event")["class_name"]
-        if g("sample_size") == 0:
-            return "none"
-        if inner != "GaussianDpEvent":
-            raise ValueError(f"SampledWithoutReplacementDpEvent of {inner} is not supported (Gaussian only, as in "
-                             "dp-accounting's RDP accountant)")
-        if g("event")["noise_multiplier"] == math.inf:
-            return "none"
-        return "nonprivate" if g("event")["noise_multiplier"] == 0 else cls
+        return _sampled_kind(leaf, g("sample_size") == 0, ("GaussianDpEvent",),
+                             "Gaussian only, as in dp-accounting's RDP accountant")
     if cls == "ZCDpEvent":
         return "none" if g("rho") == 0 and g("xi") == 0 else cls
     if cls == "SingleEpochTreeAggregationDpEvent":
