@@ -62,7 +62,33 @@ def _check_common(m: Any) -> None:
 
 
 @dataclass(frozen=True, repr=False)
-class BallsInBinsGaussian(_SymmetrisedSteps):
+class _EpochBatches(_SymmetrisedSteps):
+    """E epochs of k = ⌈n/b⌉ batches of b examples: the fields, the spec and the adjacency that both
+    batching schemes share (``_sampling``: the spec's ``sampling=``; ``_adjacency``: the one ``describe`` states)."""
+
+    sigma: float
+    dataset_size: int = field(kw_only=True)
+    batch_size: int = field(kw_only=True)
+    epochs: int = field(kw_only=True, default=1)
+    steps: int = field(init=False, default=0)
+    discretization: float | None = field(default=None, kw_only=True)
+
+    _sampling = ""
+    _adjacency = ""
+
+    @property
+    def spec(self) -> str:
+        return (f"sgm(noise_multiplier={format_number(self.sigma)}, batch_size={self.batch_size}, "
+                f"dataset_size={self.dataset_size}, epochs={self.epochs}, sampling={self._sampling})")
+
+    def describe(self, delta: float = 1e-5) -> dict[str, Any]:
+        out = super().describe(delta)
+        out["adjacency"] = self._adjacency
+        return out
+
+
+@dataclass(frozen=True, repr=False)
+class BallsInBinsGaussian(_EpochBatches):
     """E epochs of balls-in-bins batching: k = ⌈n/b⌉ steps per epoch, each example in one uniformly random step,
     Gaussian noise σ·C on the clipped sum (σ = noise multiplier). Add/remove adjacency; certified bracket.
 
@@ -74,12 +100,8 @@ class BallsInBinsGaussian(_SymmetrisedSteps):
     (10, 20, True)
     """
 
-    sigma: float
-    dataset_size: int = field(kw_only=True)
-    batch_size: int = field(kw_only=True)
-    epochs: int = field(kw_only=True, default=1)
-    steps: int = field(init=False, default=0)
-    discretization: float | None = field(default=None, kw_only=True)
+    _sampling = "balls_in_bins"
+    _adjacency = "add_remove"
 
     def __post_init__(self) -> None:
         _check_common(self)
@@ -110,19 +132,10 @@ class BallsInBinsGaussian(_SymmetrisedSteps):
         """μ = √E/σ: an upper bound (the example's step revealed), attained in the extreme tail."""
         return math.sqrt(self.epochs) / self.sigma
 
-    @property
-    def spec(self) -> str:
-        return (f"sgm(noise_multiplier={format_number(self.sigma)}, batch_size={self.batch_size}, "
-                f"dataset_size={self.dataset_size}, epochs={self.epochs}, sampling=balls_in_bins)")
-
-    def describe(self, delta: float = 1e-5) -> dict[str, Any]:
-        out = super().describe(delta)
-        out["adjacency"] = "add_remove"
-        return out
 
 
 @dataclass(frozen=True, repr=False)
-class ShuffledGaussian(_SymmetrisedSteps):
+class ShuffledGaussian(_EpochBatches):
     """E epochs of shuffled batches (replace-one): the bracket [realised worst-case dataset, G_{2√E/σ}]
     (module docstring). ``sigma`` is the noise multiplier (noise std / clipping norm).
 
@@ -135,14 +148,9 @@ class ShuffledGaussian(_SymmetrisedSteps):
     (True, True)
     """
 
-    sigma: float
-    dataset_size: int = field(kw_only=True)
-    batch_size: int = field(kw_only=True)
-    epochs: int = field(kw_only=True, default=1)
-    steps: int = field(init=False, default=0)
-    discretization: float | None = field(default=None, kw_only=True)
-
     _guarantee = "certified bracket (open width)"
+    _sampling = "shuffle"
+    _adjacency = "replace_one"
 
     def __post_init__(self) -> None:
         _check_common(self)
@@ -238,14 +246,7 @@ class ShuffledGaussian(_SymmetrisedSteps):
     def gdp_mu(self) -> float:
         return 2.0 * math.sqrt(self.epochs) / self.sigma
 
-    @property
-    def spec(self) -> str:
-        return (f"sgm(noise_multiplier={format_number(self.sigma)}, batch_size={self.batch_size}, "
-                f"dataset_size={self.dataset_size}, epochs={self.epochs}, sampling=shuffle)")
-
     def describe(self, delta: float = 1e-5) -> dict[str, Any]:
         out = super().describe(delta)
-        out["guarantee"] = self._guarantee
-        out["adjacency"] = "replace_one"
         out["epsilon_lower"] = self.epsilon_lower(delta)
         return out
