@@ -33,9 +33,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._numerics import expit, logit
+from .._numerics import logit
 from ..mechanisms.base import Mechanism
-from ..tradeoff import bayes_errors_at_breakpoints
+from ..tradeoff import bayes_errors_at_breakpoints, max_at_breakpoints
 from .certified import UpperBracketed
 from .hyperprior import HyperPrior, as_hyperprior
 from .prior_sweep import FP_SLACK, FoldedWeight, MaxTarget, sweep
@@ -167,10 +167,15 @@ def check_tolerance(tol: Any) -> float:
     return float(tol)
 
 
+def widening(a: Mechanism, b: Mechanism) -> float:
+    """η = η_A + η_B + the rounding of double-precision Bayes errors: how far :func:`widen` moves each end."""
+    return float(a.numerical_error) + float(b.numerical_error) + FP_SLACK
+
+
 def widen(r: DeltaResult, a: Mechanism, b: Mechanism) -> DeltaResult:
     """Round a bracket outward: numeric compositions bound their own floating-point error η in R,
-    widen by η_A + η_B plus the rounding of double-precision Bayes errors."""
-    eta = float(a.numerical_error) + float(b.numerical_error) + FP_SLACK
+    widen by η_A + η_B plus the rounding of double-precision Bayes errors (:func:`widening`)."""
+    eta = widening(a, b)
     lower, upper = max(0.0, r.lower - eta), r.upper + eta
     return DeltaResult(min(max(r.value, lower), upper), lower, upper, r.pi, r.certified)
 
@@ -191,18 +196,10 @@ def delta_pairs(pa, pb) -> tuple[DeltaResult, DeltaResult]:
             _from_differences(lam, rb_pess - ra_opt, rb_opt - ra_pess, -mid))
 
 
-def _max_at(lam: np.ndarray, d: np.ndarray) -> tuple[float, float | None]:
-    """(max(maxₖ dₖ, 0), π where it is attained; None where the max is ≤ 0)."""
-    if lam.size == 0:
-        return 0.0, None
-    k = int(np.argmax(d))
-    return (float(d[k]), float(expit(lam[k]))) if d[k] > 0 else (0.0, None)
-
-
 def _from_differences(lam: np.ndarray, lower_d: np.ndarray, upper_d: np.ndarray, mid_d: np.ndarray) -> DeltaResult:
-    lower, pi = _max_at(lam, lower_d)
-    upper, pi_u = _max_at(lam, upper_d)
-    value, pi_v = _max_at(lam, mid_d)
+    lower, pi = max_at_breakpoints(lam, lower_d)
+    upper, pi_u = max_at_breakpoints(lam, upper_d)
+    value, pi_v = max_at_breakpoints(lam, mid_d)
     upper = max(upper, lower)
     # π: where the lower bound is attained, else where the estimate is, else where the upper bound is
     pi = next((x for x in (pi, pi_v, pi_u) if x is not None), 0.0 if lam.size else 0.5)
@@ -232,15 +229,22 @@ class DeltaBracket(UpperBracketed):
 
 
 def delta_bracket(a: Mechanism, b: Mechanism) -> DeltaBracket:
-    """Certified Δ(A‖B) = max_π (R_A − R_B) for two pair-backed mechanisms (tradeoff/compose.py step 7):
-    lower = Δ(A_pess‖B_opt) − η_A − η_B, upper = Δ(A_opt‖B_pess) + η_A + η_B, on the symmetrised pairs
-    of ``mech.pairs()``; η = ``mech.numerical_error`` (0 for mechanisms without one)."""
-    from ..tradeoff import delta_between_pairs
+    """Certified Δ(A‖B) = max_π (R_A − R_B) for two pair-backed mechanisms: the bracket of
+    :func:`delta_divergence` (step 1, ``delta_pairs`` then ``widen``) without the estimate.
 
-    (a_pess, a_opt), (b_pess, b_opt) = a.pairs(), b.pairs()
-    eta = float(getattr(a, "numerical_error", 0.0)) + float(getattr(b, "numerical_error", 0.0))
-    lo, pi_lo = delta_between_pairs(a_pess, b_opt)
-    hi, pi_hi = delta_between_pairs(a_opt, b_pess)
-    lower = max(0.0, lo - eta)
-    upper = max(hi, lo) + eta
-    return DeltaBracket(lower, upper, pi_lo if lo > 0 else pi_hi, eta)
+    lower = Δ(A_pess‖B_opt) − η, upper = Δ(A_opt‖B_pess) + η on the symmetrised pairs of
+    ``mech.pairs()``, η = η_A + η_B + the double-precision rounding (:func:`widening`, the ``numerical_error`` field).
+
+    >>> import dpcompare as dc
+    >>> r = delta_bracket(dc.parse("pp()"), dc.RandomizedResponse(1.0))   # TV/2 = (e − 1)/(2(e + 1))
+    >>> round(r.lower, 6), round(r.upper, 6), r.pi
+    (0.231059, 0.231059, 0.5)
+    """
+    check_mechanisms(a, b)
+    pa, pb = a.pairs(), b.pairs()
+    for name, pairs in (("a", pa), ("b", pb)):
+        if pairs is None:
+            raise ValueError(f"{name} must be a mechanism with discrete pairs (its pairs() is None); "
+                             "delta_divergence compares any two mechanisms")
+    r = widen(delta_pairs(pa, pb)[0], a, b)
+    return DeltaBracket(r.lower, r.upper, r.pi, widening(a, b))

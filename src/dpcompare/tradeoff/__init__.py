@@ -5,7 +5,7 @@ Imports only ``_numerics``/``_search``/``_validation``; nothing here knows about
 
 from .bracket import Bracket, PairBracket, Sense
 from .envelope import lower_envelope
-from .pair import DiscretePair, Rounding, bayes_errors_at_breakpoints, delta_between_pairs
+from .pair import DiscretePair, Rounding, bayes_errors_at_breakpoints, delta_between_pairs, max_at_breakpoints
 
 __all__ = ["Bracket", "PairBracket", "DiscretePair", "Rounding", "Sense", "bayes_errors_at_breakpoints",
-           "delta_between_pairs", "lower_envelope"]
+           "delta_between_pairs", "lower_envelope", "max_at_breakpoints"]

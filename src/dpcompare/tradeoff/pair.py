@@ -531,10 +531,24 @@ def delta_between_pairs(a: DiscretePair, b: DiscretePair) -> tuple[float, float]
     Returns (Δ, π at which it is attained). O((n+m) log(n+m)).
     """
     lam, (ra, rb) = bayes_errors_at_breakpoints(a, b)
+    value, pi = max_at_breakpoints(lam, ra - rb)
+    return value, (pi if pi is not None else 0.0 if lam.size else 0.5)
+
+
+def max_at_breakpoints(lam: np.ndarray, d: np.ndarray) -> tuple[float, float | None]:
+    """(max(maxₖ dₖ, 0), π = 1/(1+e^{−λₖ}) where it is attained; None where the maximum is ≤ 0).
+
+    ``d`` is a difference of Bayes errors at the merged breakpoints λ of
+    :func:`bayes_errors_at_breakpoints`; it is piecewise linear in π with kinks there only, so this is
+    its exact maximum over π ∈ [0, 1] (0 at π ∈ {0, 1}) — the one computation behind every Δ of
+    discrete pairs ([BCP] Cor 1).
+
+    >>> max_at_breakpoints(np.array([-1.0, 0.0, 1.0]), np.array([0.1, 0.3, -0.2]))
+    (0.3, 0.5)
+    >>> max_at_breakpoints(np.array([0.0]), np.array([-0.1]))
+    (0.0, None)
+    """
     if lam.size == 0:
-        return 0.0, 0.5
-    d = ra - rb
+        return 0.0, None
     k = int(np.argmax(d))
-    if d[k] <= 0:
-        return 0.0, 0.0
-    return float(d[k]), float(expit(lam[k]))
+    return (float(d[k]), float(expit(lam[k]))) if d[k] > 0 else (0.0, None)
