@@ -192,6 +192,9 @@ POSITIVE = Interval(0.0, math.inf, low_open=True)
 NONNEGATIVE = Interval(0.0, math.inf)
 UNIT = Interval(0.0, 1.0)
 
+#: the privacy-loss grid spacing h of a certified composition (None: the mechanism's default grid)
+DISCRETIZATION = Param("discretization", Interval(0.0, 10.0, low_open=True), optional=True)
+
 
 def declared(params: tuple[Param, ...], name: str) -> Param:
     """The parameter ``name`` of a ``PARAMS`` declaration (a ``KeyError`` if it is not declared)."""

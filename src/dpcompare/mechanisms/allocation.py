@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_integer, check_positive, format_number
-from .fixed_batch import _SymmetrisedSteps
+from .fixed_batch import _SymmetrisedSteps, check_batches
 
 __all__ = ["BallsInBinsGaussian", "ShuffledGaussian"]
 
@@ -49,10 +49,7 @@ def _check_common(m: Any) -> None:
     s(m, "sigma", check_positive("noise_multiplier", m.sigma))
     if not 0.05 <= m.sigma <= 1000.0:
         raise ValueError(f"noise_multiplier must be in [0.05, 1000] for this batching scheme, got {m.sigma:g}")
-    s(m, "dataset_size", check_integer("dataset_size", m.dataset_size, minimum=1))
-    s(m, "batch_size", check_integer("batch_size", m.batch_size, minimum=1))
-    if m.batch_size > m.dataset_size:
-        raise ValueError(f"batch_size ({m.batch_size}) must be <= dataset_size ({m.dataset_size})")
+    check_batches(m)
     s(m, "epochs", check_integer("epochs", m.epochs, minimum=1))
     k = -(-m.dataset_size // m.batch_size)
     if k > 10**6:

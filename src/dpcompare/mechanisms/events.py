@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_positive
+from .._validation import DISCRETIZATION, check_positive
 from ..tradeoff import DiscretePair
 from .base import Mechanism
 from .continuous import Gaussian, Laplace
@@ -154,10 +154,7 @@ class FromDpEvent(Mechanism):
         if not (is_event(self.event) or isinstance(self.event, dict)):
             raise ValueError(f"event must be a dp_accounting DpEvent or its plain (JSON) form, got {type(self.event).__name__}")
         if self.discretization is not None:
-            h = check_positive("discretization", self.discretization)
-            if h > 10.0:
-                raise ValueError(f"discretization must be in (0, 10], got {h:g}")
-            object.__setattr__(self, "discretization", h)
+            object.__setattr__(self, "discretization", DISCRETIZATION.check_spec(self.discretization))
         plain = event_to_dict(self.event) if is_event(self.event) else check_event_dict(self.event)
         object.__setattr__(self, "_plain", plain)
         _ = self.plan  # unsupported events fail at construction, naming the type

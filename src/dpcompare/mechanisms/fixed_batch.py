@@ -32,12 +32,25 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_integer, check_positive, format_number
+from .._validation import DISCRETIZATION, Interval, Param, check_positive, declared, format_number
 from ..tradeoff import DiscretePair, Sense
 from .base import _ROUNDING_ABS, interval_bracket
 from .pair_backed import PairMechanism
 
 __all__ = ["FixedBatchGaussian", "WithReplacementGaussian"]
+
+#: the one declaration of the batch mechanisms' counts (fixed-size batches with or without replacement here,
+#: balls-in-bins and shuffled batches in :mod:`.allocation`): n, b and N are integers ≥ 1
+PARAMS = tuple(Param(n, Interval(1.0, math.inf), integer=True) for n in ("dataset_size", "batch_size", "steps"))
+
+
+def check_batches(m: Any, *, fit: str | None = "") -> None:
+    """Check and store ``m.dataset_size`` and ``m.batch_size`` of a frozen batch mechanism as declared in
+    :data:`PARAMS`, and b ≤ n unless ``fit`` is None (``fit`` ends that message: the scheme that needs it)."""
+    for name in ("dataset_size", "batch_size"):
+        object.__setattr__(m, name, declared(PARAMS, name).check_spec(getattr(m, name)))
+    if fit is not None and m.batch_size > m.dataset_size:
+        raise ValueError(f"batch_size ({m.batch_size}) must be <= dataset_size ({m.dataset_size}){fit}")
 
 
 @dataclass(frozen=True, repr=False)
@@ -57,17 +70,10 @@ class _SymmetrisedSteps(PairMechanism):
         if 1.0 / self.sigma > 1e6:
             raise ValueError(f"sigma must be >= 1e-6 (the privacy loss of a smaller noise multiplier does not fit in "
                              f"double precision), got {self.sigma:g}")
-        s(self, "dataset_size", check_integer("dataset_size", self.dataset_size, minimum=1))
-        s(self, "batch_size", check_integer("batch_size", self.batch_size, minimum=1))
-        if without_replacement and self.batch_size > self.dataset_size:
-            raise ValueError(f"batch_size ({self.batch_size}) must be <= dataset_size ({self.dataset_size}) for "
-                             "sampling without replacement")
-        s(self, "steps", check_integer("steps", self.steps, minimum=1))
+        check_batches(self, fit=" for sampling without replacement" if without_replacement else None)
+        s(self, "steps", declared(PARAMS, "steps").check_spec(self.steps))
         if self.discretization is not None:
-            h = check_positive("discretization", self.discretization)
-            if h > 10.0:
-                raise ValueError(f"discretization must be in (0, 10], got {h:g}")
-            s(self, "discretization", h)
+            s(self, "discretization", DISCRETIZATION.check_spec(self.discretization))
 
     @property
     def composition(self):  # pragma: no cover - every subclass overrides it

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_integer
+from .._validation import DISCRETIZATION, check_integer
 from ..tradeoff import Bracket, DiscretePair
 from .pair_backed import PairMechanism
 
@@ -45,9 +45,7 @@ class ComposedGaussianMixture(PairMechanism):
             raise ValueError(f"pair must be a GaussianMixturePair or a LatticePair, got {type(self.pair).__name__}")
         object.__setattr__(self, "steps", check_integer("steps", self.steps, minimum=1))
         if self.discretization is not None:
-            h = float(self.discretization)
-            if not (0.0 < h <= 10.0):
-                raise ValueError(f"discretization must be in (0, 10], got {self.discretization!r}")
+            object.__setattr__(self, "discretization", DISCRETIZATION.check_spec(self.discretization))
 
     @cached_property
     def composition(self):
