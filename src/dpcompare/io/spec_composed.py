@@ -17,9 +17,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._validation import check_integer
 from .spec import MECHANISMS
-from .spec_mixtures import split_arguments
+from .spec_mixtures import keyed_arguments, split_arguments
 
 if TYPE_CHECKING:
     from ..mechanisms import Mechanism
@@ -35,18 +34,8 @@ _USAGE = "compose(SPEC, steps=N)"
 def _compose(text: str) -> "Mechanism":
     from ..mechanisms.composed import Composed
 
-    parts = split_arguments(text)
-    bare, steps_text = [], None
-    for part in parts:
-        key, eq, value = part.partition("=")
-        if eq and "(" not in key and key.strip().lower() == "steps":
-            if steps_text is not None:
-                raise ValueError("parameter 'steps' given twice for compose")
-            steps_text = value.strip()
-        elif eq and "(" not in key:
-            raise ValueError(f"unknown parameter {key.strip().lower()!r} for compose; allowed: steps; usage: {_USAGE}")
-        else:
-            bare.append(part)
+    bare, keyed = keyed_arguments(split_arguments(text), "compose", ("steps",), _USAGE)
+    steps_text = keyed.get("steps")
     if len(bare) != 1:
         raise ValueError(f"compose needs exactly one mechanism spec, got {len(bare)}; usage: {_USAGE}")
     if steps_text is None:
@@ -55,4 +44,4 @@ def _compose(text: str) -> "Mechanism":
         steps_value = float(steps_text.replace("_", ""))
     except ValueError:
         raise ValueError(f"steps must be an integer >= 1 (1.4e6 is accepted), got {steps_text!r}") from None
-    return Composed(MECHANISMS.parse(bare[0]), check_integer("steps", steps_value, minimum=1))
+    return Composed(MECHANISMS.parse(bare[0]), steps_value)  # an integer >= 1: checked by Composed

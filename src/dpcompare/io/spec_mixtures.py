@@ -26,13 +26,13 @@ import math
 import re
 from typing import TYPE_CHECKING, Any
 
-from .._validation import check_in_interval, check_integer, check_positive, check_real
+from .._validation import check_in_interval, check_positive
 from .spec import MECHANISMS
 
 if TYPE_CHECKING:
     from ..mechanisms import Mechanism
 
-__all__ = ["split_arguments"]
+__all__ = ["keyed_arguments", "split_arguments"]
 
 _KEY = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)\s*(.*)\Z", re.DOTALL)
 _TERM = re.compile(r"\s*([^*()]+?)\s*\*\s*(.+)\Z", re.DOTALL)
@@ -66,8 +66,14 @@ def split_arguments(text: str) -> list[str]:
     return parts
 
 
-def _keyed(parts: list[str], name: str, allowed: tuple[str, ...]) -> tuple[list[str], dict[str, str]]:
-    """(bare arguments, key → value text); unknown and repeated keys are errors."""
+def keyed_arguments(parts: list[str], name: str, allowed: tuple[str, ...],
+                    usage: str | None = None) -> tuple[list[str], dict[str, str]]:
+    """(bare arguments, key → value text) of the entry ``name``; an unknown key (the message ends with
+    ``usage`` when given) and a repeated one are errors. The values are checked by the mechanism built.
+
+    >>> keyed_arguments(["laplace(b=1)", "steps = 10"], "compose", ("steps",))
+    (['laplace(b=1)'], {'steps': '10'})
+    """
     bare: list[str] = []
     keyed: dict[str, str] = {}
     for part in parts:
@@ -75,7 +81,8 @@ def _keyed(parts: list[str], name: str, allowed: tuple[str, ...]) -> tuple[list[
         if m and "(" not in m.group(1):
             key = m.group(1).lower()
             if key not in allowed:
-                raise ValueError(f"unknown parameter {key!r} for {name}; allowed: {', '.join(allowed)}")
+                raise ValueError(f"unknown parameter {key!r} for {name}; allowed: {', '.join(allowed)}"
+                                 + (f"; usage: {usage}" if usage else ""))
             if key in keyed:
                 raise ValueError(f"parameter {key!r} given twice for {name}")
             keyed[key] = m.group(2).strip()
@@ -126,13 +133,12 @@ def _mixture(text: str) -> "Mechanism":
 def _subsample(text: str) -> "Mechanism":
     from ..mixtures import Subsampled
 
-    bare, keyed = _keyed(split_arguments(text), "subsample", ("w",))
+    bare, keyed = keyed_arguments(split_arguments(text), "subsample", ("w",))
     if len(bare) != 1:
         raise ValueError(f"subsample needs exactly one mechanism spec, got {len(bare)}; usage: subsample(SPEC, w=...)")
     if "w" not in keyed:
         raise ValueError("subsample is missing parameter w (sampling probability in [0, 1]); usage: subsample(SPEC, w=...)")
-    w = check_in_interval("w (sampling probability)", _number("w", keyed["w"]), 0.0, 1.0)
-    return Subsampled(MECHANISMS.parse(bare[0]), w)
+    return Subsampled(MECHANISMS.parse(bare[0]), _number("w", keyed["w"]))  # w ∈ [0, 1] checked there
 
 
 # ---------------------------------------------------------------------------------------------- random_init
@@ -147,7 +153,7 @@ _RI_KEYS = ("loss", "a", "clip", "bound", "sigma", "steps", "heuristic")
 def _random_init(text: str) -> "Mechanism":
     from ..mixtures import Loss, RandomInit, Sensitivity
 
-    bare, keyed = _keyed(split_arguments(text), "random_init", _RI_KEYS)
+    bare, keyed = keyed_arguments(split_arguments(text), "random_init", _RI_KEYS)
     if bare:
         raise ValueError(f"random_init takes key=value arguments only, got {bare[0]!r}")
     if "loss" not in keyed:
@@ -158,7 +164,7 @@ def _random_init(text: str) -> "Mechanism":
         raise ValueError(f"loss must be one of {', '.join(l.value for l in Loss)}, got {keyed['loss']!r}") from None
     kw: dict[str, Any] = {"loss": loss}
     if "a" in keyed:
-        kw["a"] = check_real("a", _number("a", keyed["a"]))
+        kw["a"] = _number("a", keyed["a"])  # checked by Sensitivity
     if "sigma" in keyed:
         kw["sigma"] = check_positive("sigma (noise standard deviation)", _number("sigma", keyed["sigma"]))
     if loss is Loss.CLIPPED_LEAST_SQUARES:
@@ -172,7 +178,7 @@ def _random_init(text: str) -> "Mechanism":
             kw["bound"] = check_positive("bound (|x·y| ≤ bound)", _number("bound", keyed["bound"]))
     elif "bound" in keyed:
         raise ValueError(f"bound applies only to loss=logistic, not {loss.value}")
-    steps = check_integer("steps", _number("steps", keyed["steps"]), minimum=1) if "steps" in keyed else 1
+    steps = _number("steps", keyed["steps"]) if "steps" in keyed else 1  # checked by RandomInit
     heuristic = False
     if "heuristic" in keyed:
         h = _number("heuristic", keyed["heuristic"])
