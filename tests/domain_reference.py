@@ -2,20 +2,20 @@
 
 Nothing here imports dpcompare: every formula is written from its source again, so a shared bug
 cannot hide. All profiles are of the *symmetrised* trade-off f_sym = conv(min(f, f⁻¹)), whose
-privacy profile is δ_sym(ε) = max(δ_{P‖Q}(ε), δ_{Q‖P}(ε)) (DESIGN.md §1).
+privacy profile is δ_sym(ε) = max(δ_{P‖Q}(ε), δ_{Q‖P}(ε)).
 
-- Gaussian μ (Dong, Roth, Su 2022, Cor 2.13; seed 001 eq 7.1):
+- Gaussian μ (Dong, Roth, Su 2022, Cor 2.13; [SI] eq 7.1):
   δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2);  f(α) = Φ(Φ⁻¹(1−α) − μ).
-- Laplace with m = Δ/b (seed 000 Fig 3; DESIGN.md §1): δ(ε) = max(0, 1 − e^{(ε−m)/2});
+- Laplace with m = Δ/b ([BCP] Fig 3): δ(ε) = max(0, 1 − e^{(ε−m)/2});
   f(α) = 1 − e^m α on [0, e^{−m}/2], e^{−m}/(4α) on [e^{−m}/2, ½], e^{−m}(1−α) on [½, 1]
   (Dong, Roth, Su 2022, Example: Laplace trade-off).
 - ε-DP / randomized response (f_{ε,0}) and (ε, δ₀)-DP (f_{ε,δ₀}, Dong, Roth, Su 2022 eq 5):
   f(α) = max(0, 1 − δ₀ − e^ε α, e^{−ε}(1 − δ₀ − α));
   δ(ε') = δ₀ + (1 − δ₀)·(e^ε − e^{ε'})₊/(1 + e^ε).
-- Subsampled Gaussian, one step (seed 000 §5; the loss is monotone in the output x, so each
+- Subsampled Gaussian, one step ([BCP] §5; the loss is monotone in the output x, so each
   direction's profile is a difference of Gaussian tails at the point x_ε where ℓ(x) = ε):
   P = N(0, σ²), Q = (1−p)N(0, σ²) + pN(1, σ²).
-- Bayes error R(π) = π(1 − δ(log((1−π)/π))) for π ≤ ½ and R(π) = R(1−π) (DESIGN.md §1).
+- Bayes error R(π) = π(1 − δ(log((1−π)/π))) for π ≤ ½ and R(π) = R(1−π).
 - Discrete pairs in rational arithmetic (``fractions.Fraction``): mixtures of masses and the trade-off
   T(P, Q) by Neyman–Pearson, so a mass such as w·q = 2.5e-324 that floats round to 0 keeps f(0) = 1.
 """
@@ -116,7 +116,7 @@ def sgm1_delta(sigma, p, eps):
 
 
 def sgm1_bayes_error(sigma, p, pi):
-    """One step of the Poisson-subsampled Gaussian, symmetrised: min(R(π), R(1−π)) (seed 000 eq 2).
+    """One step of the Poisson-subsampled Gaussian, symmetrised: min(R(π), R(1−π)) ([BCP] eq 2).
 
     Remove direction P = N(0, σ²), Q = (1−p)N(0, σ²) + pN(1, σ²): the loss is increasing in x, so
     R(π) = π·P(x ≥ x_λ) + (1−π)·Q(x < x_λ) with ℓ(x_λ) = λ = log(π/(1−π)); the add direction is the

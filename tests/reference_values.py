@@ -7,18 +7,18 @@ Provenance
 ----------
 - Gaussian mechanism G_μ (Balle & Wang 2018, Thm 8; Dong et al. 2022, Cor 2.13):
       δ_G(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2),   δ_G′(ε) = −e^ε Φ(−ε/μ − μ/2).
-- Laplace mechanism, sensitivity/b = m (DESIGN.md §1):
+- Laplace mechanism, sensitivity/b = m:
       δ_L(ε) = max(0, 1 − e^{(ε−m)/2}),   δ_L′(ε) = −½ e^{(ε−m)/2} on [0, m), 0 beyond.
-- Bayes error from the profile (DESIGN.md §1): R(π) = π(1 − δ(log((1−π)/π))) for π ≤ ½,
+- Bayes error from the profile: R(π) = π(1 − δ(log((1−π)/π))) for π ≤ ½,
   R(π) = R(1−π).
-- Δ-divergence (seed 000 Cor 1 / Thm 2 clause 2): for symmetric mechanisms, with π = 1/(1+e^ε),
+- Δ-divergence ([BCP] Cor 1 / Thm 2 clause 2): for symmetric mechanisms, with π = 1/(1+e^ε),
       Δ(A‖B) = max(0, sup_{ε ≥ 0} g(ε)),  g(ε) = (δ_B(ε) − δ_A(ε)) / (1 + e^ε).
   g is smooth between the kinks of the profiles (ε = m for the Laplace mechanism); on each smooth
   piece the supremum is at an end or at a root of g′, located by a scan and refined with
   ``mpmath.findroot`` (Anderson's bracketing method) at DPS digits.
 - Crossings: roots of δ_A(ε) − δ_B(ε) on ε > 0, found the same way; π = 1/(1+e^ε) and 1 − π.
 
-Seed 000 §5 (Figure 3) and DESIGN.md §1 quote Δ(G‖L) = 0.00527 at π = ½, Δ(L‖G) = 0.03414 at
+[BCP] §5 (Figure 3) quotes Δ(G‖L) = 0.00527 at π = ½, Δ(L‖G) = 0.03414 at
 π = 1/(1+e), crossing at π ≈ 0.4185, for μ = 1, b = 1.
 """
 
@@ -70,7 +70,7 @@ def laplace_delta_prime(eps, m=1):
 
 
 def bayes_error(delta: ProfileFn, pi) -> mp.mpf:
-    """R(π) = π(1 − δ(log((1−π)/π))) for π ≤ ½ and R(π) = R(1−π) (DESIGN.md §1)."""
+    """R(π) = π(1 − δ(log((1−π)/π))) for π ≤ ½ and R(π) = R(1−π)."""
     pi = mp.mpf(pi)
     if pi <= 0 or pi >= 1:
         return mp.mpf(0)

@@ -217,7 +217,7 @@ def test_pmf_to_pair_moves_excess_and_negative_mass_explicitly():
 
 
 def test_add_direction_mass_excess_of_dp_accounting_is_removed_not_renormalised():
-    """DESIGN: at fine discretisations dp-accounting's ADD pmf of σ=2, p=9e-4 carries total mass > 1."""
+    """At fine discretisations dp-accounting's ADD pmf of σ=2, p=9e-4 carries total mass > 1."""
     one = subsampled_gaussian_pld(2.0, 9e-4, discretization=1e-5)
     add = one._pmf_add
     assert add._probs.sum() + add._infinity_mass > 1 + 1e-8  # the documented trap
@@ -295,7 +295,7 @@ def test_non_event_is_rejected():
 
 
 def test_dense_self_composition_is_used():
-    """The adapter composes dense pmfs (DESIGN: sparse self_compose is ~200× slower)."""
+    """The adapter composes dense pmfs (sparse self_compose is ~200× slower)."""
     pld = subsampled_gaussian_pld(3.0, 9e-4, discretization=1e-4)
     assert isinstance(pld._pmf_remove, pld_lib.pld_pmf.DensePLDPmf)
     assert isinstance(pld._pmf_add, pld_lib.pld_pmf.DensePLDPmf)

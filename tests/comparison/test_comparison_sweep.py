@@ -1,7 +1,7 @@
-"""compare in one sweep (issue 12) and hyper-priors that never change the verdict (issue 13).
+"""compare in one sweep and hyper-priors that never change the verdict.
 
 Independent references used here:
-- the Bayes error of G_μ written out from seed 000 eq 2 with the Neyman–Pearson threshold
+- the Bayes error of G_μ written out from [BCP] eq 2 with the Neyman–Pearson threshold
   λ = log(π/(1−π)): R(π) = π·Φ(−λ/μ − μ/2) + (1−π)·Φ(λ/μ − μ/2) (L ~ N(−μ²/2, μ²) under P);
 - the Bayes error of Laplace(b) from R(π) = min over the three linear pieces of its trade-off curve
   (Dong, Roth & Su 2022 App. A), minimised by brute force over a fine α grid;
@@ -24,7 +24,7 @@ G1, L1 = dc.Gaussian(mu=1.0), dc.Laplace(b=1.0)
 
 
 def r_gauss(mu, pi):
-    """seed 000 eq 2 with the NP test, written out independently of dpcompare."""
+    """[BCP] eq 2 with the NP test, written out independently of dpcompare."""
     pi = np.asarray(pi, dtype=float)
     lam = np.log(pi) - np.log1p(-pi)
     return pi * norm.cdf(-lam / mu - mu / 2) + (1 - pi) * norm.cdf(lam / mu - mu / 2)
@@ -159,7 +159,7 @@ def test_hyperprior_text_must_be_parsed_in_io():
         dc.compare(G1, "laplace(b=1)")
 
 
-# ---------------------------------------------------------------- CLI regressions (issue 13)
+# ---------------------------------------------------------------- CLI regressions
 def _run(capsys, *argv):
     code = cli.main(list(argv))
     out, err = capsys.readouterr()

@@ -1,11 +1,11 @@
 """Δ-divergence: reference numbers, certified brackets, Lemmas 3–5, Theorems 1–2, hyper-priors.
 
 References:
-- DESIGN §1: Gaussian μ=1 vs Laplace b=1: Δ(G‖L) = 0.00527 at π = ½, Δ(L‖G) = 0.03414 at
-  π = 1/(1+e), Bayes error functions cross at π ≈ 0.4185 (seed 000 rounds to 0.005, 0.034, 0.4).
+- [BCP] §5, Figure 3: Gaussian μ=1 vs Laplace b=1: Δ(G‖L) = 0.00527 at π = ½, Δ(L‖G) = 0.03414 at
+  π = 1/(1+e), Bayes error functions cross at π ≈ 0.4185 ([BCP] rounds to 0.005, 0.034, 0.4).
 - Thm 2 clause 2: Δ(M‖M̃) = sup_{ε≥0} (δ̃(ε) − δ(ε))/(1+e^ε), evaluated here by brute force on a fine
   ε grid with profiles written out independently (Balle & Wang 2018 Thm 8; Laplace 1 − e^{(ε−m)/2}).
-- Lemmas 3–5 (seed 000 §3.4): Δ(PP‖M) = TV/2 = δ(0)/2, Δ(M‖BNP) = R(½) = α*, sum = ½.
+- Lemmas 3–5 ([BCP] §3.4): Δ(PP‖M) = TV/2 = δ(0)/2, Δ(M‖BNP) = R(½) = α*, sum = ½.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def profile(m, eps):
 EPS_FINE = np.linspace(0.0, 12.0, 240001)
 
 
-# ---------------------------------------------------------------- reference numbers (DESIGN §1)
+# ---------------------------------------------------------------- reference numbers ([BCP] Figure 3)
 def test_gauss_vs_laplace_reference_values():
     ab = dc.delta_divergence(G1, L1)
     ba = dc.delta_divergence(L1, G1)
@@ -236,7 +236,7 @@ def test_bad_hyperprior_raises(bad):
 
 
 def test_verdict_uses_estimates_and_reports_certification():
-    """Seed 000 Thm 1 with a tolerance: a bracket straddling tol gives an uncertified verdict."""
+    """[BCP] Thm 1 with a tolerance: a bracket straddling tol gives an uncertified verdict."""
     from dpcompare.comparison.comparison import blackwell_verdict, verdict_certified
 
     clear = dc.DeltaResult(0.03, 0.029, 0.031, 0.27)

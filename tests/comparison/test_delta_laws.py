@@ -1,8 +1,8 @@
-"""Property tests for the laws of DESIGN §5 / seed 000 §2–3 (hypothesis).
+"""Property tests for the laws of [BCP] §2–3 (hypothesis).
 
 - Δ ≥ 0 and Δ(M‖M) = 0 (Def 1); triangle inequality Δ(1‖3) ≤ Δ(1‖2) + Δ(2‖3) (Cor 1: a sup of
   differences); Δ↔ is a metric (Cor 2): symmetric, triangle inequality.
-- R concave with R ≤ min(π, 1−π), R(0) = R(1) = 0 (seed 000 §2).
+- R concave with R ≤ min(π, 1−π), R(0) = R(1) = 0 ([BCP] §2).
 - Lemma 5: Δ(PP‖M) + Δ(M‖BNP) = ½.
 - Exact merge: Δ between two discrete mechanisms equals the max of R_A − R_B over a fine π grid
   (and exactly so once the breakpoints are added).

@@ -1,4 +1,4 @@
-"""Emergent Blackwell dominance (seed 000 §4, eq 8–14, Theorem 3) for any two mechanisms.
+"""Emergent Blackwell dominance ([BCP] §4, eq 8–14, Theorem 3) for any two mechanisms.
 
 Independent references:
 - Laplace: KL(Lap(0,b)‖Lap(Δ,b)) = m + e^{−m} − 1 (closed form), and eq 9–12 literally, i.e. the
@@ -78,7 +78,7 @@ def test_gaussian_clt_proxy_is_exact_and_theorem_is_sound():
 
 
 def _rr_bayes_brute(eps, n, pi):
-    """R(π) of n-fold RR by brute force over the binomial count k (seed 000 eq 2, NP test)."""
+    """R(π) of n-fold RR by brute force over the binomial count k ([BCP] eq 2, NP test)."""
     k = np.arange(n + 1)
     c = np.array([math.comb(n, int(i)) for i in k], dtype=float)
     e = math.exp(eps)
@@ -118,7 +118,7 @@ def test_sgm_must_be_one_step():
 
 
 def test_seed000_example_theorem_does_not_apply_in_the_papers_direction():
-    """seed 000 §5: σ = 2 vs 3, p = 9e-4, N = 1.4e6 vs 3.4e6 (moments only: certified=False)."""
+    """[BCP] §5: σ = 2 vs 3, p = 9e-4, N = 1.4e6 vs 3.4e6 (moments only: certified=False)."""
     a, b = dc.parse("sgm(sigma=2, p=9e-4, steps=1)"), dc.parse("sgm(sigma=3, p=9e-4, steps=1)")
     e = emergent(a, b, 1_400_000, 3_400_000, certified=False)
     assert e.forward.ratio == pytest.approx(1.4 / 3.4) and not e.forward.applies

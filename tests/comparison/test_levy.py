@@ -1,4 +1,4 @@
-"""Seed 000 Lemma B.1 (Δ↔ is the Lévy distance between the W-laws) and Lemma 1 (eq 7).
+"""[BCP] Lemma B.1 (Δ↔ is the Lévy distance between the W-laws) and Lemma 1 (eq 7).
 
 ``levy_distance`` works on the trade-off functions only (the CDFs F_W(x) = f(1 − x) of Lemma B.1),
 ``compare`` on the Bayes error functions: two independent routes to the same number.
@@ -81,7 +81,7 @@ def test_lemma_1_eq_7(a, b):
 def test_gaussian_against_approxdp_bracket_contains_the_truth():
     """Found by the property test above: compare's sweep extended neighbouring secants of exact node
     values, so one ulp of the closed form, multiplied by the ratio of neighbouring interval widths, put
-    its upper bound 5e-11 below the true Δ. Truth from seed 000 eq 2 with mpmath at 40 digits: for G_μ,
+    its upper bound 5e-11 below the true Δ. Truth from [BCP] eq 2 with mpmath at 40 digits: for G_μ,
     R(π) = π·Φ(−t) + (1−π)·Φ(t − μ), t = λ/μ + μ/2, and for ApproxDP(0, ½) R(π) = ½·min(π, 1−π); Δ is
     attained where dR_G/dπ = ½."""
     import mpmath as mp

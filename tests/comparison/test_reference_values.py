@@ -1,6 +1,6 @@
 """The mpmath reference of reference_values.py checked against the quoted numbers and a brute force.
 
-Sources: DESIGN.md §1 and seed 000 §5 (Figure 3) quote Δ(G‖L) = 0.00527 at π = ½,
+Sources: [BCP] §5 (Figure 3) quotes Δ(G‖L) = 0.00527 at π = ½,
 Δ(L‖G) = 0.03414 at π = 1/(1+e), crossing at π ≈ 0.4185 (μ = 1, b = 1). The brute force below
 uses double precision scipy.special closed forms on a dense π grid, not dpcompare.
 """
@@ -43,7 +43,7 @@ def test_quoted_values():
 
 def test_brute_force_grid_agrees():
     ref = gauss_laplace_reference()
-    # a dense grid plus the kink of R_Lap at π = 1/(1+e) (where Δ(L‖G) sits, seed 000 Fig 3)
+    # a dense grid plus the kink of R_Lap at π = 1/(1+e) (where Δ(L‖G) sits, [BCP] Fig 3)
     pi = np.sort(np.concatenate([np.linspace(1e-6, 1 - 1e-6, 400_001), [1 / (1 + math.e), math.e / (1 + math.e)]]))
     d = _bayes_error(_delta_gauss, pi) - _bayes_error(_delta_laplace, pi)
     assert d.max() <= ref.delta_gl + 1e-14 and d.max() >= ref.delta_gl - 1e-9

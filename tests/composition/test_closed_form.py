@@ -77,7 +77,7 @@ def test_one_step_brackets_the_closed_form(m):
 
 # ---------------------------------------------------------------------------------------------- Laplace, N steps
 def _two_step_delta(m: float, eps: float) -> float:
-    """δ(ε) of Laplace^⊗2 by integration: δ = E_Q[(1 − e^{ε−L})₊] with L = L₁ + L₂ (seed 000 eq 25),
+    """δ(ε) of Laplace^⊗2 by integration: δ = E_Q[(1 − e^{ε−L})₊] with L = L₁ + L₂ ([BCP] eq 25),
     the one-step law as two atoms plus the density of the module docstring."""
     atoms = [(-m, 0.5 * math.exp(-m)), (m, 0.5)]  # (loss, Q-mass)
     dens = lambda t: 0.25 * math.exp((t - m) / 2)  # noqa: E731

@@ -1,4 +1,4 @@
-"""Fixed-size batches sampled without replacement, replace-one (issue 14): the certified bracket of
+"""Fixed-size batches sampled without replacement, replace-one: the certified bracket of
 composition/wor.py and mechanisms/fixed_batch.py, checked against brute force and dp-accounting.
 
 Independent computations: the subsampled mechanism of a tiny dataset written out batch by batch (every

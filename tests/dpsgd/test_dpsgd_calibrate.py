@@ -1,4 +1,4 @@
-"""DP-SGD calibration (issue 5): certified ε within tolerance, checked against closed forms and dp-accounting."""
+"""DP-SGD calibration: certified ε within tolerance, checked against closed forms and dp-accounting."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from dpcompare.dpsgd import certified_epsilon, sigma_for_epsilon, sigma_for_risk
 
 
 def test_gaussian_case_matches_closed_form():
-    # p = 1, N steps: the Gaussian mechanism with μ = √N/σ; dg.epsilon is the exact profile inversion (seed 001)
+    # p = 1, N steps: the Gaussian mechanism with μ = √N/σ; dg.epsilon is the exact profile inversion ([SI])
     c = sigma_for_epsilon(2.0, 1e-5, 1.0, 4)
     exact = float(dg.epsilon(2.0 / c.sigma, 1e-5))
     assert exact <= c.epsilon <= 2.0
@@ -25,7 +25,7 @@ def test_gaussian_case_matches_closed_form():
 
 
 def test_seed000_figure6_baseline_sigma_and_dp_accounting():
-    # seed 000 §5: p = 0.01, N = 500 at (8, 1e-5) gives σ = 0.54
+    # [BCP] §5: p = 0.01, N = 500 at (8, 1e-5) gives σ = 0.54
     c = sigma_for_epsilon(8.0, 1e-5, 0.01, 500)
     assert 8.0 - 1e-3 <= c.epsilon <= 8.0
     assert abs(c.sigma - 0.54) < 0.005

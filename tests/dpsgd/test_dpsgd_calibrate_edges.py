@@ -1,4 +1,4 @@
-"""Calibration at the edges of the domain (issue 13 part 2, issue 17 "σ calibration"): each test here failed on
+"""Calibration at the edges of the domain: each test here failed on
 main at 2cef12d (NaN crash, hidden caps, internal messages, "unreachable" where an answer exists)."""
 
 from __future__ import annotations

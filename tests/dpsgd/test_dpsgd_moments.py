@@ -1,4 +1,4 @@
-"""PLRV moments and Thm 3 (seed 000 eq 8–15): closed forms, the trade-off integrals of eq 9–12, and mpmath."""
+"""PLRV moments and Thm 3 ([BCP] eq 8–15): closed forms, the trade-off integrals of eq 9–12, and mpmath."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ def test_small_p_expansion_and_p_one():
 
 
 def test_thm3_paper_example():
-    # seed 000 §5: σ = 2 vs 3, p = 9e-4, N = 1.4e6 vs 3.4e6
+    # [BCP] §5: σ = 2 vs 3, p = 9e-4, N = 1.4e6 vs 3.4e6
     a = subsampled_gaussian_moments(2.0, 9e-4)
     b = subsampled_gaussian_moments(3.0, 9e-4)
     r = thm3(a, 1_400_000, b, 3_400_000)

@@ -1,4 +1,4 @@
-"""Risk metrics (issue 5): closed forms for the Gaussian, brute force on randomized response, certified sides."""
+"""Risk metrics: closed forms for the Gaussian, brute force on randomized response, certified sides."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def test_sgm_metrics_are_on_the_pessimistic_side():
     assert risk.bayes_error(m, 0.5) == pytest.approx(m.bayes_error_bounds(0.5)[0])
     prof = risk.risk_profile(m)
     assert set(prof) == {"advantage", "tpr_at_fpr", "bayes_error", "rero_bound"}
-    # no a == b shortcut any more (issue 12): the certified upper end of Δ(M‖M) is Δ(M_opt‖M_pess), the
+    # no a == b shortcut any more: the certified upper end of Δ(M‖M) is Δ(M_opt‖M_pess), the
     # composition's own bracket width (1.24e-6 here), not 0
     assert 0.0 <= risk.excess_vulnerability(m, m) <= 5e-6
 

@@ -1,4 +1,4 @@
-"""Steps-to-risk calibration (issue 14 part 6): the largest N whose certified risk meets a target.
+"""Steps-to-risk calibration: the largest N whose certified risk meets a target.
 
 Independent checks: at p = 1 SGM(σ, 1, N) is the Gaussian G_{√N/σ} (Dong, Roth & Su 2022, Cor 3.3), whose
 advantage 2Φ(μ/2) − 1, TPR at FPR α 1 − Φ(Φ⁻¹(1 − α) − μ) and Bayes error π(1 − Φ(x*)) + (1 − π)Φ(x* − μ),

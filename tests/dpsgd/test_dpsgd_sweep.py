@@ -1,4 +1,4 @@
-"""`dpcompare sweep` (issue 5): grid validation, streaming CSV with resume and repair, local and Dask backends."""
+"""`dpcompare sweep`: grid validation, streaming CSV with resume and repair, local and Dask backends."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def test_sweep_rows(finished):
     for r in rows:
         assert 2.0 - 1e-3 <= float(r["epsilon"]) <= 2.0
         assert float(r["delta_base_to_point_lower"]) <= float(r["delta_base_to_point"]) <= float(r["delta_base_to_point_upper"])
-    # larger p at the same (ε, δ) is more exposed than the baseline (seed 000 Fig 6)
+    # larger p at the same (ε, δ) is more exposed than the baseline ([BCP] Fig 6)
     by = {r["point"]: r for r in rows}
     assert float(by["sampling_rate=0.3;steps=40"]["delta_base_to_point"]) > float(by["sampling_rate=0.1;steps=20"]["delta_base_to_point"]) > 0
     # accuracy 0.6 with less Δ dominates 0.5 with more Δ

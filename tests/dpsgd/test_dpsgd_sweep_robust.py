@@ -1,4 +1,4 @@
-"""Sweeps that meet trouble (issue 15 part 5): an infeasible point is recorded with its reason and the sweep goes
+"""Sweeps that meet trouble: an infeasible point is recorded with its reason and the sweep goes
 on; Ctrl-C keeps every finished point, says how to resume, and leaves no results file when nothing finished."""
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
-"""Seed 001 Cor 2–3 (binormal ROC/AUC, σ₀ ≠ σ₁) and Cor 10 (Rényi divergence of Gaussians of different
+"""[SI] Cor 2–3 (binormal ROC/AUC, σ₀ ≠ σ₁) and Cor 10 (Rényi divergence of Gaussians of different
 variance), against independent computations.
 
 References: the parametric ROC (FPR(c), TPR(c)) of the threshold test from scipy.stats; AUC by
 scipy.integrate.quad of R(x) and as P(Y > X) by 2-D quadrature; the Neyman–Pearson ROC by numerically
 integrating the two densities over the region {log p₁/p₀ > t}; Rényi divergences by mpmath quadrature
-of (1/(α−1))·log ∫ p_i^α p_j^{1−α} (seed 001 eq 3.6); the equal-variance closed form αψ²/2 (Lemma 7).
+of (1/(α−1))·log ∫ p_i^α p_j^{1−α} ([SI] eq 3.6); the equal-variance closed form αψ²/2 (Lemma 7).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Privacy profile δ(ε; ψ) and ε(δ; ψ) of the Gaussian mechanism (seed 001 eq 7.1 / Cor 14, eq 6.7).
+"""Privacy profile δ(ε; ψ) and ε(δ; ψ) of the Gaussian mechanism ([SI] eq 7.1 / Cor 14, eq 6.7).
 
 Independent references: mpmath at 60 digits (eq 7.1 as printed), numerical integration of
 ∫ (q − e^ε p)₊ over the outputs, dp-accounting (``GaussianPrivacyLoss``, the analytic
@@ -42,7 +42,7 @@ def _grid():
 
 
 def test_log_delta_matches_mpmath_on_the_whole_range():
-    """ψ ∈ [1e-4, 100], δ from ~1 down to ~1e-440: relative error of δ below 1e-12 (issue 3)."""
+    """ψ ∈ [1e-4, 100], δ from ~1 down to ~1e-440: relative error of δ below 1e-12."""
     pts = _grid()
     got = dg.log_delta(np.array([p for p, _ in pts]), np.array([e for _, e in pts]))
     want = np.array([mp_log_delta(p, e) for p, e in pts])
@@ -79,7 +79,7 @@ def test_delta_vs_dp_accounting_privacy_loss(psi):
 
 
 def test_delta_is_the_core_gaussian_profile():
-    # the ψ-views and the core mechanism are one object (issue 3: the Gaussian mechanism IS a dpcompare mechanism)
+    # the ψ-views and the core mechanism are one object (the Gaussian mechanism IS a dpcompare mechanism)
     eps = np.array([0.0, 0.3, 1.0, 5.0, 50.0])
     for psi in (0.01, 0.7, 3.0):
         g = dg.mechanism(psi)

@@ -1,4 +1,4 @@
-"""RDP of the Gaussian mechanism (seed 001 Lemma 7) and the RDP → (ε, δ) conversions (Cor 11–13, Figure 6).
+"""RDP of the Gaussian mechanism ([SI] Lemma 7) and the RDP → (ε, δ) conversions (Cor 11–13, Figure 6).
 
 References: Rényi divergences by numerical integration (mpmath quad); autodp's ``rdp_to_approxdp``
 (standard and BBGHS = Balle et al. 2020 conversions, its own α search); and, for Corollary 12's case
@@ -187,7 +187,7 @@ def figure6():
 
 
 def test_figure6_ordering_with_optimised_alpha(figure6):
-    """Seed 001 §6 on ψ ∈ [0.1, 6], δ = 1e-5, α ∈ (1, 64]: profile ≤ improved A, B ≤ standard."""
+    """[SI] §6 on ψ ∈ [0.1, 6], δ = 1e-5, α ∈ (1, 64]: profile ≤ improved A, B ≤ standard."""
     prof, best = figure6
     a, b, s = best[Conversion.ASOODEH], best[Conversion.BALLE], best[Conversion.STANDARD]
     assert np.all(prof < a) and np.all(prof < b)
@@ -206,7 +206,7 @@ def test_figure6_ordering_at_every_order():
 
 
 def test_figure6_improved_a_beats_b_at_low_psi():
-    """Seed 001 §6: A outperforms B for low ψ — at the figure's panel order α = 6 and at α = 2 …"""
+    """[SI] §6: A outperforms B for low ψ — at the figure's panel order α = 6 and at α = 2 …"""
     for alpha, upto in ((6.0, 0.18), (2.0, 0.83)):
         rho = alpha * FIG6_PSI**2 / 2
         a = dg.asoodeh_epsilon(alpha, rho, DELTA)

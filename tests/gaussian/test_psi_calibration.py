@@ -1,4 +1,4 @@
-"""Classical bound (seed 001 eq 3.5) and the inverse problems ψ*(ε, δ), σ*(ε, δ, Δ) (Cor 14, Balle & Wang 2018).
+"""Classical bound ([SI] eq 3.5) and the inverse problems ψ*(ε, δ), σ*(ε, δ, Δ) (Cor 14, Balle & Wang 2018).
 
 References: the closed form of eq 3.5 typed out here; the exact profile in mpmath; dp-accounting's
 ``get_sigma_gaussian`` and autodp's ``ana_gaussian_mech`` (both the analytic Gaussian mechanism).

@@ -1,4 +1,4 @@
-"""ψ as GDP (seed 001 Lemma 6, Cor 7–9) and as a ROC curve (eq 4.7, 4.9, Lemma 4–5).
+"""ψ as GDP ([SI] Lemma 6, Cor 7–9) and as a ROC curve (eq 4.7, 4.9, Lemma 4–5).
 
 References: semi-analytic 2-D integration of the composed pair, dp-accounting's PLD composition, the
 certified PLD accountant of the core (``SubsampledGaussian`` with p = 1), numerical quadrature of the

@@ -1,4 +1,4 @@
-"""The ``dpcompare`` command (DESIGN.md §3): JSON contract, human tables, exit 2 on user errors."""
+"""The ``dpcompare`` command: JSON contract, human tables, exit 2 on user errors."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def test_compare_json_has_the_contract_keys_and_the_paper_values(capsys):
     assert COMPARE_KEYS <= set(d)
     assert DELTA_KEYS <= set(d["delta_ab"]) and DELTA_KEYS <= set(d["delta_ba"])
     assert d["a"] == "gaussian(mu=1)" and d["b"] == "laplace(b=1)"
-    # DESIGN.md §1: Δ(Gauss‖Lap) = 0.00527 at π = ½, Δ(Lap‖Gauss) = 0.03414 at π = 1/(1+e), crossing ≈ 0.4185
+    # [BCP] §5, Figure 3: Δ(Gauss‖Lap) = 0.00527 at π = ½, Δ(Lap‖Gauss) = 0.03414 at π = 1/(1+e), crossing ≈ 0.4185
     assert d["delta_ab"]["value"] == pytest.approx(0.00527, abs=5e-6)
     assert d["delta_ab"]["pi"] == pytest.approx(0.5, abs=1e-6)
     assert d["delta_ba"]["value"] == pytest.approx(0.03414, abs=5e-6)
@@ -87,7 +87,7 @@ def test_compare_with_a_hyperprior(capsys, prior):
     d = run_json(capsys, "compare", "rr(eps=1)", "gaussian(mu=1)", "--hyperprior", prior)
     assert COMPARE_KEYS <= set(d)
     expected = dc.delta_divergence(dc.RandomizedResponse(eps=1.0), dc.Gaussian(mu=1.0), parse_hyperprior(prior))
-    # the weighted Δ^Ψ sits under "weighted"; delta_ab and the verdict stay unweighted (issue 13)
+    # the weighted Δ^Ψ sits under "weighted"; delta_ab and the verdict stay unweighted
     assert d["weighted"]["delta_ab"]["value"] == pytest.approx(expected.value, abs=1e-9)
     plain = dc.delta_divergence(dc.RandomizedResponse(eps=1.0), dc.Gaussian(mu=1.0))
     assert d["delta_ab"]["value"] == pytest.approx(plain.value, abs=1e-12)
@@ -338,7 +338,7 @@ def test_module_entry_point_runs_main():
     assert json.loads(res.stdout)["advantage"] == 0.0
 
 
-# ---------------------------------------------------------------------------------------------- issue 15 §6–7
+# ---------------------------------------------------------------------------------------------- list options
 @pytest.mark.parametrize("orders", ["2,,4", "2,4,", ",2", " , "])
 def test_orders_with_an_empty_item_are_rejected(capsys, orders):
     code, out, err = run(capsys, "gaussian", "--psi", "1", "--orders", orders)

@@ -1,4 +1,4 @@
-"""``dpcompare gaussian`` (DESIGN.md §3, issue 3): JSON contract, one input of five, exit 2 on user errors."""
+"""``dpcompare gaussian``: JSON contract, one input of five, exit 2 on user errors."""
 
 from __future__ import annotations
 

@@ -29,7 +29,7 @@ def run_json(capsys, *args):
 
 def test_levy_equals_symmetric_delta(capsys):
     d = run_json(capsys, "levy", "gaussian(mu=1)", "laplace(b=1)")
-    # [BCP] Lemma B.1: Λ = Δ↔; DESIGN check value Δ(Lap‖Gauss) = 0.03414
+    # [BCP] Lemma B.1: Λ = Δ↔; check value Δ(Lap‖Gauss) = 0.03414 ([BCP] Figure 3)
     assert d["levy"]["lower"] <= d["symmetric_delta"] + 1e-9 and d["symmetric_delta"] <= d["levy"]["upper"] + 1e-9
     assert d["symmetric_delta"] == pytest.approx(0.03414, abs=1e-5)
     code, out, _ = run(capsys, "levy", "gaussian(mu=1)", "laplace(b=1)")

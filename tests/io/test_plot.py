@@ -1,10 +1,10 @@
-"""dpcompare.io.plot and ``dpcompare plot`` (issue 6).
+"""dpcompare.io.plot and ``dpcompare plot``.
 
 - every plot function renders for every mechanism kind, alone and against a reference, with every
   warning an error;
 - what the figures show is what the library computes: ruler lengths and positions are Δ and π
-  (seed 000 Cor 1, Figure 3), the shifted trade-off curve lies below the other one and touches it
-  (Def 1, Thm 2 clause 1), the shaded ROC area is the AUC (seed 001 eq 4.9), the weighted rulers
+  ([BCP] Cor 1, Figure 3), the shifted trade-off curve lies below the other one and touches it
+  (Def 1, Thm 2 clause 1), the shaded ROC area is the AUC ([SI] eq 4.9), the weighted rulers
   are Δ^Ψ (§5);
 - image comparison against reference PNGs in tests/io/baseline_images/test_plot with a tolerance
   (matplotlib.testing.compare.compare_images); regenerate them with
@@ -183,7 +183,7 @@ def _rulers(ax):
 
 
 def test_bayes_error_rulers_are_the_deltas_at_their_priors():
-    # seed 000 Figure 3 / DESIGN §1: Δ(Gauss‖Lap) = 0.00527 at π = ½, Δ(Lap‖Gauss) = 0.03414 at 1/(1+e)
+    # [BCP] Figure 3: Δ(Gauss‖Lap) = 0.00527 at π = ½, Δ(Lap‖Gauss) = 0.03414 at 1/(1+e)
     fig = P.bayes_error([GAUSS, LAP], labels=["Gauss", "Lap"])
     ax = fig.axes[0]
     (x1, lo1, hi1), (x2, lo2, hi2) = _rulers(ax)
@@ -246,7 +246,7 @@ def test_roc_shades_the_auc():
     fig = P.roc([GAUSS])
     ax = fig.axes[0]
     areas = [_polygon_area(c) for c in ax.collections]
-    want = stats.norm.cdf(1.0 / math.sqrt(2))  # seed 001 eq 4.9: AUC = Φ(ψ/√2)
+    want = stats.norm.cdf(1.0 / math.sqrt(2))  # [SI] eq 4.9: AUC = Φ(ψ/√2)
     assert any(abs(a - want) < 2e-4 for a in areas), (areas, want)
     assert any(f"AUC = {want:.3f}" in t.get_text() for t in ax.get_legend().get_texts())
     log = P.roc([GAUSS], log=True).axes[0]

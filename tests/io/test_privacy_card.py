@@ -39,7 +39,7 @@ def test_gaussian_card_matches_closed_forms(mu):
     assert k["gdp_mu"].value == pytest.approx(mu) and k["mu_at_fixed_point"].value == pytest.approx(mu, rel=1e-9)
     mpmath = pytest.importorskip("mpmath")
     mpmath.mp.dps = 40
-    for d in (1e-5, 1e-6, 1e-4):  # ε(δ) certified: δ(ε) ≤ δ by the Balle–Wang closed form (seed 001 eq 7.1), in 40 digits
+    for d in (1e-5, 1e-6, 1e-4):  # ε(δ) certified: δ(ε) ≤ δ by the Balle–Wang closed form ([SI] eq 7.1), in 40 digits
         e = mpmath.mpf(k[f"epsilon@{d:g}"].value)
         delta = mpmath.ncdf(mu / 2 - e / mu) - mpmath.exp(e) * mpmath.ncdf(-mu / 2 - e / mu)
         # the float δ exactly; 1e-14 relative slack: the Gaussian ε(δ) of mechanisms/ is certified only to a few

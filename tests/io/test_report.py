@@ -1,6 +1,6 @@
-"""dpcompare.io.report and ``dpcompare report`` (issue 6).
+"""dpcompare.io.report and ``dpcompare report``.
 
-- the verdict sentence comes first and says what the Δ say (seed 000 Cor 1; DESIGN §1 values for
+- the verdict sentence comes first and says what the Δ say ([BCP] Cor 1; the Figure 3 values for
   Gaussian μ = 1 vs Laplace b = 1: 0.00527 at π = ½, 0.03414 at π = 1/(1+e));
 - the table holds every view the issue lists, equal to the library's, with certified brackets that
   contain the value for numeric mechanisms;
@@ -61,7 +61,7 @@ def test_verdict_sentence_comes_first(report):
     first_p = re.search(r"<p[^>]*>(.*?)</p>", body, flags=re.S)
     assert 'id="verdict"' in first_p.group(0) and first_p.group(1) == SENTENCE.replace("≈", "≈")
     assert body.index('id="verdict"') < body.index("<table") < body.index("<svg")
-    # the crossings π ≈ 0.4185 and 1 − 0.4185 (DESIGN §1; mpmath in tests/reference_values.py), to 3 digits
+    # the crossings π ≈ 0.4185 and 1 − 0.4185 (mpmath in tests/reference_values.py), to 3 digits
     assert "incomparable" in body[: body.index("<table")] and "0.419, 0.581" in body[: body.index("<table")]
 
 

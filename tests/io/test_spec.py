@@ -1,4 +1,4 @@
-"""The spec language (DESIGN.md §3): every form, round trips, and one clear error per bad input."""
+"""The spec language: every form, round trips, and one clear error per bad input."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def test_whitespace_case_and_number_syntax_are_tolerated(text):
 
 @pytest.mark.parametrize("text", ["gaussian(mu=1,)", "gaussian(mu=1,,)", "gaussian(,mu=1)", "beta(1,,2)"])
 def test_empty_items_are_rejected(text):
-    # issue 15 §7: an empty item is a typo, never silently a shorter list (as `--orders 2,,4` in the CLI)
+    # an empty item is a typo, never silently a shorter list (as `--orders 2,,4` in the CLI)
     with pytest.raises(ValueError, match="empty item|missing value|unknown mechanism"):
         parse(text)
 

@@ -1,4 +1,4 @@
-"""Specs mixture(...), subsample(SPEC, w=…), random_init(...) (issue 16 part 4): parse, round-trip,
+"""Specs mixture(...), subsample(SPEC, w=…), random_init(...): parse, round-trip,
 values against independent computations, validation messages, and every CLI command reaching them."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The closed-form and discrete mechanisms on their whole parameter domain (issue 13, core part).
+"""The closed-form and discrete mechanisms on their whole parameter domain.
 
 Every reference below is computed independently of dpcompare, with mpmath at 50 digits from the
 closed forms:
@@ -6,9 +6,9 @@ closed forms:
 - ε-DP / randomized response with ε₀ (Dong et al. 2022, Prop 2.5; Kairouz et al. 2015):
   δ(ε) = (e^{ε₀} − e^{ε})/(1 + e^{ε₀}) for 0 ≤ ε ≤ ε₀, so ε(δ) = ε₀ + log(1 − δ(1 + e^{−ε₀})).
 - (ε₀, δ₀)-DP: δ(ε) = δ₀ + (1 − δ₀)(e^{ε₀} − e^{ε})/(1 + e^{ε₀}) for 0 ≤ ε ≤ ε₀.
-- Laplace with m = Δ/b (DESIGN.md §1): δ(ε) = 1 − e^{(ε−m)/2} for 0 ≤ ε < m, ε(δ) = m + 2 log(1 − δ);
+- Laplace with m = Δ/b: δ(ε) = 1 − e^{(ε−m)/2} for 0 ≤ ε < m, ε(δ) = m + 2 log(1 − δ);
   f(α) = 1 − e^m α (α < e^{−m}/2), e^{−m}/(4α) (α ≤ ½), e^{−m}(1 − α) (Dong et al. 2022, App. A).
-- Gaussian μ (Balle & Wang 2018, Thm 8; seed 001 eq 7.1): δ(ε) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ).
+- Gaussian μ (Balle & Wang 2018, Thm 8; [SI] eq 7.1): δ(ε) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ).
 
 "Never understated" is checked as: the true δ at the returned ε is ≤ the target (up to the 1e-9
 relative error of the double evaluation), and ε is tight (the true δ slightly below the returned ε
@@ -71,7 +71,7 @@ def _never_understated(true_delta_at, eps: float, delta: float, rel: float = 1e-
             assert true_delta_at(below) >= mp.mpf(delta) * (1 - rel)
 
 
-# ---------------------------------------------------------------------- regression tests (issue 13)
+# ---------------------------------------------------------------------- regression tests
 @pytest.mark.parametrize("cls", [dc.PureDP, dc.RandomizedResponse])
 @pytest.mark.parametrize("eps0,delta", [(740.0, 1e-5), (744.0, 1e-5), (746.0, 1e-5), (744.0, 0.1), (750.0, 0.1),
                                         (1e4, 1e-300), (1e300, 0.5)])

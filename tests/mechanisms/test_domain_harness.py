@@ -1,4 +1,4 @@
-"""The domain harness (issue 13): every mechanism, every public view and the CLI over the whole domain.
+"""The domain harness: every mechanism, every public view and the CLI over the whole domain.
 
 Each parameter and argument is drawn from its declared domain in the proportions the issue asks
 for — about 70 % inside, 10 % on the boundary or at an extreme magnitude (1e-300, 1e-12, 700, 1e3,
@@ -379,7 +379,7 @@ sgm_params = {
 @contextmanager
 def time_limit(seconds: int):
     """Fail (instead of hanging CI) when a call runs longer than ``seconds``: an input the engine
-    cannot serve in time must be refused before the work starts (issue 13)."""
+    cannot serve in time must be refused before the work starts."""
 
     def _raise(signum, frame):  # noqa: ARG001
         raise TimeoutError(f"took more than {seconds} s without answering or refusing")

@@ -1,13 +1,13 @@
-"""Mechanism views against independent computations (seed 000 §1–2, App. A; DESIGN §1, §2).
+"""Mechanism views against independent computations ([BCP] §1–2, App. A).
 
 Sources of reference values:
 - numerical integration of (q − e^ε p)₊ with scipy.integrate.quad (definition of δ, eq 25);
 - Google dp-accounting's GaussianPrivacyLoss / LaplacePrivacyLoss ``get_delta_for_epsilon``
   (closed forms of Balle & Wang 2018 and of the Laplace PLD), and its PLD built by
   ``from_gaussian_mechanism``;
-- the Laplace closed form δ(ε) = 1 − e^{(ε−1)/2} for b = 1 (DESIGN §1);
+- the Laplace closed form δ(ε) = 1 − e^{(ε−1)/2} for b = 1;
 - randomized response with ε = log(0.6/0.4): f runs from 1.0 at α = 0 to 0.55 at α = 0.3
-  (f(α) = 1 − 1.5α on that stretch; DESIGN §2 notes riskcal gets β = 0.4 there).
+  (f(α) = 1 − 1.5α on that stretch; riskcal gets β = 0.4 there).
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def test_gaussian_epsilon_vs_dp_accounting():
 # ---------------------------------------------------------------- Laplace
 @pytest.mark.parametrize("eps", [0.0, 0.2, 0.5, 0.9, 0.999])
 def test_laplace_delta_closed_form(eps):
-    # DESIGN §1: b = 1, δ(ε) = 1 − e^{(ε−1)/2} on [0, 1), 0 beyond
+    # b = 1, δ(ε) = 1 − e^{(ε−1)/2} on [0, 1), 0 beyond
     assert float(dc.Laplace(b=1).delta(eps)) == pytest.approx(1 - math.exp((eps - 1) / 2), rel=1e-12)
     assert float(dc.Laplace(b=1).delta(1.0 + eps)) == 0.0
 
@@ -142,7 +142,7 @@ def test_fixed_point(m):
 
 @given(mechanisms, st.floats(1e-6, 0.5))
 def test_bayes_error_from_profile(m, pi):
-    # DESIGN §1: R(π) = π(1 − δ(log((1−π)/π))) for π ≤ ½, and R(π) = R(1−π)
+    # R(π) = π(1 − δ(log((1−π)/π))) for π ≤ ½, and R(π) = R(1−π)
     want = pi * (1 - float(profile(m, math.log((1 - pi) / pi))))
     assert float(m.bayes_error(pi)) == pytest.approx(want, abs=1e-12)
     assert float(m.bayes_error(1 - pi)) == pytest.approx(want, abs=1e-12)
@@ -155,7 +155,7 @@ def _f_from_R(m, alpha, pis):
 
 @given(st.one_of(gaussians, laplaces))
 def test_eq4_round_trip_continuous(m):
-    # seed 000 eq 4: f(α) = max_π (R(π) − πα)/(1−π); on a fine π grid the max is ≤ f and close to it
+    # [BCP] eq 4: f(α) = max_π (R(π) − πα)/(1−π); on a fine π grid the max is ≤ f and close to it
     pis = np.unique(np.concatenate([np.linspace(0, 0.999, 4001), 1 / (1 + np.exp(-np.linspace(-15, 15, 2001)))]))
     alpha = np.linspace(0.01, 0.99, 50)
     rec = _f_from_R(m, alpha, pis)

@@ -1,4 +1,4 @@
-"""TradeoffOracle: certified pairs from oracle access to f (seed 000 §3.2, App. B.3).
+"""TradeoffOracle: certified pairs from oracle access to f ([BCP] §3.2, App. B.3).
 
 Reference values:
 - closed forms of dpcompare's Gaussian / Laplace / randomized response views (themselves tested
@@ -136,7 +136,7 @@ def test_randomized_response_recovered_exactly():
 
 
 def test_asymmetric_f_is_symmetrised_like_every_mechanism():
-    """f(α) = max(0, 1 − 2α) ≠ f⁻¹; the oracle reads it as conv(min(f, f⁻¹)) (DESIGN.md §1)."""
+    """f(α) = max(0, 1 − 2α) ≠ f⁻¹; the oracle reads it as conv(min(f, f⁻¹))."""
     o = TradeoffOracle(lambda a: max(0.0, 1.0 - 2.0 * a), points=256)  # scalar-only callable
     curve = dc.TradeoffCurve(alpha=[0.0, 0.5, 1.0], beta=[1.0, 0.0, 0.0])
     for r in (delta_divergence(o, curve), delta_divergence(curve, o)):

@@ -5,7 +5,7 @@ Sources of reference values:
   N steps of noise σ = μ = √N/σ (Dong, Roth & Su 2022, Cor 3.3);
 - dp-accounting 0.6's PLD of the subsampled Gaussian (``from_gaussian_mechanism``, both adjacency
   directions; its δ is the max of the two) and its ``PLDAccountant`` for DpEvents;
-- seed 000 §5: the paper reports Δ(M‖M̃) = 8e-4 for σ = 2/3, p = 9e-4, N = 1.4e6/3.4e6; our certified
+- [BCP] §5: the paper reports Δ(M‖M̃) = 8e-4 for σ = 2/3, p = 9e-4, N = 1.4e6/3.4e6; our certified
   bracket [2.747e-4, 2.798e-4] (examples/thm3_tightness.py) excludes it, and dp-accounting's own value
   converges to the bracket as its discretisation is refined (1e-4: 8.3e-4, 5e-5: 4.2e-4, 2.5e-5: 3.1e-4).
 """
@@ -147,7 +147,7 @@ def test_absurd_noise_is_a_clear_error_not_nan():
         SubsampledGaussian(sigma=1e-3, sampling_rate=0.5, steps=10_000_000).pairs()
 
 
-# ---------------------------------------------------------------------------------------------- seed 000 §5
+# ---------------------------------------------------------------------------------------------- [BCP] §5
 def test_seed000_thm3_tightness_bracket():
     """The §5 case end to end: certified Δ(M‖M̃) ∈ [2.74e-4, 2.81e-4] (paper: 8e-4), width ≤ 1e-4."""
     a = SubsampledGaussian(2.0, 9e-4, 1.4e6)
@@ -176,7 +176,7 @@ def test_from_dp_event_routes_dp_sgm_to_the_certified_mechanism():
 
 def test_from_dp_event_generic_brackets_the_accountant():
     """Generic path: the pessimistic pair is dp-accounting's own PLD (same δ as PLDAccountant); the
-    mechanism's δ is the symmetrised one (max over both orderings, DESIGN §1), so it is ≥ the
+    mechanism's δ is the symmetrised one (max over both orderings), so it is ≥ the
     accountant's one-sided δ, and equal where the swapped direction is not larger."""
     from dpcompare.accounting import pld_from_event, pld_pair
 
@@ -248,7 +248,7 @@ def test_benchmark_quick_prints_table_and_json():
 
 
 def test_lemmas_3_to_5_on_a_subsampled_gaussian():
-    """Seed 000 Lemmas 3–5 on a numeric mechanism: Δ(PP‖M) = δ(0)/2, Δ(M‖BNP) = R(½) = α*, sum ½,
+    """[BCP] Lemmas 3–5 on a numeric mechanism: Δ(PP‖M) = δ(0)/2, Δ(M‖BNP) = R(½) = α*, sum ½,
     each within the certified brackets of both sides."""
     m = SubsampledGaussian(sigma=1.0, sampling_rate=0.01, steps=100)
     eta = m.numerical_error

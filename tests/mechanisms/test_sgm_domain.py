@@ -1,4 +1,4 @@
-"""Regression tests for the subsampled Gaussian at the edges of its domain (issue 13, SGM defects).
+"""Regression tests for the subsampled Gaussian at the edges of its domain.
 
 References are independent of the engine: the exact identity p = 1 ⇒ Gaussian(μ = √N/σ), whose
 δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2) (Balle & Wang 2018, Thm 8), and for one step (N = 1) the

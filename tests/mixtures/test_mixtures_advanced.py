@@ -1,4 +1,4 @@
-"""Seed 002 Lemma 6.2 / Lemma 6.3 (general form), Prop 6.4 and Prop E.1 against brute force on small
+"""[MIX] Lemma 6.2 / Lemma 6.3 (general form), Prop 6.4 and Prop E.1 against brute force on small
 discrete mixtures: the exact trade-off of the mixture is built from its atoms (DiscretePair.from_masses
 of the mixed probability vectors) and every bound must lie below it."""
 

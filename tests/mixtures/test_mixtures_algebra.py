@@ -2,7 +2,7 @@
 
 References: brute-force pairs built from masses (``DiscretePair.from_masses``), the trade-off of mixed
 masses in rational arithmetic (``domain_reference.exact_tradeoff``), the core's symmetrisation, grid
-maximisation for conjugates, bisection for inverses (seed 002 App. A, eq 3).
+maximisation for conjugates, bisection for inverses ([MIX] App. A, eq 3).
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def test_conjugate_is_the_sup_over_the_curve(pair, y):
 
 @given(discrete_pairs, st.floats(0.0, 6.0, allow_nan=False))
 def test_lemma_a3_profile_from_the_conjugate(pair, eps):
-    # seed 002 Lemma A.3: δ(ε) = 1 + f*(−e^ε) for a symmetric f
+    # [MIX] Lemma A.3: δ(ε) = 1 + f*(−e^ε) for a symmetric f
     sym = pair.symmetrize()
     assert 1.0 + float(alg.conjugate(sym, -math.exp(eps))) == pytest.approx(float(sym.delta(eps)), abs=1e-12)
 
@@ -112,7 +112,7 @@ def test_swap_mixture_equals_the_brute_force_pair(pq, w):
 
 @given(discrete_pairs, st.floats(0.0, 1.0, allow_nan=False))
 def test_eq3_equals_conv_min_for_mixtures_of_symmetric_f_with_identity(pair, w):
-    # seed 002 eq 3 = conv(min(g, g⁻¹)) for g = w·Id + (1−w)·f with f symmetric (Thm 4.2, Prop E.1)
+    # [MIX] eq 3 = conv(min(g, g⁻¹)) for g = w·Id + (1−w)·f with f symmetric (Thm 4.2, Prop E.1)
     g = alg.mix_with_identity(pair.symmetrize(), w)
     c_eq3 = alg.symmetrize_eq3(g)
     assert c_eq3.is_symmetric

@@ -95,7 +95,7 @@ def test_coarser_steps_only_loosen_the_bound():
 
 @pytest.mark.parametrize(("n", "eps0"), [(50, 0.5), (200, 1.0), (1000, 3.0)])
 def test_stronger_clone_pair_is_a_post_processing_of_the_fmt_pair(n, eps0):
-    # 2/(e^ε₀+1) ≥ e^−ε₀ clones: seed 002's pair is Blackwell-dominated by FMT's
+    # 2/(e^ε₀+1) ≥ e^−ε₀ clones: [MIX]'s pair is Blackwell-dominated by FMT's
     eps = np.linspace(0, eps0, 31)
     strong = Shuffled(eps0, n, ShuffleAnalysis.CLONE_PAIR).delta(eps)
     fmt = HidingAmongClones(eps0, n).delta(eps)

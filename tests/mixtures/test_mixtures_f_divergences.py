@@ -1,4 +1,4 @@
-"""F-divergences from trade-off functions (seed 002 Lemma B.4, Prop 3.3, Cor B.5, Cor B.6, Prop B.7)."""
+"""F-divergences from trade-off functions ([MIX] Lemma B.4, Prop 3.3, Cor B.5, Cor B.6, Prop B.7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Finite certified F-divergences where closed forms exist (issue 16 part 5; seed 002 Lemma B.4).
+"""Finite certified F-divergences where closed forms exist ([MIX] Lemma B.4).
 
 Regression: ``l_f_bounds(Gaussian(mu=1), KL)`` and ``renyi_bounds(Gaussian(mu=1), a)`` were ∞
 (the discretised pessimistic pair puts tail mass at ℓ = ±∞, where τ_F = ∞). References, each

@@ -1,4 +1,4 @@
-"""Joint concavity (seed 002 Lemma 3.1, Prop B.1, Prop B.2, Prop 6.1, Examples F.1, F.2, F.4)."""
+"""Joint concavity ([MIX] Lemma 3.1, Prop B.1, Prop B.2, Prop 6.1, Examples F.1, F.2, F.4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""DP-GD with random initialisation (seed 002 Thm 5.1, App. D.1, Examples D.1–D.3)."""
+"""DP-GD with random initialisation ([MIX] Thm 5.1, App. D.1, Examples D.1–D.3)."""
 
 from __future__ import annotations
 
@@ -130,7 +130,7 @@ def test_numerical_error_is_zero_for_one_step_and_the_fft_bound_for_t_steps():
 
 def test_one_step_pairs_are_the_lemma_31_mixture_of_gaussian_components():
     # independent path: each bin's G_μ (sup μ / inf μ) bracketed alone by the mechanism's own closed
-    # form, mixed as the revealed-index pair (seed 002 Lemma 3.1); its δ must lie inside the bracket
+    # form, mixed as the revealed-index pair ([MIX] Lemma 3.1); its δ must lie inside the bracket
     sens = Sensitivity(Loss.CLIPPED_LEAST_SQUARES, a=0.0, clip=1.0)
     m = RandomInit(sens, bins=8, grid=1024, tail=1e-6)
     pess, opt = m.pairs()

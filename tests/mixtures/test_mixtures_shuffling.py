@@ -1,4 +1,4 @@
-"""Shuffle model (seed 002 Prop 4.1, Thm 4.2, Cor 4.3; App. C) against brute force from the definitions.
+"""Shuffle model ([MIX] Prop 4.1, Thm 4.2, Cor 4.3; App. C) against brute force from the definitions.
 
 The brute-force pairs enumerate the outcomes (a, b) of App. C with a dict, for n ≤ 60:
 C ~ Bin(n−1, 2w), A | C ~ Bin(C, ½), P₀ = (A+1, C−A), Q₀ = (A, C−A+1), P = (1−w)P₀ + wQ₀, Q = (1−w)Q₀ + wP₀.
@@ -130,7 +130,7 @@ def _interp_convex(x: np.ndarray, xp: np.ndarray, yp: np.ndarray) -> np.ndarray:
 
 
 def _thm42_by_hand(n: int, eps0: float, x: np.ndarray) -> np.ndarray:
-    """Seed 002 Thm 4.2's bound C(2w·Id + (1−2w)·T(P₀, Q₀)) on x, with C of eq 3 written out:
+    """[MIX] Thm 4.2's bound C(2w·Id + (1−2w)·T(P₀, Q₀)) on x, with C of eq 3 written out:
     g on [0, x̄], x̄ + g(x̄) − x on [x̄, g(x̄)], g⁻¹ on [g(x̄), 1], x̄ the vertex where g's slope passes −1
     (no dpcompare code: brute-force masses, Neyman–Pearson vertices, np.interp)."""
     w, p0, q0, _, _ = brute_force(n, eps0)

@@ -1,4 +1,4 @@
-"""Shuffle model at the edges of its domain (issue 13 / 17 regressions).
+"""Shuffle model at the edges of its domain (regressions).
 
 - ``shuffle(eps0=1, n=10)`` reported ε = ∞: n shuffled ε₀-DP reports are ε₀-DP (post-processing of
   the differing user's report), so the reported curve must never be below f_{ε₀,0};

@@ -1,4 +1,4 @@
-"""Sub-sampling and two-point mixtures (seed 002 Prop E.1, Prop 6.4, Lemma 3.1 vs 6.3, Examples F.3, F.4)."""
+"""Sub-sampling and two-point mixtures ([MIX] Prop E.1, Prop 6.4, Lemma 3.1 vs 6.3, Examples F.3, F.4)."""
 
 from __future__ import annotations
 

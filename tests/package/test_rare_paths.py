@@ -97,7 +97,7 @@ def test_gaussian_views_mechanism_and_tangent_rejects_arrays():
 def test_rdp_conversions_cite_their_corollaries():
     from dpcompare.gaussian.rdp import Conversion
 
-    # seed 001 §6: Cor 11 (Mironov), Cor 12 (improved A, Asoodeh et al.), Cor 13 (improved B, Balle et al.)
+    # [SI] §6: Cor 11 (Mironov), Cor 12 (improved A, Asoodeh et al.), Cor 13 (improved B, Balle et al.)
     assert [c.citation.split(" (")[0].split(",")[0] for c in Conversion] == ["Cor 11", "Cor 12", "Cor 13"]
     assert "Mironov" in Conversion.STANDARD.citation and "Asoodeh" in Conversion.ASOODEH.citation
     assert "Balle" in Conversion.BALLE.citation

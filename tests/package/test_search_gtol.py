@@ -1,4 +1,4 @@
-"""``solve`` additions for calibration (issue 17): the value tolerance ``gtol``, the progress ``callback`` and
+"""``solve`` additions for calibration: the value tolerance ``gtol``, the progress ``callback`` and
 lazily evaluated domain ends when a ``start`` is given — against brute force on monotone functions."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Smoke tests of the benchmarks in benchmarks/: they run, print their tables and valid JSON (the big ones with --quick).
 
-No timing is asserted (DESIGN.md §5); the B.3 baseline runs at tol = 1e-2 (100 priors).
+No timing is asserted (speed is measured by the benchmark scripts); the B.3 baseline runs at tol = 1e-2 (100 priors).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Smoke tests of the issue-5 examples and benchmark (--quick). No timing asserts (DESIGN.md §5)."""
+"""Smoke tests of the DP-SGD examples and benchmark (--quick). No timing asserts (speed is measured by the benchmark scripts)."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def test_example_quick(name, tmp_path):
         assert all(r["precondition_M_vs_Mt"] == "False" and r["precondition_Mt_vs_M"] == "True" for r in rows)
     if name == "fig6":
         assert max(float(r["delta_base_to_point"]) for r in rows) > 0.1
-    if name == "fig5":  # seed 000 §5: Δ(σ = 2 ‖ σ̃) grows with σ̃; every run re-calibrated to ε ≤ 8
+    if name == "fig5":  # [BCP] §5: Δ(σ = 2 ‖ σ̃) grows with σ̃; every run re-calibrated to ε ≤ 8
         d = [float(r["delta_base_to_point"]) for r in sorted(rows, key=lambda r: float(r["sigma"]))]
         assert d[0] == 0.0 and all(b > a for a, b in zip(d, d[1:]))
         assert all(7.99 <= float(r["epsilon_pld"]) <= 8.0 for r in rows)

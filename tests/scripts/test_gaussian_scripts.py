@@ -1,6 +1,6 @@
-"""Smoke tests of the issue-3 scripts (``--quick``, subprocess) and the doctests of ``dpcompare.gaussian``.
+"""Smoke tests of the Gaussian (ψ) scripts (``--quick``, subprocess) and the doctests of ``dpcompare.gaussian``.
 
-No timing is asserted (DESIGN.md §5). The scripts put the working tree's ``src`` first on their path.
+No timing is asserted (speed is measured by the benchmark scripts). The scripts put the working tree's ``src`` first on their path.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def test_figure6_quick_writes_csv_and_png_and_checks_the_ordering(tmp_path):
     png = tmp_path / "figure6_seed001.png"
     assert png.exists() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "holds on the whole grid: yes" in proc.stdout
-    # seed 001's caption claims the α = 6 conversion "almost perfectly matches" the profile; it does not
+    # [SI]'s caption claims the α = 6 conversion "almost perfectly matches" the profile; it does not
     assert "a visible gap, not a match" in proc.stdout
 
 

@@ -1,6 +1,6 @@
 """Smoke tests of examples/shuffling_vs_clones.py and benchmarks/bench_shuffle.py (--quick).
 
-No timing is asserted (DESIGN.md §5); the full runs are documented in the README section.
+No timing is asserted (speed is measured by the benchmark scripts); the full runs are documented in the README section.
 """
 
 from __future__ import annotations

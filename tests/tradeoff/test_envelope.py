@@ -1,6 +1,6 @@
 """The one lower envelope (tradeoff/envelope.py): min of Bayes errors, valid masses, exact symmetry.
 
-References are brute force on the outcome space: R(π) = Σᵢ min(π·pᵢ, (1−π)·qᵢ) (seed 000 eq 2) for
+References are brute force on the outcome space: R(π) = Σᵢ min(π·pᵢ, (1−π)·qᵢ) ([BCP] eq 2) for
 each component, evaluated directly from the probability vectors (linear space where it is accurate,
 log space with ``logsumexp`` in the far tails); the envelope must equal their minimum.
 """

@@ -2,7 +2,7 @@
 pair_partition, mix_partitions, merge_cells, step_pair) against independent computations.
 
 References: brute-force Bayes error R(π) = Σ min(π·p, (1−π)·q) and hockey-stick
-δ(ε) = Σ (q − e^ε·p)₊ over the masses (seed 000 eq 2; DESIGN.md §1), written here from the masses
+δ(ε) = Σ (q − e^ε·p)₊ over the masses ([BCP] eq 2), written here from the masses
 alone; mpmath at 50 digits for Gaussian cell masses; the doubling search that the range search replaced.
 """
 
@@ -155,7 +155,7 @@ def test_mix_partitions_is_the_revealed_index_mixture(pairs, data):
     split_of_mix = partition.step_pair(grid.pessimistic_step(mixed))
     mix_of_splits = mixture_pair(w, [partition.step_pair(grid.pessimistic_step(pt)) for pt in parts])
     assert np.allclose(_bayes(split_of_mix), _bayes(mix_of_splits), atol=1e-12)
-    truth = mixture_pair(w, pairs)  # seed 002 Lemma 3.1 with the index revealed
+    truth = mixture_pair(w, pairs)  # [MIX] Lemma 3.1 with the index revealed
     assert np.all(_bayes(split_of_mix) <= _bayes(truth) + 1e-12)
     assert np.all(_bayes(partition.merge_cells(mixed)) >= _bayes(truth) - 1e-12)
 

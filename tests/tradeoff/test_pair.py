@@ -1,7 +1,7 @@
-"""DiscretePair views against brute force on small discrete cases (seed 000 eq 2, 20, 25; DESIGN §1).
+"""DiscretePair views against brute force on small discrete cases ([BCP] eq 2, 20, 25).
 
 Every reference value here is computed independently of dpcompare from the raw masses (p, q):
-- R(π) = Σᵢ min(π pᵢ, (1−π) qᵢ)                    (seed 000 eq 2 with the Neyman–Pearson test)
+- R(π) = Σᵢ min(π pᵢ, (1−π) qᵢ)                    ([BCP] eq 2 with the Neyman–Pearson test)
 - δ(ε) = Σᵢ (qᵢ − e^ε pᵢ)₊                          (hockey-stick divergence H_{e^ε}(Q‖P), eq 25)
 - f(α) = min over randomised tests φ ∈ [0,1]ⁿ of Σ qᵢ(1−φᵢ) s.t. Σ pᵢφᵢ ≤ α  (a linear program, eq 20)
 """
@@ -169,11 +169,11 @@ def test_bayes_errors_at_breakpoints_match_a_binary_search_per_pair(pqs, shared)
     pi = 1.0 / (1.0 + np.exp(-want))
     for pr, (p, q), r in zip(pairs, masses, rs):
         np.testing.assert_array_equal(r, pr.bayes_error_logit(want))
-        assert np.allclose(r, brute_R(p, q, pi), rtol=1e-12, atol=1e-15)  # R = Σ min(πp, (1−π)q), seed 000 eq 2
+        assert np.allclose(r, brute_R(p, q, pi), rtol=1e-12, atol=1e-15)  # R = Σ min(πp, (1−π)q), [BCP] eq 2
 
 
 def test_tiny_masses_keep_relative_precision_in_delta():
-    # q-mass 1e-200 above ε: δ(ε) = 1e-200·(1 − e^{ε−ℓ}) must not round to 0 (DESIGN §1, log space)
+    # q-mass 1e-200 above ε: δ(ε) = 1e-200·(1 − e^{ε−ℓ}) must not round to 0 (log space)
     p = np.array([1 - 1e-250, 1e-250])
     q = np.array([1 - 1e-200, 1e-200])
     pair = dc.DiscretePair.from_masses(p, q)

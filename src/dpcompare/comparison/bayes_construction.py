@@ -17,7 +17,7 @@ the prior of every vertex of a piecewise-linear f_M is among the πₖ (the line
 vertex for every π between its two segments' priors). With ``symmetric=True`` (the paper's
 convention, R(π) = R(1 − π)) each value is also used at 1 − πₖ.
 
-f̂ is piecewise linear and convex, so it is a discrete pair (DESIGN: segment k has pₖ = Δαₖ,
+f̂ is piecewise linear and convex, so it is a discrete pair (segment k has pₖ = Δαₖ,
 qₖ = −Δβₖ): :func:`mechanism_from_bayes_errors` returns it as an exact ``FromPair``.
 
 Input checks: priors in (0, 1), values in [0, min(π, 1 − π)] (every Bayes error is; eq 2 at α ∈ {0, 1}).
