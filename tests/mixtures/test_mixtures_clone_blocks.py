@@ -1,4 +1,4 @@
-"""The √w-quantile blocks of the clone-count bracket (mixtures/_clone_pairs.py, step 2): a valid partition
+"""The √w-quantile blocks of the clone-count bracket (mixtures/clone_pairs.py, step 2): a valid partition
 of the bulk whatever the law, and blocks narrow where C has its mass."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import binom
 
-from dpcompare.mixtures._clone_pairs import _block_starts, clone_count_pairs
+from dpcompare.mixtures.clone_pairs import block_starts, clone_count_pairs
 
 
 @settings(max_examples=200, deadline=None)
@@ -19,7 +19,7 @@ from dpcompare.mixtures._clone_pairs import _block_starts, clone_count_pairs
     st.integers(min_value=1, max_value=400),
 )
 def test_block_starts_partition_the_bulk(log_w, components):
-    starts = _block_starts(np.array(log_w), components)
+    starts = block_starts(np.array(log_w), components)
     assert starts[0] == 0 and starts[-1] < len(log_w)
     assert np.all(np.diff(starts) > 0)  # strictly increasing: no empty block
     assert starts.size <= min(components, len(log_w))
@@ -32,7 +32,7 @@ def test_blocks_are_narrow_at_the_mode_and_wide_in_the_tails():
     sd = math.sqrt(m * p * (1 - p))
     c = np.arange(int(m * p - 10 * sd), int(m * p + 10 * sd) + 1)
     log_w = binom.logpmf(c, m, p)
-    starts = _block_starts(log_w, 8)
+    starts = block_starts(log_w, 8)
     widths = np.diff(np.append(starts, c.size))
     centre = int(np.argmin(np.abs(c[starts] + widths / 2 - m * p)))
     assert widths[centre] == widths.min() and widths[0] > 2 * widths[centre] and widths[-1] > 2 * widths[centre]

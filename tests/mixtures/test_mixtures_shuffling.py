@@ -16,7 +16,7 @@ from scipy.stats import binom
 
 import dpcompare as dc
 from dpcompare.mixtures import ShuffleAnalysis, Shuffled, cor43_delta, prop41_pairs, prop41_points, shuffle_weight
-from dpcompare.mixtures._clone_pairs import clone_count_pairs
+from dpcompare.mixtures.clone_pairs import clone_count_pairs
 from dpcompare.mixtures.algebra import local_dp_floor, mix_with_identity, symmetrize_eq3
 from dpcompare.tradeoff import DiscretePair, Rounding
 

@@ -22,7 +22,7 @@ from scipy.stats import binom
 
 import dpcompare as dc
 from dpcompare.mixtures import ShuffleAnalysis, Shuffled
-from dpcompare.mixtures._clone_pairs import bulk_range, clone_count_pairs, estimate_memory
+from dpcompare.mixtures.clone_pairs import bulk_range, clone_count_pairs, estimate_memory
 from dpcompare.mixtures.algebra import local_dp_floor
 from dpcompare.tradeoff import DiscretePair, Rounding
 

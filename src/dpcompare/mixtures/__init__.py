@@ -8,6 +8,7 @@ Modules, one job each:
   thresholds), Prop B.1 (unequal weights), Prop 6.1 (when the bound is tight).
 - :mod:`.shuffling` — Prop 4.1, Thm 4.2, Cor 4.3: the shuffle model (spec ``shuffle(eps0=…, n=…)``).
 - :mod:`.clones` — the baseline: Feldman, McMillan & Talwar's numerical bound ("Hiding among the clones").
+- :mod:`.clone_pairs` — the engine of both: the clone-count pair (P₀, Q₀), exactly or as a certified bracket.
 - :mod:`.subsampling` — Prop E.1, Prop 6.4, Lemma 3.1 vs Lemma 6.3 (Examples F.3, F.4).
 - :mod:`.advanced` — Lemma 6.2 and Lemma 6.3 in their general form (any γ < w < η).
 - :mod:`.random_init` — Thm 5.1: DP-GD with random initialisation (Examples D.1–D.3); T > 1 steps

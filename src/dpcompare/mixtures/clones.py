@@ -39,7 +39,7 @@ By the symmetry above the first ordering's (correct) value is the same quantity,
 max(δ_p, δ_q) is unaffected; we implement the bound as described in their paper.
 
 ``HidingAmongClones`` is the same reduction as a mechanism: the exact pair (or a certified bracket)
-via :mod:`._clone_pairs`, so it can be compared with everything else; its δ equals ``fmt_delta``.
+via :mod:`.clone_pairs`, so it can be compared with everything else; its δ equals ``fmt_delta``.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ from .._validation import check_in_interval, check_integer, format_number
 from ..mechanisms.pair_backed import PairMechanism
 from ..tradeoff import DiscretePair
 from ._checks import check_eps0, check_users
-from ._clone_pairs import DEFAULT_MAX_ATOMS, DEFAULT_TAIL, MEMORY_LIMIT, ClonePlan, bulk_range, clone_count_pairs, log_binom_pmf
+from .clone_pairs import DEFAULT_MAX_ATOMS, DEFAULT_TAIL, MEMORY_LIMIT, ClonePlan, bulk_range, clone_count_pairs, log_binom_pmf
 
 #: bytes per clone count of ``FMTBound`` (log weights, pmf temporaries, per-c divergences)
 FMT_BYTES_PER_COUNT = 256

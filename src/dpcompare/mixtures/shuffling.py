@@ -16,7 +16,7 @@ Three results of [MIX], each implemented here and checked against an independent
 
       α₀(λ) = Σ_c P[C=c]·F_c(k_c − 1),      β₀(λ) = Σ_c P[C=c]·(1 − F_c(k_c)).
 
-  ``prop41_points`` evaluates these sums; :mod:`._clone_pairs` builds the whole curve as one exact
+  ``prop41_points`` evaluates these sums; :mod:`.clone_pairs` builds the whole curve as one exact
   discrete pair (or a certified bracket for large n).
 - **Thm 4.2** — the shuffled mechanism is f-DP with f = C(2w·Id + (1−2w)·T(P₀, Q₀)), C of eq 3.
   Here 2w·Id + (1−2w)·T(P₀, Q₀) = T(P₀, 2wP₀ + (1−2w)Q₀) exactly (``algebra.mix_with_identity``).
@@ -35,7 +35,7 @@ curve. ``ShuffleAnalysis.CLONE_PAIR`` computes that exact T(P, Q) (``algebra.swa
 tightest guarantee this reduction can give, and always at least as tight as Thm 4.2.
 
 Both analyses are :class:`~dpcompare.mechanisms.PairMechanism` s: exact discrete pairs for small n,
-and a certified (pessimistic, optimistic) bracket for large n (see :mod:`._clone_pairs`; the public
+and a certified (pessimistic, optimistic) bracket for large n (see :mod:`.clone_pairs`; the public
 views, as everywhere, report the pessimistic side).
 """
 
@@ -54,7 +54,7 @@ from .._validation import format_number
 from ..mechanisms.pair_backed import PairMechanism
 from ..tradeoff import DiscretePair
 from ._checks import EPS0, USERS, check_eps0, check_users
-from ._clone_pairs import DEFAULT_EXACT_ATOMS, DEFAULT_MAX_ATOMS, DEFAULT_TAIL, ClonePlan, clone_count_pairs, log_binom_pmf
+from .clone_pairs import DEFAULT_EXACT_ATOMS, DEFAULT_MAX_ATOMS, DEFAULT_TAIL, ClonePlan, clone_count_pairs, log_binom_pmf
 from .algebra import local_dp_floor, map_pairs, mix_with_identity, swap_mixture, symmetrize_eq3
 
 
@@ -161,7 +161,7 @@ class Shuffled(PairMechanism):
         ``ShuffleAnalysis.CLONE_PAIR`` (the exact trade-off of the clone pair; tighter).
     max_atoms, tail, exact_atoms : atoms per pair of the certified bracket, the truncated tail
         mass (moved to the pessimistic side, never dropped), and the size up to which the pair is
-        computed exactly (n(n−1)/2 ≤ exact_atoms); see :mod:`._clone_pairs`. A size that would
+        computed exactly (n(n−1)/2 ≤ exact_atoms); see :mod:`.clone_pairs`. A size that would
         need more than 1 GiB is refused with the estimate before any work starts.
 
     **Never worse than ε₀-DP.** The reported trade-off is max(f_Thm 4.2, f_{ε₀,0})

@@ -32,7 +32,7 @@ Algorithm (``clone_count_pairs``):
       mass of C outside the bulk becomes an atom at ℓ = 0 (forgetting those outcomes).
    The number of blocks is the largest that keeps each pair within the atom budget, and the blocks
    are cut at equal quantiles of √w (w the law of C): narrow where C has its mass, wide in its tails,
-   which minimises Σ_j w_j·width_j, the first-order size of the bracket (``_block_starts``). Both pairs are
+   which minimises Σ_j w_j·width_j, the first-order size of the bracket (``block_starts``). Both pairs are
    exact discrete pairs of modified mixtures, so every view of them is exact, and the truth lies
    between them.
 
@@ -50,6 +50,9 @@ from scipy.special import betainc
 
 from .._search import Scale, Side, solve
 from ..tradeoff import DiscretePair, Rounding
+
+__all__ = ["ClonePlan", "block_starts", "bulk_range", "clone_count_pairs", "estimate_memory", "log_binom_pmf",
+           "log_chernoff_lower", "log_chernoff_upper"]
 
 #: finite atoms per pair of the certified bracket: with √w-quantile blocks, ε₀ = 1 and δ = 1e-6, the pessimistic ε
 #: is 0.04 % (n = 10⁴) and 0.09 % (n = 10⁶) above its value with 1.5 million atoms (uniform blocks needed
@@ -127,7 +130,7 @@ def _window_lo(c: np.ndarray, tail: float) -> np.ndarray:
     return np.maximum(1, np.floor((c + 1) / 2.0 - h)).astype(np.int64)
 
 
-def _block_starts(log_w: np.ndarray, components: int) -> np.ndarray:
+def block_starts(log_w: np.ndarray, components: int) -> np.ndarray:
     """Start indices (into the bulk) of ``components`` blocks of consecutive clone counts, at equal quantiles
     of √w (w the law of C): replacing a block by one of its ends changes each view by ≈ Σ_j w_j·width_j, which
     is smallest for a given number of blocks when width_j ∝ w_j^{−1/2} (Lagrange), i.e. equal shares of √w.
@@ -295,7 +298,7 @@ def clone_count_pairs(
     width = c_hi - c_lo + 1
     per_component = 2.0 * math.sqrt(max(c_hi, 1) * math.log(2.0 / tail) / 2.0) + 2.0
     components = max(1, min(width, int(max_atoms // per_component)))
-    edges = _block_starts(log_w, components) + c_lo
+    edges = block_starts(log_w, components) + c_lo
     block = int(math.ceil(width / edges.size))  # the mean block width (for the plan)
     ends = np.append(edges[1:], c_hi + 1) - 1  # inclusive block ends
     log_W = np.logaddexp.reduceat(log_w, edges - c_lo)
