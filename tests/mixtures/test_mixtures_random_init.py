@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+from scipy import special
 
 import dpcompare as dc
 from dpcompare.mixtures import Loss, RandomInit, Sensitivity, theorem51_points
@@ -134,9 +135,9 @@ def test_one_step_pairs_are_the_lemma_31_mixture_of_gaussian_components():
     sens = Sensitivity(Loss.CLIPPED_LEAST_SQUARES, a=0.0, clip=1.0)
     m = RandomInit(sens, bins=8, grid=1024, tail=1e-6)
     pess, opt = m.pairs()
-    U = float(-dc._numerics.ndtri(1e-6))
+    U = float(-special.ndtri(1e-6))
     edges = np.concatenate([[-np.inf], np.linspace(-U, U, 9), [np.inf]])
-    w = np.diff(dc._numerics.ndtr(edges))
+    w = np.diff(special.ndtr(edges))
     eps = np.linspace(0.0, 3.0, 13)
     hi = sum(wi * dc.Gaussian(mu=sens.range(a, b)[1]).delta(eps) for wi, a, b in zip(w, edges[:-1], edges[1:]))
     lo = sum(wi * (dc.Gaussian(mu=mu).delta(eps) if mu > 0 else 0.0 * eps)

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from scipy.special import ndtr, ndtri
 
 import dpcompare as dc
-from dpcompare._numerics import ndtr, ndtri
 from dpcompare.mixtures import subsampling as sub
 from dpcompare.mixtures.algebra import mix_with_identity, swap_mixture
 from dpcompare.mixtures.joint_concavity import mixture_pair
