@@ -102,8 +102,8 @@ def test_bad_mechanism_parameters():
 def test_t_step_composition_of_randomized_response_brackets_the_binomial_closed_form():
     # RR with e^ε₀ = 3 composed T times is exact in closed form: k of T outcomes at +log 3 give loss
     # (2k − T)·log 3 with P-mass C(T,k)·¼ᵏ·¾^{T−k} (Dong, Roth & Su, "Gaussian differential privacy", §3).
-    # _compose moves the pair onto the grid (tradeoff/grid.py) and composes it by FFT (tradeoff/compose.py).
-    from dpcompare.mixtures.random_init import _compose
+    # compose_on_grid moves the pair onto the grid (tradeoff/grid.py) and composes it by FFT (tradeoff/compose.py).
+    from dpcompare.mixtures.random_init import compose_on_grid
 
     rr = dc.DiscretePair.from_masses([0.75, 0.25], [0.25, 0.75])
     T = 6
@@ -113,8 +113,8 @@ def test_t_step_composition_of_randomized_response_brackets_the_binomial_closed_
     eps = np.array([0.0, 0.7, 1.5, 3.0, 5.0])
     exact = np.maximum(q[None, :] - np.exp(eps)[:, None] * p[None, :], 0.0).sum(axis=1)
     h, K = math.log(3.0) * T / 256, 256
-    pess, eta_p = _compose(rr, T, h, K, Rounding.PESSIMISTIC)
-    opt, eta_o = _compose(rr, T, h, K, Rounding.OPTIMISTIC)
+    pess, eta_p = compose_on_grid(rr, T, h, K, Rounding.PESSIMISTIC)
+    opt, eta_o = compose_on_grid(rr, T, h, K, Rounding.OPTIMISTIC)
     assert 0.0 < eta_p < 1e-9 and 0.0 < eta_o < 1e-9
     assert np.all(pess.delta(eps) >= exact - eta_p) and np.all(opt.delta(eps) <= exact + eta_o)
     assert np.max(pess.delta(eps) - opt.delta(eps)) < 0.02

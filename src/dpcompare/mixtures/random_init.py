@@ -143,7 +143,7 @@ def _gaussian_component(mu: float, h: float, K: int) -> certified_grid.StepParti
     return partition.tails_partition(g.log_sf, g.log_cdf, h, 0.0, -K, K)
 
 
-def _compose(pair: DiscretePair, steps: int, h: float, K: int, rounding: Rounding) -> tuple[DiscretePair, float]:
+def compose_on_grid(pair: DiscretePair, steps: int, h: float, K: int, rounding: Rounding) -> tuple[DiscretePair, float]:
     """pair^{⊗T} on the grid k·h, |k| ≤ K, certified in the direction ``rounding``: the pair is split
     (pessimistic) or merged (optimistic) onto the grid (tradeoff/grid.py steps 1–3) and composed by FFT
     (tradeoff/compose.py steps 4–7); returns the symmetrised (eq 3) result and its error bound η.
@@ -272,8 +272,8 @@ class RandomInit(PairMechanism):
         # and sd √T·sd); the composition's Chernoff window then cuts the result (tradeoff/compose.py step 5)
         L_T = min(T * top, T * abs(mean) + 10.0 * math.sqrt(T) * sd + 2.0 * sd)
         h = L_T / self.grid
-        p_T, eta_p = _compose(pess, T, h, self.grid, Rounding.PESSIMISTIC)
-        o_T, eta_o = _compose(opt, T, h, self.grid, Rounding.OPTIMISTIC)
+        p_T, eta_p = compose_on_grid(pess, T, h, self.grid, Rounding.PESSIMISTIC)
+        o_T, eta_o = compose_on_grid(opt, T, h, self.grid, Rounding.OPTIMISTIC)
         return p_T, o_T, max(eta_p, eta_o)
 
     @property
@@ -355,4 +355,4 @@ def theorem51_points(sensitivity: Sensitivity, lam: Any) -> tuple[np.ndarray, np
     return np.array(out_a), np.array(out_b)
 
 
-__all__ = ["Loss", "RandomInit", "Sensitivity", "clipped_composition_mu", "theorem51_points"]
+__all__ = ["Loss", "RandomInit", "Sensitivity", "clipped_composition_mu", "compose_on_grid", "theorem51_points"]
