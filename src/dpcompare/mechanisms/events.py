@@ -56,6 +56,11 @@ DEFAULT_PLD_DISCRETIZATION = 1e-4
 MAX_DISCRETE_LAPLACE_ATOMS = 10**6
 
 
+def _routed(name: str) -> Any:
+    """A read-only view of :class:`FromDpEvent` answered by the mechanism its event is routed to."""
+    return property(lambda self: getattr(self.mechanism, name), doc=f"``{name}`` of the routed mechanism.")
+
+
 class Guarantee(enum.Enum):
     """How a :class:`FromDpEvent` answer relates to the truth (module docstring)."""
 
@@ -303,28 +308,14 @@ class FromDpEvent(Mechanism):
         return bool(self.mechanism.exact)
 
     @property
-    def numerical_error(self) -> float:
-        return self.mechanism.numerical_error
-
-    @property
     def gdp_mu(self) -> float | None:
         return self.mechanism.gdp_mu if self.guarantee is not Guarantee.PLD else None
 
-    @property
-    def advantage(self) -> float:  # type: ignore[override]
-        return self.mechanism.advantage
-
-    @property
-    def minimax_bayes_error(self) -> float:  # type: ignore[override]
-        return self.mechanism.minimax_bayes_error
-
-    @property
-    def fixed_point(self) -> float:  # type: ignore[override]
-        return self.mechanism.fixed_point
-
-    @property
-    def auc(self) -> float:  # type: ignore[override]
-        return self.mechanism.auc
+    numerical_error = _routed("numerical_error")
+    advantage = _routed("advantage")
+    minimax_bayes_error = _routed("minimax_bayes_error")
+    fixed_point = _routed("fixed_point")
+    auc = _routed("auc")
 
     @property
     def spec(self) -> str:

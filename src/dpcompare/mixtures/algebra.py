@@ -137,13 +137,18 @@ def convex_envelope(alpha: Any, beta: Any) -> tuple[np.ndarray, np.ndarray]:
     >>> convex_envelope([0, 0.5, 1], [1, 0.8, 0])[1].tolist()   # the middle point is not convex
     [1.0, 0.0]
     """
+    return _lower_hull(*_vertices(alpha, beta, "alpha and beta must be finite"))
+
+
+def _vertices(alpha: Any, beta: Any, not_finite: str) -> tuple[np.ndarray, np.ndarray]:
+    """The vertices as two flat float arrays of one length ≥ 2, all finite (else ``not_finite``)."""
     a = np.asarray(alpha, dtype=float).ravel()
     b = np.asarray(beta, dtype=float).ravel()
     if a.size != b.size or a.size < 2:
         raise ValueError("alpha and beta must have the same length (at least 2 points)")
     if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
-        raise ValueError("alpha and beta must be finite")
-    return _lower_hull(a, b)
+        raise ValueError(not_finite)
+    return a, b
 
 
 def pair_from_vertices(
@@ -160,12 +165,7 @@ def pair_from_vertices(
     >>> pair_from_vertices([0, 0.25, 1], [1, 0.25, 0]).loss.round(4).tolist()   # randomized response, ε = log 3
     [-1.0986, 1.0986]
     """
-    a = np.asarray(alpha, dtype=float).ravel()
-    b = np.asarray(beta, dtype=float).ravel()
-    if a.size != b.size or a.size < 2:
-        raise ValueError("alpha and beta must have the same length (at least 2 points)")
-    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
-        raise ValueError("the vertices of a trade-off function must be finite")
+    a, b = _vertices(alpha, beta, "the vertices of a trade-off function must be finite")
     if a[0] != 0.0 or a[-1] != 1.0:
         raise ValueError(f"the vertices must run from alpha = 0 to alpha = 1, got {a[0]:g} … {a[-1]:g}")
     if np.any(np.diff(a) <= 0):
