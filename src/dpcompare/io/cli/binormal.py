@@ -54,22 +54,24 @@ def binormal_report(mu0: list[float], sigma0: float, mu1: list[float], sigma1: f
             "a": a, "b": b, "auc": float(binormal_auc(a, b)), "roc": roc, "renyi": renyi}
 
 
+def _numeric_table(title: str, columns: tuple[str, ...]) -> Table:
+    t = Table(title=title, title_justify="left")
+    for c in columns:
+        t.add_column(c, justify="right")
+    return t
+
+
 def _tables(d: dict[str, Any]) -> list[Any]:
     vec = lambda v: num(v[0]) if len(v) == 1 else "(" + ", ".join(num(x) for x in v) + ")"  # noqa: E731
     head = (f"[bold]N(μ₀, σ₀²I)[/] with μ₀ = {vec(d['mu0'])}, σ₀ = {num(d['sigma0'])} (negatives) vs "
             f"[bold]N(μ₁, σ₁²I)[/] with μ₁ = {vec(d['mu1'])}, σ₁ = {num(d['sigma1'])} (positives), d = {d['dimension']}\n"
             f"a = ‖μ₁ − μ₀‖/σ₁ = {num(d['a'], 8)}, b = σ₀/σ₁ = {num(d['b'], 8)}; "
             f"AUC = Φ(a/√(1 + b²)) = {num(d['auc'], 8)} ([SI] Cor 3, eq 4.6)")
-    r = Table(title="ROC (TPR at each FPR)", title_justify="left")
-    r.add_column("FPR", justify="right")
-    r.add_column("threshold test Φ(a + bΦ⁻¹(x)) (eq 4.5)", justify="right")
-    r.add_column("best test (Neyman–Pearson)", justify="right")
+    r = _numeric_table("ROC (TPR at each FPR)", ("FPR", "threshold test Φ(a + bΦ⁻¹(x)) (eq 4.5)", "best test (Neyman–Pearson)"))
     for row in d["roc"]:
         r.add_row(num(row["fpr"]), num(row["tpr_threshold"], 8), num(row["tpr_optimal"], 8))
-    v = Table(title="Rényi divergence D_α ([SI] Cor 10; α = 1: KL)", title_justify="left")
-    v.add_column("order α", justify="right")
-    v.add_column("D_α(positives ‖ negatives)", justify="right")
-    v.add_column("D_α(negatives ‖ positives)", justify="right")
+    v = _numeric_table("Rényi divergence D_α ([SI] Cor 10; α = 1: KL)",
+                       ("order α", "D_α(positives ‖ negatives)", "D_α(negatives ‖ positives)"))
     for row in d["renyi"]:
         v.add_row(num(row["alpha"]), num(row["d_pos_neg"], 8), num(row["d_neg_pos"], 8))
     if d["b"] == 1.0:
