@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .spec import MECHANISMS
-from .spec_mixtures import keyed_arguments, split_arguments
 
 if TYPE_CHECKING:
     from ..mechanisms import Mechanism
@@ -33,6 +32,7 @@ _USAGE = "compose(SPEC, steps=N)"
 )
 def _compose(text: str) -> "Mechanism":
     from ..mechanisms.composed import Composed
+    from .spec_mixtures import keyed_arguments, split_arguments  # here: spec_mixtures imports spec, which imports us
 
     bare, keyed = keyed_arguments(split_arguments(text), "compose", ("steps",), _USAGE)
     steps_text = keyed.get("steps")
