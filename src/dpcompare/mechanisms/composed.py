@@ -97,7 +97,31 @@ class Composed(PairMechanism):
         pair = m.pairs()[0]
         if self.steps == 1 or pair.size == 0:  # one step, or only atoms at ±∞ (bnp^N = bnp): the pair itself
             return None
+        exact = self._two_atom_composition(pair)
+        if exact is not None:
+            return exact
         return compose_discrete(pair, self.steps, self.discretization)
+
+    def _two_atom_composition(self, pair: DiscretePair):
+        """The exact binomial composition of a step with one or two finite atoms (randomized response,
+        ε-DP, (ε, δ)-DP: composition/binomial.py), or None where it does not apply or would build more
+        than ``MAX_ATOMS`` atoms (checked before any allocation); ``discretization`` is not used there."""
+        from ..composition.binomial import MAX_ATOMS, compose_two_atoms, two_atom_window
+        from ..composition.sgm_certified import CertifiedComposition
+        from ..tradeoff.compose import CompositionReport
+
+        if pair.size not in (1, 2) or two_atom_window(pair, self.steps) > MAX_ATOMS:
+            return None
+        import time
+
+        t0 = time.perf_counter()
+        try:
+            out, eta = compose_two_atoms(pair, self.steps)
+        except ValueError:  # composed losses not distinct in double precision: the grid route
+            return None
+        lo, hi = (float(out.loss[0]), float(out.loss[-1])) if out.size else (0.0, 0.0)
+        report = CompositionReport(self.steps, 0.0, 0, (lo, hi), 0.0, 0.0, 0.0, eta, eta)
+        return CertifiedComposition(out, out, eta, 0.0, self.steps, (report,), time.perf_counter() - t0, (eta, eta))
 
     def _build_pairs(self) -> tuple[DiscretePair, DiscretePair]:
         c = self.composition
