@@ -102,9 +102,24 @@ def test_composed_rr_takes_the_exact_route_and_brackets_mpmath(eps0, n, monkeypa
         truth = _mp_rr_delta(eps0, n, eps)
         assert float(hi) >= truth >= float(lo) - 1e-300  # δ never understated
         assert float(hi) - float(lo) <= 1e-9
-    # trade-off: the pessimistic f never above the truth f(α) = max over the Neyman–Pearson vertices
-    t = c.tradeoff_bounds(np.array([1e-7, 0.01, 0.3]))
-    assert np.all(np.asarray(t.pessimistic) <= np.asarray(t.optimistic) + 1e-15)
+    # trade-off: the pessimistic f never above the truth, the Neyman–Pearson vertices (P(ℓ ≥ ℓₖ), Q(ℓ < ℓₖ))
+    # of the binomial pair joined by segments, in mpmath
+    alpha = np.array([1e-7, 0.01, 0.3])
+    t = c.tradeoff_bounds(alpha)
+    if n <= 1000:
+        e0 = mp.mpf(eps0)
+        hi = mp.exp(e0) / (1 + mp.exp(e0))
+        pj = [mp.binomial(n, j) * (1 - hi) ** j * hi ** (n - j) for j in range(n + 1)]  # ℓⱼ = (2j − n)ε₀ ascending
+        qj = [mp.binomial(n, j) * hi ** j * (1 - hi) ** (n - j) for j in range(n + 1)]
+        va = [mp.fsum(pj[k:]) for k in range(n + 1)][::-1] + [mp.mpf(1)]
+        vb = [mp.fsum(qj[:k]) for k in range(n + 1)][::-1] + [mp.mpf(0)]
+        va, vb = [mp.mpf(0)] + va, [mp.mpf(1)] + vb
+        for a, f_pess in zip(alpha, np.asarray(t.pessimistic)):
+            k = max(i for i in range(len(va) - 1) if va[i] <= a)
+            w = (a - va[k]) / (va[k + 1] - va[k]) if va[k + 1] > va[k] else 0
+            truth = vb[k] + w * (vb[k + 1] - vb[k])
+            assert f_pess <= truth + 1e-300  # f never overstated
+            assert f_pess >= truth - 1e-9
 
 
 def test_exact_route_agrees_with_the_certified_grid_route():
