@@ -9,6 +9,10 @@ pairs included, in benchmarks/bench_composed_laplace.py). Its two pairs are cert
 subsampled Gaussian's (tradeoff/compose.py): R_pess − η ≤ R ≤ R_opt + η at every π, η =
 ``numerical_error``, so every view and every Δ against it carries a bracket containing the truth.
 
+A step with one or two finite atoms (randomized response, ε-DP, (ε, δ)-DP) is composed exactly instead:
+the binomial pair of composition/binomial.py, with η its a-priori rounding bound (no grid; up to 2²⁰ atoms,
+beyond which the grid route is taken).
+
 The composition of the symmetric one-step pair is the mechanism's (f-DP composition, Dong, Roth & Su
 2022, Thm 3.2: the N-fold product of the pair that attains f is the pair that attains f^⊗N).
 
@@ -22,6 +26,7 @@ The composition of the symmetric one-step pair is the mechanism's (f-DP composit
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -112,8 +117,6 @@ class Composed(PairMechanism):
 
         if pair.size not in (1, 2) or two_atom_window(pair, self.steps) > MAX_ATOMS:
             return None
-        import time
-
         t0 = time.perf_counter()
         try:
             out, eta = compose_two_atoms(pair, self.steps)
