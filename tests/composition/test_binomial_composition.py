@@ -136,13 +136,24 @@ def test_exact_route_agrees_with_the_certified_grid_route():
     assert np.all(np.maximum(lo_e, lo_g) <= np.minimum(hi_e, hi_g) + 1e-15)
 
 
-def test_too_many_atoms_fall_back_before_allocating(monkeypatch):
-    """Beyond MAX_ATOMS the window estimate sends the call to the grid route without building atoms."""
+@pytest.mark.parametrize(("eps0", "n"), [(1e-3, 10**10), (0.5, 10**12)])
+def test_too_many_atoms_or_too_large_losses_fall_back_before_allocating(eps0, n, monkeypatch):
+    """Beyond MAX_ATOMS (RR(1e-3)^10¹⁰: two windows of ≈ 4e6 atoms) or MAX_ABS_LOSS (RR(0.5)^10¹²: losses
+    up to 5e11) the estimate sends the call to the grid route without building atoms."""
     from dpcompare.composition import closed_form
 
     monkeypatch.setattr(binomial, "compose_two_atoms", lambda *a, **k: pytest.fail("built the atoms"))
     sentinel = object()
     monkeypatch.setattr(closed_form, "compose_discrete", lambda *a, **k: sentinel)
-    c = Composed(dc.RandomizedResponse(eps=0.5), steps=10**12)
-    assert binomial.two_atom_window(dc.RandomizedResponse(eps=0.5).pairs()[0], 10**12) > binomial.MAX_ATOMS
-    assert c.composition is sentinel
+    pair = dc.RandomizedResponse(eps=eps0).pairs()[0]
+    assert binomial.two_atom_window(pair, n) > binomial.MAX_ATOMS or n * eps0 > binomial.MAX_ABS_LOSS
+    assert Composed(dc.RandomizedResponse(eps=eps0), steps=n).composition is sentinel
+
+
+def test_the_two_windows_of_a_large_epsilon_keep_the_atoms_that_matter():
+    """RR(11.3)^(2·10⁶): P sits near j = 0, Q near j = N; the atoms between (both masses < e^−800) are
+    left out, so 2 windows of a few hundred atoms are built instead of 2·10⁶ + 1, and the pair is whole."""
+    pair = dc.RandomizedResponse(eps=11.3).pairs()[0]
+    assert binomial.two_atom_window(pair, 2 * 10**6) < 10**4
+    out, eta = compose_two_atoms(pair, 2 * 10**6)
+    assert abs(float(np.sum(out.p)) - 1.0) < 1e-12 and abs(float(np.sum(out.q)) - 1.0) < 1e-12 and eta < 1e-6

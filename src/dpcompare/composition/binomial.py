@@ -43,6 +43,9 @@ U = 2.0**-53
 #: atoms whose P- and Q-log-masses are both below this are left out (their mass, < e^{−800}·(N+1), is
 #: below the smallest double for N < 10¹⁵ and is added to η as one subnormal)
 LOG_MASS_FLOOR = -800.0
+#: largest |composed loss| N·max|ℓ| the exact route serves: each loss is rounded by ≈ u·|ℓ|, which enters η
+#: as a relative error of the atom's masses (≤ 2e-8 here); beyond, the caller takes another route
+MAX_ABS_LOSS = 1e8
 #: largest number of atoms the exact route builds (≈ 130 MB of working arrays); beyond, the caller
 #: takes another route
 MAX_ATOMS = 1 << 20
@@ -193,18 +196,25 @@ def _two_atom_sides(pair: DiscretePair) -> tuple[float, float, float, float, flo
     return float(loss[0]), float(loss[1]), float(lp[0]), float(lp[1]), float(lq[0]), float(lq[1])
 
 
+def _atom_indices(lpa: float, lpb: float, lqa: float, lqb: float, steps: int) -> list[tuple[int, int]]:
+    """The j-intervals to build: the union of the P-side and the Q-side binomial windows (outside both,
+    both masses are below e^{LOG_MASS_FLOOR}); two intervals when they are apart (large ε: P near j = 0,
+    Q near j = N)."""
+    wins = []
+    for a, b in ((lpa, lpb), (lqa, lqb)):
+        s = float(np.logaddexp(a, b))
+        wins.append(binomial_window(steps, b - s, a - s))
+    (a0, a1), (b0, b1) = sorted(wins)
+    return [(a0, max(a1, b1))] if b0 <= a1 + 1 else [(a0, a1), (b0, b1)]
+
+
 def two_atom_window(pair: DiscretePair, steps: int) -> int:
     """Number of atoms :func:`compose_two_atoms` builds for ``steps`` steps of ``pair`` (both sides'
     windows), so that a caller can choose another route before any allocation."""
     la, lb, lpa, lpb, lqa, lqb = _two_atom_sides(pair)
     if not math.isfinite(lpb):
         return 1
-    lo, hi = steps, 0
-    for a, b in ((lpa, lpb), (lqa, lqb)):
-        s = float(np.logaddexp(a, b))
-        w = binomial_window(steps, b - s, a - s)
-        lo, hi = min(lo, w[0]), max(hi, w[1])
-    return max(hi - lo + 1, 1)
+    return sum(hi - lo + 1 for lo, hi in _atom_indices(lpa, lpb, lqa, lqb, steps))
 
 
 def compose_two_atoms(pair: DiscretePair, steps: int) -> tuple[DiscretePair, float]:
@@ -225,11 +235,7 @@ def compose_two_atoms(pair: DiscretePair, steps: int) -> tuple[DiscretePair, flo
         loss = np.array([n * la])
         kept_out = 0
     else:
-        lo, hi = n, 0
-        for a, b in ((lpa, lpb), (lqa, lqb)):
-            w = binomial_window(n, b - float(np.logaddexp(a, b)), a - float(np.logaddexp(a, b)))
-            lo, hi = min(lo, w[0]), max(hi, w[1])
-        j = np.arange(lo, hi + 1, dtype=np.int64)
+        j = np.concatenate([np.arange(lo, hi + 1, dtype=np.int64) for lo, hi in _atom_indices(lpa, lpb, lqa, lqb, n)])
         kept_out = (n + 1) - j.size
         jf = j.astype(float)
         bp, ep = binomial_log_pmf(n, jf, lpb - log_sp, lpa - log_sp)
@@ -256,4 +262,4 @@ def compose_two_atoms(pair: DiscretePair, steps: int) -> tuple[DiscretePair, flo
     return out, eta * (1 + 1e-6)
 
 
-__all__ = ["compose_two_atoms", "two_atom_window", "binomial_log_pmf", "binomial_window", "stirlerr", "bd0", "MAX_ATOMS"]
+__all__ = ["compose_two_atoms", "two_atom_window", "binomial_log_pmf", "binomial_window", "stirlerr", "bd0", "MAX_ABS_LOSS", "MAX_ATOMS"]

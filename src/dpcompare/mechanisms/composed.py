@@ -10,8 +10,8 @@ subsampled Gaussian's (tradeoff/compose.py): R_pess − η ≤ R ≤ R_opt + η 
 ``numerical_error``, so every view and every Δ against it carries a bracket containing the truth.
 
 A step with one or two finite atoms (randomized response, ε-DP, (ε, δ)-DP) is composed exactly instead:
-the binomial pair of composition/binomial.py, with η its a-priori rounding bound (no grid; up to 2²⁰ atoms,
-beyond which the grid route is taken).
+the binomial pair of composition/binomial.py, with η its a-priori rounding bound (no grid; up to 2²⁰ atoms
+and composed losses up to 1e8, beyond which the grid route is taken).
 
 The composition of the symmetric one-step pair is the mechanism's (f-DP composition, Dong, Roth & Su
 2022, Thm 3.2: the N-fold product of the pair that attains f is the pair that attains f^⊗N).
@@ -111,11 +111,13 @@ class Composed(PairMechanism):
         """The exact binomial composition of a step with one or two finite atoms (randomized response,
         ε-DP, (ε, δ)-DP: composition/binomial.py), or None where it does not apply or would build more
         than ``MAX_ATOMS`` atoms (checked before any allocation); ``discretization`` is not used there."""
-        from ..composition.binomial import MAX_ATOMS, compose_two_atoms, two_atom_window
+        from ..composition.binomial import MAX_ABS_LOSS, MAX_ATOMS, compose_two_atoms, two_atom_window
         from ..composition.sgm_certified import CertifiedComposition
         from ..tradeoff.compose import CompositionReport
 
-        if pair.size not in (1, 2) or two_atom_window(pair, self.steps) > MAX_ATOMS:
+        if pair.size not in (1, 2) or self.steps * float(np.max(np.abs(pair.loss))) > MAX_ABS_LOSS:
+            return None
+        if two_atom_window(pair, self.steps) > MAX_ATOMS:
             return None
         t0 = time.perf_counter()
         try:
