@@ -82,3 +82,26 @@ def test_epsilon_to_accuracy_never_refines_past_the_budget(monkeypatch):
     b = sgm_accuracy.epsilon_to_accuracy(1.0, 0.05, 100, 1e-5, rel_tol=1e-6)
     assert seen and all(n <= budget for _, n in seen)
     assert b.lower <= a.epsilon and a.lower <= b.epsilon  # both certified brackets of the same ε
+
+
+def test_composed_losses_beyond_what_a_pair_carries_are_refused_before_composing(monkeypatch):
+    """Composed(Laplace(b=0.0217), 10⁶): mean composed loss N·KL = 4.5e7 nats > 1e7 (MAX_ABS_LOSS). The grid
+    route refused it after 8 s of FFT work (deep fuzz); the mean is known up front."""
+    from dpcompare.composition import closed_form
+
+    monkeypatch.setattr(closed_form, "compose_laplace", lambda *a, **k: pytest.fail("composed before refusing"))
+    c = Composed(dc.Laplace(b=0.021720847198851694), steps=10**6)
+    with pytest.raises(DiscretizationTooFine, match=r"steps=1000000: .* mean N·KL = 4\.5e\+07 nats, .* steps must be below 222031"):
+        c.delta_bounds(0.001)
+    m = 1 / 0.021720847198851694
+    assert c.epsilon(1e-5) <= 10**6 * m  # ε still answered (the pure-DP bound), not refused
+
+
+def test_the_mean_loss_check_leaves_what_fits_alone(monkeypatch):
+    """Below the threshold the composition runs (here: a stub records that it was reached)."""
+    from dpcompare.composition import closed_form
+
+    calls = []
+    monkeypatch.setattr(closed_form, "compose_laplace", lambda *a, **k: calls.append(a) or None)
+    Composed(dc.Laplace(b=0.021720847198851694), steps=200_000).composition  # N·KL = 9.0e6 < 1e7
+    assert calls

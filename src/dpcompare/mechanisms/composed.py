@@ -95,6 +95,7 @@ class Composed(PairMechanism):
         from ..composition.closed_form import compose_discrete, compose_gaussian, compose_laplace
 
         m = self.mechanism
+        self._check_mean_loss()
         if isinstance(m, Laplace):
             return compose_laplace(float(m.m), self.steps, self.discretization)
         if isinstance(m, Gaussian):  # G_μ^⊗N = G_{μ√N}, as certified pairs
@@ -106,6 +107,23 @@ class Composed(PairMechanism):
         if exact is not None:
             return exact
         return compose_discrete(pair, self.steps, self.discretization)
+
+    def _check_mean_loss(self) -> None:
+        """Refuse up front a grid composition whose output would carry losses beyond MAX_ABS_LOSS (the grid
+        route refuses those after composing): its window holds the composed loss's mean under Q, N·KL
+        (KL = m − 1 + e^{−m} for Laplace), so N·KL > MAX_ABS_LOSS is refused there anyway, after the FFT."""
+        from ..composition.sgm_grid import MAX_ABS_LOSS
+        from ..tradeoff.compose import DiscretizationTooFine
+
+        m = self.mechanism
+        if not isinstance(m, Laplace):  # pairs: the window check (before allocation) refuses the large ones
+            return
+        kl, what = float(m.m) + math.expm1(-float(m.m)), f"laplace with sensitivity/b = {float(m.m):.4g}"
+        if self.steps * kl > MAX_ABS_LOSS:
+            raise DiscretizationTooFine(
+                f"steps={self.steps}: the composed privacy loss of {what} has mean N·KL = {self.steps * kl:.3g} nats, "
+                f"beyond the {MAX_ABS_LOSS:.0e} a certified pair can carry: steps must be below {int(MAX_ABS_LOSS // kl)} "
+                "(where N·KL reaches it; ε(δ) is still answered by the pure-DP bound)")
 
     def _two_atom_composition(self, pair: DiscretePair):
         """The exact binomial composition of a step with one or two finite atoms (randomized response,
