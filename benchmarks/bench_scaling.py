@@ -6,6 +6,8 @@ refused up front with the error message, which is printed instead of a time.
     ε:  SubsampledGaussian(1, 0.01, N).epsilon(1e-5)                       N = 10³ … 10⁷
     Δ:  delta_bracket(SGM(1, 0.01, N), SGM(1.5, 0.02, N)), one direction    N = 10³ … 10⁷
     ε to accuracy: epsilon_to_accuracy(1, 0.01, 10⁴, 1e-5, rel_tol)       rel_tol = 1e-2 … 1e-5
+    limits (not with --quick): the largest sizes around the 1 GiB per-call budget (src/dpcompare/_limits.py),
+    one that fits and one refused up front, for the subsampled Gaussian, ``Composed`` and ε to accuracy at N = 10⁷
 
 Usage:
     python benchmarks/bench_scaling.py [--json] [--plot docs/img/scaling.png] [--quick]
@@ -25,7 +27,7 @@ SRC = HERE.parent / "src"
 
 PRE = ("import json, time\nimport numpy, scipy.special\nt0, c0 = time.perf_counter(), time.process_time()\n"
        "try:\n{body}\nexcept (ValueError, MemoryError) as exc:\n"
-       "    print(json.dumps({{'refused': str(exc)[:160]}})); raise SystemExit(0)\n"
+       "    print(json.dumps({{'refused': str(exc)[:400]}})); raise SystemExit(0)\n"
        "t, c = time.perf_counter() - t0, time.process_time() - c0\n"
        "rss = [int(l.split()[1]) / 1024 for l in open('/proc/self/status') if l.startswith('VmHWM')][0]\n"
        "print(json.dumps({{'seconds': t, 'cpu': c, 'rss_mb': rss, 'value': v, 'width': w}}))\n")
@@ -37,6 +39,20 @@ DELTA = ("    from dpcompare.comparison import delta_bracket\n    from dpcompare
          "    v, w = float(r.upper), float(r.width)")
 ACC = ("    from dpcompare.composition.sgm_accuracy import epsilon_to_accuracy\n"
        "    a = epsilon_to_accuracy(1.0, 0.01, 10000, 1e-5, rel_tol={tol}); v, w = a.epsilon, a.rel_accuracy")
+
+
+SGM_H = ("    from dpcompare.mechanisms.sgm import SubsampledGaussian\n"
+         "    m = SubsampledGaussian(1.0, 0.01, 10**7, discretization={h}); v = float(m.epsilon(1e-5)); w = float('nan')")
+LAP_H = ("    import dpcompare as dc\n    from dpcompare.mechanisms.composed import Composed\n"
+         "    m = Composed(dc.Laplace(b=1.0), steps=10**5, discretization={h}); v = float(m.delta(1.0)); w = float('nan')")
+#: (label, body): sizes around the memory budget; the refused ones fail before allocating
+LIMITS = [
+    ("SGM(1, 0.01, 10⁷, discretization=1e-4).epsilon(1e-5)", SGM_H.format(h=1e-4)),
+    ("SGM(1, 0.01, 10⁷, discretization=7.5e-5).epsilon(1e-5)", SGM_H.format(h=7.5e-5)),
+    ("Composed(Laplace(b=1), 10⁵, discretization=0.01).delta(1)", LAP_H.format(h=0.01)),
+    ("Composed(Laplace(b=1), 10⁵, discretization=0.005).delta(1)", LAP_H.format(h=0.005)),
+    ("epsilon_to_accuracy(1, 0.01, 10⁷, 1e-5, rel_tol=1e-3)", ACC.format(tol=1e-3).replace("10000,", "10**7,")),
+]
 
 
 def _run(body: str, timeout: float) -> dict:
@@ -70,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     res = {"eps": {n: _run(EPS.format(n=n), args.timeout) for n in ns},
            "delta": {n: _run(DELTA.format(n=n), args.timeout) for n in ns},
            "acc": {t: _run(ACC.format(tol=t), args.timeout) for t in tols}}
+    if not args.quick:
+        res["limits"] = {label: _run(body, args.timeout) for label, body in LIMITS}
     load1 = os.getloadavg()
     if args.json:
         print(json.dumps({"load": [load0, load1], **{k: {str(a): b for a, b in v.items()} for k, v in res.items()}}))
@@ -87,6 +105,11 @@ def main(argv: list[str] | None = None) -> int:
         for t in tols:
             a = res["acc"][t]
             print(f"| {t:g} | {_cell(a)} | {a.get('value', float('nan')):.7g} | {a.get('width', float('nan')):.1e} |")
+        if "limits" in res:
+            print("\n| around the 1 GiB budget | time, peak memory (or the refusal) | value |")
+            print("| --- | --- | --- |")
+            for label, r in res["limits"].items():
+                print(f"| `{label}` | {_cell(r)} | {r.get('value', float('nan')):.7g} |")
     if args.plot:
         import matplotlib
 

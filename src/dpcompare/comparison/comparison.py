@@ -372,7 +372,9 @@ def approximate_dominance(a: Mechanism, b: Mechanism, level: float, *, grid: int
     fa = a.tradeoff(np.clip(alpha + level, 0, 1))
     fa = np.where(alpha + level > 1, 0.0, fa)
     trade = bool(np.all(fa - level <= b.tradeoff(alpha) + slack))
-    prof = bool(np.all(a.delta(eps) + level * (1 + np.exp(eps)) >= b.delta(eps) - slack))
+    with np.errstate(over="ignore"):  # 𝔇·(1 + e^ε) is 0 at 𝔇 = 0 for every ε (not 0·∞ = NaN beyond ε ≈ 709.8)
+        allowance = level * (1 + np.exp(eps)) if level > 0 else np.zeros_like(eps)
+    prof = bool(np.all(a.delta(eps) + allowance >= b.delta(eps) - slack))
     return ApproximateDominance(level, d, trade, prof, bayes)
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._limits import FFT_BYTES_COARSE, fft_points_that_fit
 from .sgm_certified import pair_epsilon
 from .sgm_compose import TAIL_FACTOR, compose_subsampled_gaussian, tail_bound
 from .sgm_grid import default_discretization
@@ -113,6 +114,9 @@ def epsilon_to_accuracy(sigma: float, p: float, steps: int, delta: float, rel_to
         # width ∝ h²: refine to SAFETY·rel_tol, at most 8× finer per attempt, never finer than 1/4 of the default
         factor = math.sqrt(SAFETY * rel_tol / width) if math.isfinite(width) and width > 0 else 0.125
         h_new = max(h * min(max(factor, 0.125), 0.8), 0.25 * h_default)
+        # the window's FFT length is ∝ 1/h: never finer than the spacing whose FFT fits the memory budget
+        # (_limits.py; it would be refused), with 10% margin for the window's and next_fast_len's rounding
+        h_new = max(h_new, h * 1.1 * max(r.fft_len for r in comp.reports) / fft_points_that_fit(FFT_BYTES_COARSE))
         if h_new >= h:
             break
         h = h_new

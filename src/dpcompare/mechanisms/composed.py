@@ -9,6 +9,10 @@ pairs included, in benchmarks/bench_composed_laplace.py). Its two pairs are cert
 subsampled Gaussian's (tradeoff/compose.py): R_pess − η ≤ R ≤ R_opt + η at every π, η =
 ``numerical_error``, so every view and every Δ against it carries a bracket containing the truth.
 
+A step with one or two finite atoms (randomized response, ε-DP, (ε, δ)-DP) is composed exactly instead:
+the binomial pair of composition/binomial.py, with η its a-priori rounding bound (no grid; up to 2²⁰ atoms
+and composed losses up to 1e8, beyond which the grid route is taken).
+
 The composition of the symmetric one-step pair is the mechanism's (f-DP composition, Dong, Roth & Su
 2022, Thm 3.2: the N-fold product of the pair that attains f is the pair that attains f^⊗N).
 
@@ -22,6 +26,7 @@ The composition of the symmetric one-step pair is the mechanism's (f-DP composit
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -90,6 +95,7 @@ class Composed(PairMechanism):
         from ..composition.closed_form import compose_discrete, compose_gaussian, compose_laplace
 
         m = self.mechanism
+        self._check_mean_loss()
         if isinstance(m, Laplace):
             return compose_laplace(float(m.m), self.steps, self.discretization)
         if isinstance(m, Gaussian):  # G_μ^⊗N = G_{μ√N}, as certified pairs
@@ -97,7 +103,48 @@ class Composed(PairMechanism):
         pair = m.pairs()[0]
         if self.steps == 1 or pair.size == 0:  # one step, or only atoms at ±∞ (bnp^N = bnp): the pair itself
             return None
+        exact = self._two_atom_composition(pair)
+        if exact is not None:
+            return exact
         return compose_discrete(pair, self.steps, self.discretization)
+
+    def _check_mean_loss(self) -> None:
+        """Refuse up front a grid composition whose output would carry losses beyond MAX_ABS_LOSS (the grid
+        route refuses those after composing): its window holds the composed loss's mean under Q, N·KL
+        (KL = m − 1 + e^{−m} for Laplace), so N·KL > MAX_ABS_LOSS is refused there anyway, after the FFT."""
+        from ..composition.sgm_grid import MAX_ABS_LOSS
+        from ..tradeoff.compose import DiscretizationTooFine
+
+        m = self.mechanism
+        if not isinstance(m, Laplace):  # pairs: the window check (before allocation) refuses the large ones
+            return
+        kl, what = float(m.m) + math.expm1(-float(m.m)), f"laplace with sensitivity/b = {float(m.m):.4g}"
+        if self.steps * kl > MAX_ABS_LOSS:
+            raise DiscretizationTooFine(
+                f"steps={self.steps}: the composed privacy loss of {what} has mean N·KL = {self.steps * kl:.3g} nats, "
+                f"beyond the {MAX_ABS_LOSS:.0e} a certified pair can carry: steps must be below {int(MAX_ABS_LOSS // kl)} "
+                "(where N·KL reaches it; ε(δ) is still answered by the pure-DP bound)")
+
+    def _two_atom_composition(self, pair: DiscretePair):
+        """The exact binomial composition of a step with one or two finite atoms (randomized response,
+        ε-DP, (ε, δ)-DP: composition/binomial.py), or None where it does not apply or would build more
+        than ``MAX_ATOMS`` atoms (checked before any allocation); ``discretization`` is not used there."""
+        from ..composition.binomial import MAX_ABS_LOSS, MAX_ATOMS, compose_two_atoms, two_atom_window
+        from ..composition.sgm_certified import CertifiedComposition
+        from ..tradeoff.compose import CompositionReport
+
+        if pair.size not in (1, 2) or self.steps * float(np.max(np.abs(pair.loss))) > MAX_ABS_LOSS:
+            return None
+        if two_atom_window(pair, self.steps) > MAX_ATOMS:
+            return None
+        t0 = time.perf_counter()
+        try:
+            out, eta = compose_two_atoms(pair, self.steps)
+        except ValueError:  # composed losses not distinct in double precision: the grid route
+            return None
+        lo, hi = (float(out.loss[0]), float(out.loss[-1])) if out.size else (0.0, 0.0)
+        report = CompositionReport(self.steps, 0.0, 0, (lo, hi), 0.0, 0.0, 0.0, eta, eta)
+        return CertifiedComposition(out, out, eta, 0.0, self.steps, (report,), time.perf_counter() - t0, (eta, eta))
 
     def _build_pairs(self) -> tuple[DiscretePair, DiscretePair]:
         c = self.composition

@@ -343,6 +343,10 @@ def compose(step: GridStep, steps: int, *, tau: float = 1e-18, workers: int = 2)
             "use fewer steps, a larger noise, or a coarser discretization"
         )
     n = sfft.next_fast_len(width, real=True)
+    from .._limits import FFT_BYTES_FINE, fft_refusal
+
+    if (why := fft_refusal(n, FFT_BYTES_FINE, steps=steps, h=h)) is not None:  # the 1 GiB budget, before allocating
+        raise DiscretizationTooFine(why)
     if n > MAX_FFT_LEN:
         raise DiscretizationTooFine(
             f"composition needs an FFT of length {n} (≈ {n * 48 / 1e9:.3g} GB; the limit is {MAX_FFT_LEN} ≈ "

@@ -143,6 +143,10 @@ def compose_coarsened(
     f = smooth_floor(requested)
     m = sfft.next_fast_len(-(-(width + 4 * f) // f), real=True)
     n = m * f
+    from .._limits import FFT_BYTES_COARSE, fft_refusal
+
+    if (why := fft_refusal(n, FFT_BYTES_COARSE, steps=steps, h=h)) is not None:  # the 1 GiB budget, before allocating
+        raise DiscretizationTooFine(why)
     if n > MAX_FFT_LEN:
         raise DiscretizationTooFine(
             f"composition needs an FFT of length {n} (≈ {n * 24 / 1e9:.3g} GB; the limit is {MAX_FFT_LEN}): use "

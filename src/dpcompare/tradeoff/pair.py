@@ -40,6 +40,50 @@ DIRECTED_ATOMS = 16
 DIRECTED_U = 2.0**-53
 
 
+#: block length of :func:`log_suffix_sums` (linear-space sums within a block)
+_SUFFIX_BLOCK = 128
+
+
+def log_suffix_sums(log_x: np.ndarray) -> np.ndarray:
+    """sₖ = log Σ_{i ≥ k} e^{xᵢ} for k = 0 … n (sₙ = −∞), in O(n), without underflow or overflow.
+
+    Blocks of ``_SUFFIX_BLOCK`` terms are summed in linear space after shifting by the block maximum (a
+    sum of positive terms: relative error ≤ B·u); the block totals are summed the same way, recursively,
+    so the error is ≈ (depth·B + |sₖ|)·u relative, with depth = ⌈log_B n⌉ (a plain ``logaddexp.accumulate``
+    would add u·|sₖ| at each of n steps). Where a shifted in-block sum is below 1e-250 (terms far below
+    the block maximum, which underflow when shifted by it) that block suffix is taken by
+    ``logaddexp.accumulate`` instead (≤ B steps: ≤ B·u·|sₖ|).
+
+    >>> np.round(np.exp(log_suffix_sums(np.log([1.0, 2.0, 3.0]))), 12).tolist()
+    [6.0, 5.0, 3.0, 0.0]
+    """
+    x = np.asarray(log_x, dtype=float).ravel()
+    n = x.size
+    if n == 0:
+        return np.array([-np.inf])
+    b = _SUFFIX_BLOCK
+    m = -(-n // b)
+    blocks = np.full(m * b, -np.inf)
+    blocks[:n] = x
+    blocks = blocks.reshape(m, b)
+    shift = np.max(blocks, axis=1)
+    shift = np.where(np.isfinite(shift), shift, 0.0)
+    with np.errstate(divide="ignore"):
+        lin = np.cumsum(np.exp(blocks - shift[:, None])[:, ::-1], axis=1)[:, ::-1]
+        within = np.log(lin) + shift[:, None]  # Σ over i ≥ k in the block
+        small = ~(lin > 1e-250)
+        if np.any(small):  # underflow of the shifted terms: the log-space accumulation there
+            rows = np.flatnonzero(np.any(small, axis=1))
+            acc = np.logaddexp.accumulate(blocks[rows, ::-1], axis=1)[:, ::-1]
+            within[rows] = np.where(small[rows], acc, within[rows])
+        if m == 1:
+            later = np.array([-np.inf])
+        else:
+            later = log_suffix_sums(within[:, 0])[1:]  # Σ over the later blocks
+        out = np.logaddexp(within, later[:, None]).ravel()[:n]
+    return np.concatenate([out, [-np.inf]])
+
+
 class Rounding(enum.Enum):
     """Which side of the truth a numeric object errs on (dp-accounting's pessimistic/optimistic).
 
@@ -305,7 +349,7 @@ class DiscretePair:
         inaccurate = (k < self.size) & (~(head > 1e-4 * self._q_tail[k]) | (eps > 700.0) | self._tiny_from[k])
         if np.any(inaccurate):
             flat_eps = np.atleast_1d(eps)[np.atleast_1d(inaccurate)]
-            exact = np.exp([self.log_delta(float(e)) for e in flat_eps])
+            exact = np.exp(self.log_delta_many(flat_eps) if flat_eps.size > 8 else [self.log_delta(float(e)) for e in flat_eps])
             if eps.ndim:
                 out = np.where(inaccurate, 0.0, self.q_pos_inf + head)
                 out[inaccurate] = exact
@@ -360,6 +404,47 @@ class DiscretePair:
         if self.q_pos_inf > 0:
             parts.append(np.log(self.q_pos_inf))
         return min(float(logsumexp(parts)), 0.0) if parts else -np.inf
+
+    @cached_property
+    def _log_delta_at_atoms(self) -> tuple[np.ndarray, np.ndarray]:
+        """(log δ(ℓₖ), log Wₖ) for every atom k, with Wₖ = qₖ + e^{ℓₖ}·P(ℓ > ℓₖ) = e^{ℓₖ}·P(ℓ ≥ ℓₖ).
+
+        On [ℓₖ₋₁, ℓₖ) the atoms above ε are i ≥ k, so δ(ε) − δ(ℓₖ) = qₖ − e^ε pₖ + (e^{ℓₖ} − e^ε)·P(ℓ > ℓₖ)
+        = (1 − e^{ε−ℓₖ})·Wₖ (with qₖ = e^{ℓₖ}pₖ): a positive term. Hence δ(ℓₖ) = q₊∞ + Σ_{i>k} (1 − e^{ℓᵢ₋₁−ℓᵢ})·Wᵢ,
+        a suffix sum of positive terms; both suffix sums (this one and P(ℓ > ℓₖ)) are taken in log space
+        by :func:`log_suffix_sums` (no cancellation, no underflow).
+        """
+        n = self.size
+        log_p_above = log_suffix_sums(self.log_p)[1:]  # log P(ℓ > ℓₖ)
+        log_w = np.logaddexp(self.log_q, self.loss + log_p_above)
+        steps = np.full(n, -np.inf)
+        if n > 1:
+            steps[1:] = log1mexp(self.loss[:-1] - self.loss[1:]) + log_w[1:]
+        tail = log_suffix_sums(steps)[1:]  # Σ_{i>k}
+        if self.q_pos_inf > 0:
+            tail = np.logaddexp(tail, math.log(self.q_pos_inf))
+        return tail, log_w
+
+    def log_delta_many(self, eps: np.ndarray) -> np.ndarray:
+        """log δ(ε) for many ε at once, in log space throughout (as :meth:`log_delta`, O(n + m·log n)):
+        log δ(ε) = logaddexp(log δ(ℓₖ), log(1 − e^{ε−ℓₖ}) + log Wₖ), ℓₖ the first atom above ε
+        (:attr:`_log_delta_at_atoms`); log q₊∞ (or −∞) above the last atom.
+
+        >>> rr = DiscretePair.from_masses([0.25, 0.75], [0.75, 0.25])
+        >>> bool(np.allclose(rr.log_delta_many(np.array([0.0, 0.5])), [rr.log_delta(0.0), rr.log_delta(0.5)], rtol=1e-13))
+        True
+        """
+        eps = np.asarray(eps, dtype=float)
+        flat = np.atleast_1d(eps).ravel()
+        k = np.searchsorted(self.loss, flat, side="right")
+        top = math.log(self.q_pos_inf) if self.q_pos_inf > 0 else -np.inf
+        out = np.full(flat.size, top)
+        inside = k < self.size
+        if np.any(inside):
+            at, log_w = self._log_delta_at_atoms
+            kk = k[inside]
+            out[inside] = np.minimum(np.logaddexp(at[kk], log1mexp(np.minimum(flat[inside] - self.loss[kk], 0.0)) + log_w[kk]), 0.0)
+        return out.reshape(np.shape(eps))
 
     def epsilon(self, delta: float) -> float:
         """Smallest ε ≥ 0 with δ(ε) ≤ delta (certified); ``inf`` if no ε reaches it (delta < q₊∞).
