@@ -4,8 +4,13 @@ In one run, for each command below it starts ``python -m dpcompare …`` ``--run
 with ``PYTHONPATH=<baseline>/src`` and ``PYTHONPATH=<this tree>/src`` (alternating, so load on the
 shared machine hits both alike) and prints the median wall time of each, and their ratio:
 
-  - ``compare "gaussian(mu=1)" "laplace(b=1)"`` — the README's main job (issue 17 target: ≤ 0.30 s);
+  - ``compare "gaussian(mu=1)" "laplace(b=1)"`` — the README's main job;
+  - ``describe "sgm(sigma=1, p=0.01, steps=1000)"`` and ``compare`` of two such specs — DP-SGD jobs, whose
+    time is mostly the certified composition (and, for describe, the μ̂ fit), not start-up;
   - ``--help`` and ``--version`` — start-up alone.
+
+Each row is also divided by the floor ``python -c "import numpy, scipy.special"`` timed in the same rounds
+(the target of every job: ≤ 1.3× that floor); the load average is printed with the table.
 
 With ``--floors`` it also times, in the same run, processes that only start Python and import what any
 ``compare`` must load — the floor no lazy import in dpcompare can go below: the interpreter (with this
@@ -39,9 +44,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent
 COMMANDS = {
     "compare gaussian laplace": ["compare", "gaussian(mu=1)", "laplace(b=1)"],
+    "describe sgm": ["describe", "sgm(sigma=1, p=0.01, steps=1000)"],
+    "compare sgm sgm": ["compare", "sgm(sigma=1, p=0.01, steps=1000)", "sgm(sigma=1.2, p=0.01, steps=1000)"],
     "--help": ["--help"],
     "--version": ["--version"],
 }
+#: the floor every row is divided by (target: ≤ 1.3×), timed interleaved with the rows
+FLOOR_CODE = "import numpy, scipy.special"
 
 
 #: processes that import only what ``compare`` cannot do without (``--floors``)
@@ -112,16 +121,22 @@ def main(argv: list[str] | None = None) -> int:
         if not (src / "dpcompare" / "__init__.py").exists():
             ap.error(f"{name}: no dpcompare package under {src}")
     results = {}
+    load = os.getloadavg()[0]
     for label, cmd in COMMANDS.items():
-        times: dict[str, list[float]] = {k: [] for k in trees}
+        times: dict[str, list[float]] = {k: [] for k in (*trees, "floor")}
         for name, src in trees.items():  # one warm-up each (file cache), not counted
             _run(src, cmd)
+        _run_code(FLOOR_CODE)
         for _ in range(args.runs):
             for name, src in trees.items():
                 times[name].append(_run(src, cmd))
+            times["floor"].append(_run_code(FLOOR_CODE))
         med = {k: statistics.median(v) for k, v in times.items()}
-        results[label] = {"baseline_s": med["baseline"], "this_tree_s": med["this tree"],
-                          "speedup": med["baseline"] / med["this tree"], "runs": args.runs}
+        results[label] = {"baseline_s": med["baseline"], "this_tree_s": med["this tree"], "floor_s": med["floor"],
+                          "speedup": med["baseline"] / med["this tree"],
+                          "baseline_over_floor": med["baseline"] / med["floor"],
+                          "this_tree_over_floor": med["this tree"] / med["floor"], "runs": args.runs}
+    load = max(load, os.getloadavg()[0])
     floors = {}
     if args.floors:
         for label, code in FLOORS.items():
@@ -129,13 +144,17 @@ def main(argv: list[str] | None = None) -> int:
             floors[label] = statistics.median(_run_code(code) for _ in range(args.runs))
     imports = importtime(trees["this tree"], COMMANDS["compare gaussian laplace"]) if args.importtime else []
     if args.json:
-        print(json.dumps({"baseline": str(trees["baseline"]), "results": results, "floors": floors,
+        print(json.dumps({"baseline": str(trees["baseline"]), "load": load, "results": results, "floors": floors,
                           "importtime": [{"seconds": s, "module": m} for s, m in imports]}))
         return 0
-    print(f"baseline: {trees['baseline']}   this tree: {trees['this tree']}   median of {args.runs} runs")
-    print(f"{'command':28} {'baseline [s]':>13} {'this tree [s]':>14} {'speed-up':>9}")
+    print(f"baseline: {trees['baseline']}   this tree: {trees['this tree']}   median of {args.runs} interleaved runs"
+          f"   load average (1 min, highest seen): {load:.2f}")
+    print(f"floor: python -c {FLOOR_CODE!r}, timed in the same rounds as each row (target: ≤ 1.3× floor)")
+    print(f"{'command':26} {'baseline [s]':>12} {'this tree [s]':>13} {'floor [s]':>9} {'speed-up':>8} "
+          f"{'base/floor':>10} {'this/floor':>10}")
     for label, r in results.items():
-        print(f"{label:28} {r['baseline_s']:13.3f} {r['this_tree_s']:14.3f} {r['speedup']:8.2f}×")
+        print(f"{label:26} {r['baseline_s']:12.3f} {r['this_tree_s']:13.3f} {r['floor_s']:9.3f} {r['speedup']:7.2f}× "
+              f"{r['baseline_over_floor']:9.2f}× {r['this_tree_over_floor']:9.2f}×")
     if floors:
         print("\nfloor: processes importing only what `compare` needs anyway (median, same run)")
         for label, t in floors.items():
