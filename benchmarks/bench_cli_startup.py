@@ -27,6 +27,7 @@ Usage:
     python benchmarks/bench_cli_startup.py --baseline PATH --runs 5 --importtime
     python benchmarks/bench_cli_startup.py --floors --runs 5
     python benchmarks/bench_cli_startup.py --json
+    python benchmarks/bench_cli_startup.py --commands "compare gaussian laplace,describe sgm"
 """
 
 from __future__ import annotations
@@ -113,7 +114,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--importtime", action="store_true", help="also list this tree's largest import costs")
     ap.add_argument("--floors", action="store_true", help="also time processes that only import the unavoidable")
     ap.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    ap.add_argument("--commands", default=",".join(COMMANDS),
+                    help="comma-separated rows to time (default: all): " + ", ".join(COMMANDS))
     args = ap.parse_args(argv)
+    chosen = [c.strip() for c in args.commands.split(",") if c.strip()]
+    unknown = [c for c in chosen if c not in COMMANDS]
+    if unknown or not chosen:
+        ap.error(f"--commands: unknown row(s) {unknown}; known: {', '.join(COMMANDS)}")
     if args.runs < 1:
         ap.error("--runs must be ≥ 1")
     trees = {"baseline": Path(args.baseline).resolve() / "src", "this tree": HERE / "src"}
@@ -122,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"{name}: no dpcompare package under {src}")
     results = {}
     load = os.getloadavg()[0]
-    for label, cmd in COMMANDS.items():
+    for label in chosen:
+        cmd = COMMANDS[label]
         times: dict[str, list[float]] = {k: [] for k in (*trees, "floor")}
         for name, src in trees.items():  # one warm-up each (file cache), not counted
             _run(src, cmd)
