@@ -36,6 +36,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -69,11 +70,22 @@ except ImportError:  # pragma: no cover
     pass
 
 
+#: CPU seconds (user + system) of the last child run by _run or _run_code: steadier than wall time under load
+_LAST_CPU = [0.0]
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def _run_code(code: str) -> float:
     env = _env(HERE / "src")
-    t0 = time.perf_counter()
+    c0, t0 = _children_cpu(), time.perf_counter()
     subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, check=True)
-    return time.perf_counter() - t0
+    dt = time.perf_counter() - t0
+    _LAST_CPU[0] = _children_cpu() - c0
+    return dt
 
 
 def _env(src: Path) -> dict[str, str]:
@@ -86,9 +98,10 @@ def _env(src: Path) -> dict[str, str]:
 
 def _run(src: Path, args: list[str]) -> float:
     env = _env(src)
-    t0 = time.perf_counter()
+    c0, t0 = _children_cpu(), time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "dpcompare", *args], env=env, capture_output=True, text=True)
     dt = time.perf_counter() - t0
+    _LAST_CPU[0] = _children_cpu() - c0
     if proc.returncode != 0:
         raise SystemExit(f"{src}: dpcompare {' '.join(args)} failed: {proc.stderr.strip()}")
     return dt
@@ -132,18 +145,25 @@ def main(argv: list[str] | None = None) -> int:
     for label in chosen:
         cmd = COMMANDS[label]
         times: dict[str, list[float]] = {k: [] for k in (*trees, "floor")}
+        cpu: dict[str, list[float]] = {k: [] for k in (*trees, "floor")}
         for name, src in trees.items():  # one warm-up each (file cache), not counted
             _run(src, cmd)
         _run_code(FLOOR_CODE)
         for _ in range(args.runs):
             for name, src in trees.items():
                 times[name].append(_run(src, cmd))
+                cpu[name].append(_LAST_CPU[0])
             times["floor"].append(_run_code(FLOOR_CODE))
+            cpu["floor"].append(_LAST_CPU[0])
         med = {k: statistics.median(v) for k, v in times.items()}
+        mcpu = {k: statistics.median(v) for k, v in cpu.items()}
         results[label] = {"baseline_s": med["baseline"], "this_tree_s": med["this tree"], "floor_s": med["floor"],
                           "speedup": med["baseline"] / med["this tree"],
                           "baseline_over_floor": med["baseline"] / med["floor"],
-                          "this_tree_over_floor": med["this tree"] / med["floor"], "runs": args.runs}
+                          "this_tree_over_floor": med["this tree"] / med["floor"],
+                          "cpu_baseline_s": mcpu["baseline"], "cpu_this_tree_s": mcpu["this tree"],
+                          "cpu_floor_s": mcpu["floor"], "cpu_this_tree_over_floor": mcpu["this tree"] / mcpu["floor"],
+                          "cpu_baseline_over_floor": mcpu["baseline"] / mcpu["floor"], "runs": args.runs}
     load = max(load, os.getloadavg()[0])
     floors = {}
     if args.floors:
@@ -163,6 +183,11 @@ def main(argv: list[str] | None = None) -> int:
     for label, r in results.items():
         print(f"{label:26} {r['baseline_s']:12.3f} {r['this_tree_s']:13.3f} {r['floor_s']:9.3f} {r['speedup']:7.2f}× "
               f"{r['baseline_over_floor']:9.2f}× {r['this_tree_over_floor']:9.2f}×")
+    print("\nCPU (user + system of each process, median; steadier than wall time on a loaded machine)")
+    print(f"{'command':26} {'baseline [s]':>12} {'this tree [s]':>13} {'floor [s]':>9} {'base/floor':>10} {'this/floor':>10}")
+    for label, r in results.items():
+        print(f"{label:26} {r['cpu_baseline_s']:12.3f} {r['cpu_this_tree_s']:13.3f} {r['cpu_floor_s']:9.3f} "
+              f"{r['cpu_baseline_over_floor']:9.2f}× {r['cpu_this_tree_over_floor']:9.2f}×")
     if floors:
         print("\nfloor: processes importing only what `compare` needs anyway (median, same run)")
         for label, t in floors.items():
