@@ -10,7 +10,9 @@ shared machine hits both alike) and prints the median wall time of each, and the
   - ``--help`` and ``--version`` — start-up alone.
 
 Each row is also divided by the floor ``python -c "import numpy, scipy.special"`` timed in the same rounds
-(the target of every job: ≤ 1.3× that floor); the load average is printed with the table.
+(the target of every job: ≤ 1.3× that floor); the load average is printed with the table, and a second
+table gives each process's CPU time (user + system, from ``getrusage`` of the children), which moves less
+than wall time when the machine is shared.
 
 With ``--floors`` it also times, in the same run, processes that only start Python and import what any
 ``compare`` must load — the floor no lazy import in dpcompare can go below: the interpreter (with this
