@@ -4,8 +4,15 @@ In one run, for each command below it starts ``python -m dpcompare …`` ``--run
 with ``PYTHONPATH=<baseline>/src`` and ``PYTHONPATH=<this tree>/src`` (alternating, so load on the
 shared machine hits both alike) and prints the median wall time of each, and their ratio:
 
-  - ``compare "gaussian(mu=1)" "laplace(b=1)"`` — the README's main job (issue 17 target: ≤ 0.30 s);
+  - ``compare "gaussian(mu=1)" "laplace(b=1)"`` — the README's main job;
+  - ``describe "sgm(sigma=1, p=0.01, steps=1000)"`` and ``compare`` of two such specs — DP-SGD jobs, whose
+    time is mostly the certified composition (and, for describe, the μ̂ fit), not start-up;
   - ``--help`` and ``--version`` — start-up alone.
+
+Each row is also divided by the floor ``python -c "import numpy, scipy.special"`` timed in the same rounds
+(the target of every job: ≤ 1.3× that floor); the load average is printed with the table, and a second
+table gives each process's CPU time (user + system, from ``getrusage`` of the children), which moves less
+than wall time when the machine is shared.
 
 With ``--floors`` it also times, in the same run, processes that only start Python and import what any
 ``compare`` must load — the floor no lazy import in dpcompare can go below: the interpreter (with this
@@ -22,6 +29,7 @@ Usage:
     python benchmarks/bench_cli_startup.py --baseline PATH --runs 5 --importtime
     python benchmarks/bench_cli_startup.py --floors --runs 5
     python benchmarks/bench_cli_startup.py --json
+    python benchmarks/bench_cli_startup.py --commands "compare gaussian laplace,describe sgm"
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -39,9 +48,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent
 COMMANDS = {
     "compare gaussian laplace": ["compare", "gaussian(mu=1)", "laplace(b=1)"],
+    "describe sgm": ["describe", "sgm(sigma=1, p=0.01, steps=1000)"],
+    "compare sgm sgm": ["compare", "sgm(sigma=1, p=0.01, steps=1000)", "sgm(sigma=1.2, p=0.01, steps=1000)"],
     "--help": ["--help"],
     "--version": ["--version"],
 }
+#: the floor every row is divided by (target: ≤ 1.3×), timed interleaved with the rows
+FLOOR_CODE = "import numpy, scipy.special"
 
 
 #: processes that import only what ``compare`` cannot do without (``--floors``)
@@ -59,11 +72,22 @@ except ImportError:  # pragma: no cover
     pass
 
 
+#: CPU seconds (user + system) of the last child run by _run or _run_code: steadier than wall time under load
+_LAST_CPU = [0.0]
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def _run_code(code: str) -> float:
     env = _env(HERE / "src")
-    t0 = time.perf_counter()
+    c0, t0 = _children_cpu(), time.perf_counter()
     subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, check=True)
-    return time.perf_counter() - t0
+    dt = time.perf_counter() - t0
+    _LAST_CPU[0] = _children_cpu() - c0
+    return dt
 
 
 def _env(src: Path) -> dict[str, str]:
@@ -76,9 +100,10 @@ def _env(src: Path) -> dict[str, str]:
 
 def _run(src: Path, args: list[str]) -> float:
     env = _env(src)
-    t0 = time.perf_counter()
+    c0, t0 = _children_cpu(), time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "dpcompare", *args], env=env, capture_output=True, text=True)
     dt = time.perf_counter() - t0
+    _LAST_CPU[0] = _children_cpu() - c0
     if proc.returncode != 0:
         raise SystemExit(f"{src}: dpcompare {' '.join(args)} failed: {proc.stderr.strip()}")
     return dt
@@ -104,7 +129,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--importtime", action="store_true", help="also list this tree's largest import costs")
     ap.add_argument("--floors", action="store_true", help="also time processes that only import the unavoidable")
     ap.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    ap.add_argument("--commands", default=",".join(COMMANDS),
+                    help="comma-separated rows to time (default: all): " + ", ".join(COMMANDS))
     args = ap.parse_args(argv)
+    chosen = [c.strip() for c in args.commands.split(",") if c.strip()]
+    unknown = [c for c in chosen if c not in COMMANDS]
+    if unknown or not chosen:
+        ap.error(f"--commands: unknown row(s) {unknown}; known: {', '.join(COMMANDS)}")
     if args.runs < 1:
         ap.error("--runs must be ≥ 1")
     trees = {"baseline": Path(args.baseline).resolve() / "src", "this tree": HERE / "src"}
@@ -112,16 +143,30 @@ def main(argv: list[str] | None = None) -> int:
         if not (src / "dpcompare" / "__init__.py").exists():
             ap.error(f"{name}: no dpcompare package under {src}")
     results = {}
-    for label, cmd in COMMANDS.items():
-        times: dict[str, list[float]] = {k: [] for k in trees}
+    load = os.getloadavg()[0]
+    for label in chosen:
+        cmd = COMMANDS[label]
+        times: dict[str, list[float]] = {k: [] for k in (*trees, "floor")}
+        cpu: dict[str, list[float]] = {k: [] for k in (*trees, "floor")}
         for name, src in trees.items():  # one warm-up each (file cache), not counted
             _run(src, cmd)
+        _run_code(FLOOR_CODE)
         for _ in range(args.runs):
             for name, src in trees.items():
                 times[name].append(_run(src, cmd))
+                cpu[name].append(_LAST_CPU[0])
+            times["floor"].append(_run_code(FLOOR_CODE))
+            cpu["floor"].append(_LAST_CPU[0])
         med = {k: statistics.median(v) for k, v in times.items()}
-        results[label] = {"baseline_s": med["baseline"], "this_tree_s": med["this tree"],
-                          "speedup": med["baseline"] / med["this tree"], "runs": args.runs}
+        mcpu = {k: statistics.median(v) for k, v in cpu.items()}
+        results[label] = {"baseline_s": med["baseline"], "this_tree_s": med["this tree"], "floor_s": med["floor"],
+                          "speedup": med["baseline"] / med["this tree"],
+                          "baseline_over_floor": med["baseline"] / med["floor"],
+                          "this_tree_over_floor": med["this tree"] / med["floor"],
+                          "cpu_baseline_s": mcpu["baseline"], "cpu_this_tree_s": mcpu["this tree"],
+                          "cpu_floor_s": mcpu["floor"], "cpu_this_tree_over_floor": mcpu["this tree"] / mcpu["floor"],
+                          "cpu_baseline_over_floor": mcpu["baseline"] / mcpu["floor"], "runs": args.runs}
+    load = max(load, os.getloadavg()[0])
     floors = {}
     if args.floors:
         for label, code in FLOORS.items():
@@ -129,13 +174,22 @@ def main(argv: list[str] | None = None) -> int:
             floors[label] = statistics.median(_run_code(code) for _ in range(args.runs))
     imports = importtime(trees["this tree"], COMMANDS["compare gaussian laplace"]) if args.importtime else []
     if args.json:
-        print(json.dumps({"baseline": str(trees["baseline"]), "results": results, "floors": floors,
+        print(json.dumps({"baseline": str(trees["baseline"]), "load": load, "results": results, "floors": floors,
                           "importtime": [{"seconds": s, "module": m} for s, m in imports]}))
         return 0
-    print(f"baseline: {trees['baseline']}   this tree: {trees['this tree']}   median of {args.runs} runs")
-    print(f"{'command':28} {'baseline [s]':>13} {'this tree [s]':>14} {'speed-up':>9}")
+    print(f"baseline: {trees['baseline']}   this tree: {trees['this tree']}   median of {args.runs} interleaved runs"
+          f"   load average (1 min, highest seen): {load:.2f}")
+    print(f"floor: python -c {FLOOR_CODE!r}, timed in the same rounds as each row (target: ≤ 1.3× floor)")
+    print(f"{'command':26} {'baseline [s]':>12} {'this tree [s]':>13} {'floor [s]':>9} {'speed-up':>8} "
+          f"{'base/floor':>10} {'this/floor':>10}")
     for label, r in results.items():
-        print(f"{label:28} {r['baseline_s']:13.3f} {r['this_tree_s']:14.3f} {r['speedup']:8.2f}×")
+        print(f"{label:26} {r['baseline_s']:12.3f} {r['this_tree_s']:13.3f} {r['floor_s']:9.3f} {r['speedup']:7.2f}× "
+              f"{r['baseline_over_floor']:9.2f}× {r['this_tree_over_floor']:9.2f}×")
+    print("\nCPU (user + system of each process, median; steadier than wall time on a loaded machine)")
+    print(f"{'command':26} {'baseline [s]':>12} {'this tree [s]':>13} {'floor [s]':>9} {'base/floor':>10} {'this/floor':>10}")
+    for label, r in results.items():
+        print(f"{label:26} {r['cpu_baseline_s']:12.3f} {r['cpu_this_tree_s']:13.3f} {r['cpu_floor_s']:9.3f} "
+              f"{r['cpu_baseline_over_floor']:9.2f}× {r['cpu_this_tree_over_floor']:9.2f}×")
     if floors:
         print("\nfloor: processes importing only what `compare` needs anyway (median, same run)")
         for label, t in floors.items():

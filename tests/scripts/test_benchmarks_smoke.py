@@ -122,8 +122,10 @@ def test_bench_sweep_smoke():
 
 @pytest.mark.skipif(not BENCH.exists(), reason="benchmarks/ not present (installed package)")
 def test_bench_cli_startup_smoke():
-    res = _bench_json("bench_cli_startup.py", "--baseline", ".", "--runs", "1")
-    assert {"compare gaussian laplace", "--help", "--version"} <= set(res["results"])
+    res = _bench_json("bench_cli_startup.py", "--baseline", ".", "--runs", "1",
+                      "--commands", "compare gaussian laplace,describe sgm,--version")
+    assert set(res["results"]) == {"compare gaussian laplace", "describe sgm", "--version"}
+    assert all(r["this_tree_over_floor"] > 0 for r in res["results"].values())
 
 
 @pytest.mark.skipif(not BENCH.exists(), reason="benchmarks/ not present (installed package)")

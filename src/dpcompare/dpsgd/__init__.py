@@ -4,23 +4,24 @@
 from .._lazy import lazy_module
 
 #: public name → the submodule that defines it, loaded on first use (PEP 562): the spec language
-#: imports the training configuration without the calibrations and their composition engines
+#: imports the training configuration without the calibrations and their composition engines, and a σ
+#: calibration loads neither the risk calibrations nor the Rényi-DP tables
 _LAZY = {
-    "Calibration": "calibrate",
-    "RiskCalibration": "calibrate",
-    "RiskMetric": "calibrate",
+    "Calibration": "calibrate_sigma",
+    "RiskCalibration": "calibrate_risk",
+    "RiskMetric": "calibrate_risk",
     "RiskStepsCalibration": "risk_steps",
-    "StepsCalibration": "calibrate",
+    "StepsCalibration": "calibrate_sigma",
     "advantage": "risk",
     "bayes_error": "risk",
-    "certified_epsilon": "calibrate",
+    "certified_epsilon": "epsilon_bound",
     "excess_vulnerability": "risk",
     "reconstruction_bound": "risk",
     "risk_profile": "risk",
-    "sigma_for_epsilon": "calibrate",
-    "sigma_for_risk": "calibrate",
+    "sigma_for_epsilon": "calibrate_sigma",
+    "sigma_for_risk": "calibrate_risk",
     "steps_for_risk": "risk_steps",
-    "steps_for_sigma": "calibrate",
+    "steps_for_sigma": "calibrate_sigma",
     "tpr_at_fpr": "risk",
 }
 

@@ -33,26 +33,53 @@ COARSE_GTOL = 5e-3
 _TINY_EPS = 1e-300
 
 
-def _sigma_hi(eps: float, delta: float, n: int) -> float:
-    """σ_hi = 4·√N·σ_G(ε, δ) (step 1a): feasible for every p ≤ 1."""
-    from .. import gaussian as dg
+def _gaussian_sigma(eps: float, delta: float) -> float:
+    """σ_G(ε, δ) of the Gaussian mechanism (sensitivity 1): the σ = 1/μ with δ(ε; μ) = δ, where ([SI] eq 7.1;
+    Balle & Wang 2018, "Improving the Gaussian mechanism for differential privacy", Thm 8)
 
+        δ(ε; μ) = Φ(μ/2 − ε/μ) − e^ε·Φ(−μ/2 − ε/μ),
+
+    evaluated in log space (log Φ, then log(a − b) of the two terms). Only the calibration's search domain end
+    (σ_hi) and its starting point are made of it, so it need not be certified like
+    :func:`dpcompare.gaussian.sigma_for` (same value to ~1e-12 relative; it avoids importing the Gaussian and
+    mechanism packages, ~20 ms of a cold calibration). The search starts at μ₀ = c + √(c² + 2ε), c = Φ⁻¹(δ),
+    where the first term alone equals δ (μ₀ ≤ μ). Raises ValueError where no μ in (0, 1e150] is found.
+
+    >>> round(_gaussian_sigma(1.0, 1e-5), 6)
+    3.730632
+    """
+    from .._numerics import log_ndtr, logsubexp, ndtri
+
+    log_target = math.log(delta)
+
+    def g(mu: float) -> float:
+        ratio = eps / mu
+        la = float(log_ndtr(0.5 * mu - ratio))
+        lb = eps + float(log_ndtr(-0.5 * mu - ratio))
+        return float(logsubexp(la, min(lb, la))) - log_target
+
+    c = float(ndtri(delta))
+    mu0 = c + math.sqrt(c * c + 2.0 * eps)
     try:
-        s = float(dg.sigma_for(eps, delta))
-    except (ValueError, ArithmeticError):
+        r = solve(g, 1e-300, 1e150, side=Side.BELOW, start=mu0 if 1e-300 < mu0 < 1e150 else None, rtol=1e-15)
+    except Unreachable:
+        raise ValueError(f"no Gaussian mechanism is (epsilon={eps:g}, delta={delta:g})-DP in range") from None
+    return 1.0 / float(r.feasible)
+
+
+def _sigma_hi(eps: float, delta: float, n: int, s: float | None = None) -> float:
+    """σ_hi = 4·√N·σ_G(ε, δ) (step 1a): feasible for every p ≤ 1. ``s``: σ_G if known (None: not computable)."""
+    if s is None:
         s = math.sqrt(2.0 * math.log(1.25 / delta)) / eps  # Dwork & Roth 2014, Thm A.1 (ε < 1) — only a domain end
     return max(4.0 * math.sqrt(n) * s, 10.0 * SIGMA_MIN)
 
 
-def _clt_guess(eps: float, delta: float, p: float, n: int, lo: float, hi: float) -> float:
+def _clt_guess(eps: float, delta: float, p: float, n: int, lo: float, hi: float, s: float | None = None) -> float:
     """Starting point only: σ whose CLT μ = p√(N(e^{1/σ²} − 1)) (Dong, Roth & Su 2022, Cor 5.4) equals the μ
-    of the Gaussian mechanism at (ε, δ) (dpcompare.gaussian.sigma_for)."""
-    from .. import gaussian as dg
-
-    try:
-        psi = 1.0 / float(dg.sigma_for(eps, delta))
-    except (ValueError, ArithmeticError):
+    = 1/σ_G of the Gaussian mechanism at (ε, δ) (``s`` = σ_G from :func:`_gaussian_sigma`; None: not known)."""
+    if s is None:
         return math.sqrt(lo * hi)
+    psi = 1.0 / s
     if p >= 1.0:
         return min(max(math.sqrt(n) / psi, lo), hi)
     x = psi * psi / (p * p * n)
@@ -103,7 +130,11 @@ def sigma_for_epsilon(
             seen[key] = epsilon_upper(s, p, n, d, h, factor)
         return seen[key]
 
-    lo, hi = SIGMA_MIN, _sigma_hi(eps, d, n)
+    try:
+        s_gauss: float | None = _gaussian_sigma(eps, d)
+    except (ValueError, ArithmeticError):
+        s_gauss = None
+    lo, hi = SIGMA_MIN, _sigma_hi(eps, d, n, s_gauss)
     where = f"for sampling_rate={p:g}, steps={n}, delta={d:g}"
 
     # (b) coarse solve, on log ε_hi − log target: log ε is close to linear in log σ, so the false-position steps
@@ -114,7 +145,7 @@ def sigma_for_epsilon(
     try:
         # stop at the first coarse σ with ε_hi within 0.5 % below the target (the nearest infeasible σ seen gives
         # the slope); if none was seen below it, the plain 2 % solve (cached evaluations are free)
-        start = _clt_guess(eps, d, p, n, lo, hi)
+        start = _clt_guess(eps, d, p, n, lo, hi, s_gauss)
         r1 = solve(g_coarse, lo, hi, side=Side.ABOVE, start=start, step=0.1, rtol=2e-2, gtol=COARSE_GTOL,
                    callback=progress)
         if r1.infeasible is None:

@@ -19,7 +19,6 @@ from typing import Any
 from .._summary import summarized
 from .._validation import check_in_interval, check_positive, format_number
 from ..composition.sgm_certified import default_discretization
-from .rdp_bound import rdp_epsilon
 
 #: smallest σ searched: below it the single-step privacy loss overflows the PLD engine (the RDP bound
 #: still answers, but a noise multiplier < 1e-4 is no privacy at all)
@@ -90,6 +89,8 @@ def epsilon_upper(sigma: float, p: float, steps: int, delta: float, discretizati
             if math.isfinite(e) and delta < TINY_DELTA:
                 # far below the grid's resolution the engine answers from its Chernoff tail bound;
                 # the Rényi-DP bound is another certified upper bound, and can be tighter there
+                from .rdp_bound import rdp_epsilon
+
                 r = rdp_epsilon(sigma, p, steps, delta)
                 if r < e:
                     return EpsilonBound(r, Accountant.RDP, None, "the Renyi-DP bound is tighter than the PLD tail bound here")
@@ -100,6 +101,8 @@ def epsilon_upper(sigma: float, p: float, steps: int, delta: float, discretizati
             note = f"the PLD engine is out of range here ({type(exc).__name__})"
     else:
         note = f"more than {PLD_MAX_STEPS:.0e} steps: not composed by the PLD engine"
+    from .rdp_bound import rdp_epsilon  # its order tables cost ~30 ms to build: only where the PLD engine does not answer
+
     e = rdp_epsilon(sigma, p, steps, delta)
     return EpsilonBound(e if math.isfinite(e) else math.inf, Accountant.RDP, None, note)
 

@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._numerics import ndtri
 from .._search import Scale, Side, solve
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -209,7 +210,13 @@ def gdp_fit(m: "Mechanism", *, tol: float = 1e-10) -> GdpFit:
         down = _refined_max(lambda x: r_g(mu, x) - np.asarray(m.bayes_error(x), dtype=float), pi, rg - r_m)
         return up - down
 
-    r = solve(g, 0.0, hi, side=Side.BELOW, scale=Scale.LOG, rtol=_RTOL, max_evaluations=300)
+    # start the search at the μ whose G_μ has M's minimax Bayes error: R_{G_μ}(½) = Φ(−μ/2) ([BCP] Lemma 4:
+    # the fixed point), so μ₀ = −2Φ⁻¹(R_M(½)) — near μ̂ for a curve close to Gaussian (DP-SGD: 36 → 21
+    # evaluations, the same μ̂); only a start: the solver still brackets and certifies the crossing
+    r_half = float(np.asarray(m.bayes_error(0.5), dtype=float))
+    start = -2.0 * float(ndtri(r_half)) if 0.0 < r_half < 0.5 else None
+    start = start if start is not None and 0.0 < start < hi else None
+    r = solve(g, 0.0, hi, side=Side.BELOW, scale=Scale.LOG, rtol=_RTOL, max_evaluations=300, start=start)
     if r.infeasible is None and (strict is None or strict > MU_MAX):
         return GdpFit(None, None, None, strict)  # no crossing up to MU_MAX
     cands = [x for x in (r.feasible, r.infeasible) if x is not None and x > 0]

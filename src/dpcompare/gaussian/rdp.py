@@ -44,7 +44,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import optimize
 
 from .._summary import summarized
 from ._psi_checks import check_alpha, check_delta, check_psi, check_scalar_positive, scalar_or_array
@@ -225,6 +224,8 @@ def _optimise(fn, alpha_max: float) -> tuple[float, float]:
     k = int(np.searchsorted(grid, a_best))
     lo, hi = grid[max(k - 1, 0)], grid[min(k + 1, grid.size - 1)]
     if hi > lo:
+        from scipy import optimize  # ~0.15 s to import: only where an RDP optimum is refined
+
         res = optimize.minimize_scalar(lambda a: float(fn(np.array([a]))[0]), bounds=(lo, hi), method="bounded",
                                        options={"xatol": 1e-12 * hi})
         if res.fun < v_best:

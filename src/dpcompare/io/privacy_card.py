@@ -33,7 +33,6 @@ trade-off that crosses the mechanism's own curve at α*. Both μ ≈ are descrip
 
 from __future__ import annotations
 
-import html
 import math
 import os
 import statistics
@@ -271,6 +270,8 @@ figure svg{display:block;width:100%;height:auto}
 
 
 def _html(card: PrivacyCard) -> str:
+    import html  # its entity table costs ~10 ms to import: only for the HTML card
+
     from .ran_section import ran_html
 
     e = lambda x: html.escape(str(x), quote=True)  # noqa: E731

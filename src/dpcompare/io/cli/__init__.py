@@ -1,11 +1,26 @@
 """The ``dpcompare`` command line: one module per command group, all registered on one Typer app.
 
-``main`` is the console-script entry point; conventions (exit codes, ``--json``) are in :mod:`.app`.
+``main`` is the console-script entry point; conventions (exit codes, ``--json``) are in :mod:`.app`. A
+command line imports only the module of the command it runs (``app.COMMAND_MODULES``); ``app`` here is
+the Typer app with every command registered (``app.register_commands()``), loaded on first use.
 """
 
-from . import audit, binormal, card, compare, describe, dpsgd, emergent, event, gaussian, plotting  # noqa: F401  (registers the commands)
-from . import papers  # noqa: F401  ([BCP]/[SI]/[MIX] results: levy, dominance, lemma6, from-bayes, tangent, group, clt, fdiv, …)
-from . import ran  # noqa: F401,E402  (registers `dpcompare ran`)
-from .app import app, main
+from __future__ import annotations
+
+from typing import Any
+
+from .app import main
+
+del app  # the submodule: the name `app` of this package is the Typer app (below)
 
 __all__ = ["app", "main"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "app":
+        import importlib
+
+        _app_module = importlib.import_module(f"{__name__}.app")  # the submodule (`from . import app` is this name)
+        _app_module.register_commands()
+        return _app_module.app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -31,19 +31,15 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from ..spec import MECHANISMS
-
 EXIT_USER_ERROR = 2
 EXIT_INTERNAL_ERROR = 1
 
-_SPEC_HELP = "Mechanism specs: " + "; ".join(e.usage() for e in MECHANISMS.entries()) + "."
+_HELP = ("Compare differential-privacy mechanisms beyond a single (epsilon, delta) pair: Bayes error "
+         "functions, Blackwell dominance and the certified Delta-divergence.")
 
 app = typer.Typer(
     name="dpcompare",
-    help=(
-        "Compare differential-privacy mechanisms beyond a single (epsilon, delta) pair: Bayes error "
-        "functions, Blackwell dominance and the certified Delta-divergence. " + _SPEC_HELP
-    ),
+    help=_HELP,  # + the spec grammar's usage lines, added by register_commands() (only help shows them)
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -108,9 +104,13 @@ def _numbers(option: str, text: str, *, what: str, ok, rule: str, syntax: str | 
 try:  # typer ≥ 0.20 vendors click (and does not install it); older typer uses click itself
     from typer._click.exceptions import BadParameter
     from typer._click.types import ParamType
+
+    _CLICK_EXCEPTIONS = "typer._click.exceptions"
 except ImportError:  # pragma: no cover - older typer
     from click.exceptions import BadParameter  # type: ignore[no-redef]
     from click.types import ParamType  # type: ignore[no-redef]
+
+    _CLICK_EXCEPTIONS = "click.exceptions"
 
 
 class _ExactFloat(ParamType):
@@ -146,6 +146,55 @@ class _ExactFloat(ParamType):
 EXACT_FLOAT = _ExactFloat("--delta")  # the δ options (describe, gaussian, calibrate)
 
 
+# ---------------------------------------------------------------------------------------------- commands
+#: every command's module under ``dpcompare.io.cli``, in the order ``dpcompare --help`` lists them, and the
+#: commands it registers on :data:`app`. A command line loads only the module of the command it names (a
+#: module's imports — the spec registry, plotting, the audit's inputs, the papers' numerics — are paid by
+#: the commands that use them); help, or a name that is not a command, loads them all.
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "audit": ("audit",),
+    "binormal": ("binormal",),
+    "card": ("card",),
+    "compare": ("compare",),
+    "describe": ("describe",),
+    "dpsgd": ("calibrate", "sweep"),
+    "emergent": ("emergent",),
+    "event": ("event",),
+    "gaussian": ("gaussian",),
+    "plotting": ("plot", "report"),
+    "papers": ("levy", "dominance", "lemma6", "from-bayes", "tangent", "group", "clt", "fdiv",
+               "joint-concavity", "advanced", "mixture-bounds"),
+    "ran": ("ran",),
+}
+_MODULE_OF = {cmd: mod for mod, cmds in COMMAND_MODULES.items() for cmd in cmds}
+
+
+def register_commands(names: Sequence[str] | None = None) -> None:
+    """Register on :data:`app` the commands ``names`` (all when ``None``) by importing their modules, and
+    keep :data:`app`'s commands in the order of :data:`COMMAND_MODULES` whatever was imported first."""
+    modules = list(COMMAND_MODULES) if names is None else list(dict.fromkeys(_MODULE_OF[n] for n in names))
+    for mod in modules:
+        importlib.import_module(f"{__package__}.{mod}")
+    order = {f"{__package__}.{mod}": i for i, mod in enumerate(COMMAND_MODULES)}
+    app.registered_commands.sort(key=lambda c: order.get(getattr(c.callback, "__module__", ""), len(order)))
+    if names is None:  # the root help lists the commands and the spec grammar
+        from ..spec import MECHANISMS
+
+        app.info.help = _HELP + " Mechanism specs: " + "; ".join(e.usage() for e in MECHANISMS.entries()) + "."
+
+
+def _command_of(args: Sequence[str]) -> str | None:
+    """The command a command line names (its first word that is not an option), if it is one."""
+    for a in args:
+        if a == "--":
+            return None
+        if not a.startswith("-"):
+            return a if a in _MODULE_OF else None
+        if a in ("--help", "-h", "--version"):
+            return None
+    return None
+
+
 # ---------------------------------------------------------------------------------------------- entry point
 _JSON_ERRORS = False  # set by main() for a command line with --json: errors go to stdout as JSON
 
@@ -170,9 +219,10 @@ def _os_error(exc: OSError) -> str:
 
 
 def _exception_classes(name: str) -> tuple[type[BaseException], ...]:
-    """``name`` from typer's vendored click (typer ≥ 0.20) and from click itself (older typer)."""
+    """``name`` from typer's vendored click (typer ≥ 0.20), else from click itself (older typer): typer
+    then never raises click's own classes, and importing click would cost start-up for nothing."""
     found: list[type[BaseException]] = []
-    for modname in ("typer.exceptions", "typer._click.exceptions", "click.exceptions"):
+    for modname in ("typer.exceptions", _CLICK_EXCEPTIONS):
         try:
             mod = importlib.import_module(modname)
         except ImportError:
@@ -208,6 +258,11 @@ def _main(args: list[str]) -> int:
         importlib.import_module("dpcompare._numerics")
         # opt-in (DPCOMPARE_TUNE_MALLOC=1): this process is dpcompare's own
         importlib.import_module("dpcompare._malloc").retain_freed_memory_if_asked()
+    command = _command_of(args)
+    if command is not None:
+        register_commands([command])
+    elif "--version" not in args:  # --version is answered before any command is looked at
+        register_commands()
     try:
         rv = app(args=args, prog_name="dpcompare", standalone_mode=False)
     except _NO_ARGS as exc:  # bare `dpcompare`: help on stderr, exit 2 as click does
