@@ -22,3 +22,20 @@ settings.register_profile(
 )
 settings.register_profile("explore", parent=settings.get_profile("dpcompare"), max_examples=100, derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dpcompare"))
+
+
+try:  # mpmath's working precision is process-global: a test that raises it must not change the next test's
+    import mpmath as _mpmath
+except ImportError:  # pragma: no cover - mpmath comes with the test extra
+    _mpmath = None
+
+if _mpmath is not None:
+    import pytest as _pytest
+
+    @_pytest.fixture(autouse=True)
+    def _restore_mpmath_precision():
+        """Give every test the mpmath precision it started with back afterwards (a test that sets
+        ``mp.dps = 40`` inside made a later test that relied on the modules' 50 digits fail)."""
+        saved = _mpmath.mp.dps
+        yield
+        _mpmath.mp.dps = saved
