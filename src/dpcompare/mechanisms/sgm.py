@@ -139,13 +139,14 @@ class SubsampledGaussian(PairMechanism):
         if "composition" in self.__dict__:  # both sides are built already
             c = self.composition
             pess, pess_err, h = c.pessimistic, c.pessimistic_error, c.discretization
+            pess_err_at = c.pessimistic_error_at
         else:  # ε(δ) needs the pessimistic side only: the same pair bit for bit, at half the cost
             h = self._grid_spacing
             if h is None:  # resolved here so that a later ``composition`` finds this side in its cache
                 h = default_discretization(self.sigma, self.sampling_rate, self.steps)
             side = pessimistic_side(self.sigma, self.sampling_rate, self.steps, h)
-            pess, pess_err = side.pair, side.numerical_error
-        eps = pair_epsilon(pess, pess_err, delta)
+            pess, pess_err, pess_err_at = side.pair, side.numerical_error, side.error_at
+        eps = pair_epsilon(pess, pess_err, delta, eta_at=pess_err_at)
         if delta <= TAIL_FACTOR * pess_err or not math.isfinite(eps):
             eps = min(eps, tail_bound(self.sigma, self.sampling_rate, self.steps).epsilon(delta))
             eps = min(eps, self._coarse_grid_epsilon(delta, h))
@@ -171,7 +172,7 @@ class SubsampledGaussian(PairMechanism):
                 side = pessimistic_side(self.sigma, self.sampling_rate, self.steps, factor * h)
             except ValueError:  # too coarse for this mechanism: the finer grids have answered
                 break
-            best = min(best, pair_epsilon(side.pair, side.numerical_error, delta, side.swapped))
+            best = min(best, pair_epsilon(side.pair, side.numerical_error, delta, side.swapped, side.error_at))
         return best
 
     def _coarse_grid_delta(self, eps: np.ndarray, h: float) -> np.ndarray:
@@ -185,7 +186,7 @@ class SubsampledGaussian(PairMechanism):
                 side = pessimistic_side(self.sigma, self.sampling_rate, self.steps, factor * h)
             except ValueError:  # too coarse for this mechanism: the finer grids have answered
                 break
-            d = np.maximum(side.pair.delta(eps), side.swapped.delta(eps)) + side.numerical_error
+            d = np.maximum(side.pair.delta(eps), side.swapped.delta(eps)) + side.error_at(eps)
             best = np.minimum(best, d)
         return best
 

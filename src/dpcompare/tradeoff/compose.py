@@ -127,6 +127,40 @@ class CompositionReport:
     numerical_error: float = field(default=0.0)
     #: output coarsening factor F applied inside the composition (tradeoff/compose_coarse.py; 1 = none)
     coarsening: int = field(default=1)
+    #: per-threshold error (step 7'): losses of every composed atom position (kept or zeroed), increasing …
+    atom_loss: np.ndarray | None = field(default=None, repr=False, compare=False)
+    #: … and the bound on the error of that atom's mass (Q-units where the loss is ≥ 0, P-units below)
+    atom_error: np.ndarray | None = field(default=None, repr=False, compare=False)
+    #: the part of ``numerical_error`` that ``atom_error`` itemises (the rest acts at every ε)
+    atom_error_total: float = field(default=0.0, compare=False)
+
+    def error_at(self, eps) -> np.ndarray:
+        """Per-threshold bound η(ε) on the error of δ(ε) and of the swap's δ(ε) (step 7'): non-increasing
+        in ε ≥ 0, ≤ ``numerical_error``; ``numerical_error`` itself at ε < 0 and without itemised atoms.
+
+        δ(ε) = q₊∞ + Σ_{ℓᵢ>ε} qᵢ(1 − e^{ε−ℓᵢ}) depends on the atoms above ε only, each through a factor in
+        [0, 1], and the swap's δ(ε) = p₋∞ + Σ_{ℓᵢ<−ε} pᵢ(1 − e^{ε+ℓᵢ}) on the atoms below −ε only; the
+        atoms keep their losses, so an error eᵢ of atom i moves either by ≤ eᵢ, and only if it lies
+        above ε (resp. below −ε). Hence η(ε) = (``numerical_error`` − ``atom_error_total``) +
+        Σ_{ℓᵢ>ε, ℓᵢ≥0} eᵢ + Σ_{ℓᵢ<−ε, ℓᵢ<0} eᵢ bounds the error of both, the first term being the parts that
+        act at every ε (window folding 4τ, the input's ‖Δx‖₁ and the ±∞ atoms).
+        """
+        eps = np.asarray(eps, dtype=float)
+        if self.atom_loss is None or self.atom_error is None:
+            return np.full(eps.shape, self.numerical_error)
+        loss, err = self.atom_loss, self.atom_error
+        up = np.where(loss >= 0.0, err, 0.0)
+        down = np.where(loss < 0.0, err, 0.0)
+        hi_cum = np.concatenate([np.cumsum(up[::-1])[::-1], [0.0]])  # Σ_{i ≥ k}
+        lo_cum = np.concatenate([[0.0], np.cumsum(down)])  # Σ_{i < k}
+        k_hi = np.searchsorted(loss, eps, side="right")  # first atom with loss > ε
+        k_lo = np.searchsorted(loss, -eps, side="left")  # atoms with loss < −ε
+        base = self.numerical_error - self.atom_error_total
+        # a cumulative sum in floating point is below the exact one by ≤ n·u of it (Higham §4.2): raise it
+        slack = 1.0 + 2.0 * U * (loss.size + 2)
+        out = base + (hi_cum[k_hi] + lo_cum[k_lo]) * slack
+        out = np.minimum(out, self.numerical_error)  # both are valid bounds
+        return np.where(eps >= 0.0, out, self.numerical_error)
 
 
 #: atoms per block in the coarse search of :func:`chernoff_window`

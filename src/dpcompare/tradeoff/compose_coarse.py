@@ -134,6 +134,9 @@ def compose_coarsened(
     is split onto the coarse grid, an optimistic one merged in blocks of F. Returns (losses, log P-masses,
     report) of the coarse atoms; they are within ``report.numerical_error`` of the exact N-fold
     composition of ``step`` coarsened exactly, in every Bayes error and every δ(ε), ε ≥ 0 (and δ of the swap).
+
+    A pessimistic step also gets the per-threshold bound ``report.error_at(ε)`` (step 7′ of
+    :mod:`dpcompare.tradeoff.compose`): every composed atom position carries its own error bound.
     """
     pess = step.rounding is not Rounding.OPTIMISTIC
     h = step.h
@@ -186,6 +189,7 @@ def compose_coarsened(
     gl = base + idx_abs * h  # coarse grid losses G_J
     out_loss = gl.copy()
     out_logp = np.full(gl.size, -np.inf)
+    atom_err = np.zeros(gl.size)  # step 7′: each position's own bound (Q-units at G ≥ 0, P-units below)
     fft_err_total = 0.0
     slack = math.exp(min(f * h, 700.0))
     if pess:
@@ -201,8 +205,12 @@ def compose_coarsened(
             z, e = _coarse_values(ps, kq if which == "Q" else kp, d, s, f, m)
             z = z[order][sel][use]
             fft_err_total += 2.0 * e * int(np.count_nonzero(use))
+            b = np.full(z.shape, e)
+            kept = z > b
+            # kept: |ẑ − z| ≤ b; zeroed: the truth is ≤ ẑ₊ + b (≤ 2b ≤ 2e, so the scalar above still holds)
+            atom_err[use] = np.where(kept, b, b + np.maximum(z, 0.0))
             with np.errstate(divide="ignore"):
-                lz = np.log(np.where(z > e, z, 0.0))
+                lz = np.log(np.where(kept, z, 0.0))
             out_logp[use] = lz - gl[use] if which == "Q" else lz
             continue
         z, e_d = _coarse_values(ps, np.ones(f), d, s, f, m)
@@ -231,15 +239,28 @@ def compose_coarsened(
     q_tot_step = float(np.exp(logsumexp(lp_fin + g)))
     p_max = math.exp(steps * math.log(min(p_tot_step, 1.0))) if p_tot_step > 0 else 0.0
     q_max = math.exp(steps * math.log(min(q_tot_step, 1.0))) if q_tot_step > 0 else 0.0
+    before = out_logp.copy()
     removed = _remove_excess(out_logp, out_loss, p_max, q_max)
+    if removed > 0.0:  # the mass taken from each atom, in its unit (Q at G ≥ 0, P below): step 7′
+        with np.errstate(over="ignore", invalid="ignore"):
+            taken = np.exp(before) - np.exp(out_logp)
+            taken = np.where(gl >= 0.0, taken * np.exp(out_loss), taken)
+        atom_err += np.where(np.isfinite(taken), np.maximum(taken, 0.0), math.inf)
     # the losses N·offset + I·h carry a rounding error ≤ 4u·max|L| (a relative Q-error); a merged loss
     # log(Σq/Σp) adds ≤ 8u·(1 + |log mass|) relative, and Σ mass·|log mass| ≤ 1/e per atom
     input_err = steps * step.err + 4 * U * float(np.max(np.abs(gl), initial=0.0))
     if not pess:
         input_err += 8 * U * gl.size
-    eta = fft_err_total + removed + 4.0 * tau + input_err
+    itemised = fft_err_total + removed
+    extra = {}
+    if pess:
+        # Σ of the per-atom bounds, rounded up (a floating-point sum is within n·u of the exact one)
+        atom_sum = float(np.sum(atom_err)) * (1.0 + 2.0 * U * (atom_err.size + 2))
+        itemised = max(itemised, atom_sum)
+        extra = dict(atom_loss=gl, atom_error=atom_err, atom_error_total=itemised)
+    eta = itemised + 4.0 * tau + input_err
     window = (float(base + i_lo * h), float(base + i_hi * h))
-    report = CompositionReport(steps, h, n, window, 4.0 * tau, fft_err_total, removed, input_err, eta, f)
+    report = CompositionReport(steps, h, n, window, 4.0 * tau, fft_err_total, removed, input_err, eta, f, **extra)
     keep = np.isfinite(out_logp)
     return out_loss[keep], out_logp[keep], report
 
