@@ -56,6 +56,7 @@ from .compose import (
     compose,
     power_spectrum,
 )
+from .compose_jump import JUMP_TAIL_MASSES, jump_spectrum
 from .grid import U, GridStep, coarsen_optimistic, coarsen_pessimistic, log_expm1
 from .pair import Rounding
 
@@ -124,7 +125,8 @@ def _split_kernels(f: int, h: float) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
 
 def compose_coarsened(
-    step: GridStep, steps: int, factor: int | Callable[[int], int], *, tau: float = 1e-18, workers: int = 2
+    step: GridStep, steps: int, factor: int | Callable[[int], int], *, tau: float = 1e-18, workers: int = 2,
+    tail_masses: tuple[float, ...] = JUMP_TAIL_MASSES,
 ) -> tuple[np.ndarray, np.ndarray, CompositionReport]:
     """N-fold composition of a grid pair, coarsened by F for output (steps 4–8), without the fine grid.
 
@@ -136,7 +138,10 @@ def compose_coarsened(
     composition of ``step`` coarsened exactly, in every Bayes error and every δ(ε), ε ≥ 0 (and δ of the swap).
 
     A pessimistic step also gets the per-threshold bound ``report.error_at(ε)`` (step 7′ of
-    :mod:`dpcompare.tradeoff.compose`): every composed atom position carries its own error bound.
+    :mod:`dpcompare.tradeoff.compose`): every composed atom position carries its own error bound, and for
+    each single-step Q-tail mass in ``tail_masses`` (empty: none) a far-tail pass
+    (:mod:`dpcompare.tradeoff.compose_jump`) recomputes the atoms above N × its cut from the tail's spectrum,
+    with an error proportional to that tail mass; each atom keeps the value with the smallest bound.
     """
     pess = step.rounding is not Rounding.OPTIMISTIC
     h = step.h
@@ -174,6 +179,20 @@ def compose_coarsened(
         # the live band does not fit M (few steps; or a step whose masses alternate, a Nyquist peak): the
         # composition on the fine grid, coarsened there by the requested factor (steps 4–8 as specified)
         return _on_fine_grid(step, steps, requested, tau, workers)
+    jumps = []  # step 6″: (spectrum of R, first absolute composed index where x^{*N} = R)
+    if pess and "Q" in spectra and tail_masses:
+        with np.errstate(over="ignore"):
+            xq = np.exp(step.log_p[fin] + g)
+        xq = np.bincount(kk, weights=np.where(np.isfinite(xq), xq, 0.0))  # position j = single-step index k_lo + j
+        tail_m = np.cumsum(xq[::-1])[::-1]
+        cuts = sorted({int(np.searchsorted(-tail_m, -mb * tail_m[0], side="left")) for mb in tail_masses})
+        for cut in cuts:
+            if not 0 < cut < xq.size:
+                continue
+            ps_r, _ = jump_spectrum(xq, cut, n, steps, workers)
+            if f > 1 and ps_r.k.size and 2 * int(ps_r.k.max()) >= m:
+                continue  # its band does not fit the coarse transform
+            jumps.append((ps_r, steps * (step.k_lo + cut - 1) + f + 1))
     # coarse point J sits at fine position J·F + s, i.e. absolute composed index ≡ 0 (mod F)
     s = (-steps * step.k_lo) % f
     lo_abs = i_lo - 2 * f  # unwrap window: absolute index in [lo_abs, lo_abs + n)
@@ -206,6 +225,12 @@ def compose_coarsened(
             z = z[order][sel][use]
             fft_err_total += 2.0 * e * int(np.count_nonzero(use))
             b = np.full(z.shape, e)
+            if which == "Q":
+                for ps_r, first in jumps:  # step 6″: the far-tail passes, where they are exact
+                    zr, er = _coarse_values(ps_r, kq, d, s, f, m)
+                    zr = zr[order][sel][use]
+                    better = (idx_abs[use] >= first) & (er < b)
+                    z, b = np.where(better, zr, z), np.where(better, er, b)
             kept = z > b
             # kept: |ẑ − z| ≤ b; zeroed: the truth is ≤ ẑ₊ + b (≤ 2b ≤ 2e, so the scalar above still holds)
             atom_err[use] = np.where(kept, b, b + np.maximum(z, 0.0))
