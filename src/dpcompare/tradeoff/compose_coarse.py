@@ -179,20 +179,31 @@ def compose_coarsened(
         # the live band does not fit M (few steps; or a step whose masses alternate, a Nyquist peak): the
         # composition on the fine grid, coarsened there by the requested factor (steps 4–8 as specified)
         return _on_fine_grid(step, steps, requested, tau, workers)
-    jumps = []  # step 6″: (spectrum of R, first absolute composed index where x^{*N} = R)
-    if pess and "Q" in spectra and tail_masses:
+    # step 6″: far-tail passes, {pass: [(spectrum of R, range [lo, hi] of absolute composed indices where x^{*N} = R)]}
+    # (coarse atom J reads fine entries I_J + d, d ∈ [−F, F) for F > 1, d = 0 for F = 1)
+    jumps: dict[str, list] = {"Q": [], "P": []}
+    margin = f if f > 1 else 0
+    for which in spectra if pess and tail_masses else ():
         with np.errstate(over="ignore"):
-            xq = np.exp(step.log_p[fin] + g)
-        xq = np.bincount(kk, weights=np.where(np.isfinite(xq), xq, 0.0))  # position j = single-step index k_lo + j
-        tail_m = np.cumsum(xq[::-1])[::-1]
-        cuts = sorted({int(np.searchsorted(-tail_m, -mb * tail_m[0], side="left")) for mb in tail_masses})
-        for cut in cuts:
-            if not 0 < cut < xq.size:
+            w = np.exp(step.log_p[fin] + g) if which == "Q" else np.exp(step.log_p[fin])
+        x = np.bincount(kk, weights=np.where(np.isfinite(w), w, 0.0))  # position j = single-step index k_lo + j
+        total = float(np.sum(x))
+        if which == "Q":  # upper tail: the smallest cut with Σ_{j ≥ cut} x ≤ m_b·Σx
+            tail_m = np.cumsum(x[::-1])[::-1]
+            cuts = {int(np.searchsorted(-tail_m, -mb * total, side="left")) for mb in tail_masses}
+        else:  # lower tail: the largest cut with Σ_{j < cut} x ≤ m_b·Σx
+            cuts = {int(np.searchsorted(np.cumsum(x), mb * total, side="right")) for mb in tail_masses}
+        for cut in sorted(cuts):
+            if not 0 < cut < x.size:
                 continue
-            ps_r, _ = jump_spectrum(xq, cut, n, steps, workers)
+            ps_r, _ = jump_spectrum(x, cut, n, steps, workers, lower=which == "P")
             if f > 1 and ps_r.k.size and 2 * int(ps_r.k.max()) >= m:
                 continue  # its band does not fit the coarse transform
-            jumps.append((ps_r, steps * (step.k_lo + cut - 1) + f + 1))
+            if which == "Q":  # all read entries above N(k_lo + cut − 1)
+                rng = (steps * (step.k_lo + cut - 1) + 1 + margin, math.inf)
+            else:  # all read entries below N(k_lo + cut)
+                rng = (-math.inf, steps * (step.k_lo + cut) - 1 - margin)
+            jumps[which].append((ps_r, rng))
     # coarse point J sits at fine position J·F + s, i.e. absolute composed index ≡ 0 (mod F)
     s = (-steps * step.k_lo) % f
     lo_abs = i_lo - 2 * f  # unwrap window: absolute index in [lo_abs, lo_abs + n)
@@ -225,12 +236,12 @@ def compose_coarsened(
             z = z[order][sel][use]
             fft_err_total += 2.0 * e * int(np.count_nonzero(use))
             b = np.full(z.shape, e)
-            if which == "Q":
-                for ps_r, first in jumps:  # step 6″: the far-tail passes, where they are exact
-                    zr, er = _coarse_values(ps_r, kq, d, s, f, m)
-                    zr = zr[order][sel][use]
-                    better = (idx_abs[use] >= first) & (er < b)
-                    z, b = np.where(better, zr, z), np.where(better, er, b)
+            for ps_r, (lo, hi) in jumps[which]:  # step 6″: the far-tail passes, where they are exact
+                zr, er = _coarse_values(ps_r, kq if which == "Q" else kp, d, s, f, m)
+                zr = zr[order][sel][use]
+                iu = idx_abs[use]
+                better = (iu >= lo) & (iu <= hi) & (er < b)
+                z, b = np.where(better, zr, z), np.where(better, er, b)
             kept = z > b
             # kept: |ẑ − z| ≤ b; zeroed: the truth is ≤ ẑ₊ + b (≤ 2b ≤ 2e, so the scalar above still holds)
             atom_err[use] = np.where(kept, b, b + np.maximum(z, 0.0))

@@ -11,7 +11,8 @@ small mass m_b = Σb. Then x^{*N} = a^{*N} + R with
 
     R = x^{*N} − a^{*N} = b * S,   S = Σ_{j=0}^{N−1} x^{*j} * a^{*(N−1−j)},
 
-and a^{*N} vanishes above composed index N·(c − 1) (relative to N·k_lo): there x^{*N} = R exactly. In
+and a^{*N} vanishes above composed index N·(c − 1) (relative to N·k_lo): there x^{*N} = R exactly. The
+lower tail (for the P-pass, losses below 0) is the mirror image: b = x·[j < c], R = x^{*N} below N·c. In
 Fourier terms R̂ = B·S(X, A), S(X, A) = Σⱼ Xʲ A^{N−1−j} (X, A, B the DFTs of x, a, b; X = A + B), so every
 error of R̂ is proportional to the small B (|B| ≤ m_b): the far-tail atoms come out with an absolute error
 ≈ N·m_b·E instead of E.
@@ -65,14 +66,16 @@ def _binary_s(x: np.ndarray, a: np.ndarray, steps: int) -> np.ndarray:
     return s
 
 
-def jump_spectrum(x: np.ndarray, cut: int, n: int, steps: int, workers: int) -> tuple[PowerSpectrum, float]:
-    """Spectrum of R = x^{*N} − (x·[j < cut])^{*N} (length-n cyclic) with its error bounds, and m_b = Σ_{j ≥ cut} x_j.
+def jump_spectrum(x: np.ndarray, cut: int, n: int, steps: int, workers: int, lower: bool = False) -> tuple[PowerSpectrum, float]:
+    """Spectrum of R = x^{*N} − a^{*N} (length-n cyclic) with its error bounds, and the tail mass m_b = Σb.
 
     ``x`` holds the single-step masses at relative indices j = 0, 1, … (single-step index k_lo + j); entries
-    beyond n are folded modulo n (exact for a cyclic convolution). R equals x^{*N} at composed relative
-    indices above N·(cut − 1) (module docstring)."""
+    beyond n are folded modulo n (exact for a cyclic convolution). Upper tail (default): b = x·[j ≥ cut],
+    a = x·[j < cut], and R equals x^{*N} at composed relative indices above N·(cut − 1). ``lower``: the
+    mirror image, b = x·[j < cut], a = x·[j ≥ cut], and R equals x^{*N} below N·cut (module docstring)."""
     j = np.arange(x.size)
-    b = np.bincount(j[cut:] % n, weights=x[cut:], minlength=min(n, x.size))
+    tail = slice(0, cut) if lower else slice(cut, None)
+    b = np.bincount(j[tail] % n, weights=x[tail], minlength=min(n, x.size))
     x = np.bincount(j % n, weights=x, minlength=min(n, x.size))
     m_x, m_b = float(np.sum(x)), float(np.sum(b))
     log2n = max(1.0, math.log2(n))
