@@ -71,6 +71,31 @@ Argument, in numbered steps (the code follows the numbering)
    within ``numerical_error`` η of the exact composed grid pair of step 2 or 3, uniformly in π, with
    η = Σ(entrywise FFT errors + zeroed noise) + removed mass + 2τ + N·‖Δx‖₁. The certified bracket of
    a Δ-divergence is [Δ(A_pess‖B_opt) − η_A − η_B, Δ(A_opt‖B_pess) + η_A + η_B].
+7′. **Per-threshold bound** (``CompositionReport.error_at``; pessimistic side of
+   :func:`~dpcompare.tradeoff.compose_coarse.compose_coarsened`). δ(ε) = q₊∞ + Σ_{ℓᵢ>ε} qᵢ(1 − e^{ε−ℓᵢ})
+   reads only the atoms above ε, each through a factor in [0, 1] (the atoms sit on fixed grid losses), and
+   the swap's δ(ε) only the P-masses of the atoms below −ε. So the terms of η are sorted by where they act:
+   *itemised per atom* (they move δ(ε) only if the atom lies above ε, resp. below −ε): the entrywise FFT
+   error of the atom's pass, kept (≤ b) or zeroed (≤ ẑ₊ + b ≤ 2b), and the mass step 6's removal took
+   from that atom; *uniform* (they can act at every ε): the window's 4τ (folded mass wraps around the
+   cycle onto any entry, and the truth beyond the window lies above every ε inside it), the input's
+   N·‖Δx‖₁ (a total-variation bound whose location on the composed grid is not tracked), the loss
+   rounding 4u·max|L| (kept uniform for simplicity), the ±∞ atoms (δ(ε) ≥ q₊∞ at every ε) and the
+   readers' 64u. Hence η(ε) = uniform + Σ_{ℓᵢ>ε, ℓᵢ≥0} eᵢ + Σ_{ℓᵢ<−ε, ℓᵢ<0} eᵢ, non-increasing in ε ≥ 0
+   and ≤ η (the scalar takes the larger of the old sum and Σeᵢ). The a-priori bound of one pass is
+   *uniform over its entries* (every output mixes all inputs), so with the plain pass alone the
+   itemised part is (#atom positions above ε)·2E — already a gain near the window's top, but ≈ 1e-11
+   for 10⁵ atoms. The far-tail passes (step 6″) make the bound of the tail atoms proportional to a small
+   tail mass. Without itemised atoms (one step, the fine-grid fallback, the optimistic side, whose
+   merged atoms move within their block) η(ε) = η.
+6″. **Far-tail passes** (:mod:`dpcompare.tradeoff.compose_jump`). Above N × a single-step cut the
+   composition equals R = x^{*N} − a^{*N} (a = the step below the cut), whose spectrum B·S(X, A) has every
+   error proportional to the tail's mass m_b; a pass per m_b ∈ {1e-3, 1e-5, 1e-7} (and the mirror image
+   below 0 for the P-pass) gives those atoms a bound ≈ N·m_b·E. Each atom keeps the value of the pass
+   with the smallest bound (the choice depends only on a-priori bounds, so every atom stays within its
+   bound). This serves tails reached by one large step (small N, small p: the subsampled Gaussian at
+   N = 10 reaches δ = 1e-12 this way); a tail reached through many moderate steps (N = 1000, or a
+   light-tailed step) is not helped, because there N·m_b is not small below the relevant cut.
 8. **Coarsening for output.** The composed pairs (10⁶ atoms) are coarsened once before they are
    handed to :class:`~dpcompare.tradeoff.DiscretePair`: the pessimistic one by a split onto a coarser
    grid (step 2 again, exact), the optimistic one by merging runs of atoms (step 3's post-processing,

@@ -56,7 +56,7 @@ from .compose import (
     compose,
     power_spectrum,
 )
-from .compose_jump import JUMP_TAIL_MASSES, jump_spectrum
+from .compose_jump import JUMP_TAIL_MASSES, chernoff_log_mgf, jump_bulk_bound, jump_spectrum
 from .grid import U, GridStep, coarsen_optimistic, coarsen_pessimistic, log_expm1
 from .pair import Rounding
 
@@ -201,9 +201,11 @@ def compose_coarsened(
                 continue  # its band does not fit the coarse transform
             if which == "Q":  # all read entries above N(k_lo + cut − 1)
                 rng = (steps * (step.k_lo + cut - 1) + 1 + margin, math.inf)
+                bulk = chernoff_log_mgf(x[:cut], step.offset + (step.k_lo + np.arange(cut)) * h, steps, upper=True)
             else:  # all read entries below N(k_lo + cut)
                 rng = (-math.inf, steps * (step.k_lo + cut) - 1 - margin)
-            jumps[which].append((ps_r, rng))
+                bulk = chernoff_log_mgf(x[cut:], step.offset + (step.k_lo + np.arange(cut, x.size)) * h, steps, upper=False)
+            jumps[which].append((ps_r, rng, bulk))
     # coarse point J sits at fine position J·F + s, i.e. absolute composed index ≡ 0 (mod F)
     s = (-steps * step.k_lo) % f
     lo_abs = i_lo - 2 * f  # unwrap window: absolute index in [lo_abs, lo_abs + n)
@@ -236,12 +238,17 @@ def compose_coarsened(
             z = z[order][sel][use]
             fft_err_total += 2.0 * e * int(np.count_nonzero(use))
             b = np.full(z.shape, e)
-            for ps_r, (lo, hi) in jumps[which]:  # step 6″: the far-tail passes, where they are exact
-                zr, er = _coarse_values(ps_r, kq if which == "Q" else kp, d, s, f, m)
+            for ps_r, (lo, hi), bulk in jumps[which]:  # step 6″: the far-tail passes
+                kern = kq if which == "Q" else kp
+                zr, er = _coarse_values(ps_r, kern, d, s, f, m)
                 zr = zr[order][sel][use]
-                iu = idx_abs[use]
-                better = (iu >= lo) & (iu <= hi) & (er < b)
-                z, b = np.where(better, zr, z), np.where(better, er, b)
+                iu, gu = idx_abs[use], gl[use]
+                # x^{*N} = R + a^{*N}: a^{*N} is 0 inside [lo, hi], Chernoff-bounded outside (jump_bulk_bound)
+                exact = (iu >= lo) & (iu <= hi)
+                ch = jump_bulk_bound(bulk, gu, margin * h, float(np.sum(np.abs(kern))), upper=which == "Q")
+                er_j = er + np.where(exact, 0.0, ch)
+                better = er_j < b
+                z, b = np.where(better, zr, z), np.where(better, er_j, b)
             kept = z > b
             # kept: |ẑ − z| ≤ b; zeroed: the truth is ≤ ẑ₊ + b (≤ 2b ≤ 2e, so the scalar above still holds)
             atom_err[use] = np.where(kept, b, b + np.maximum(z, 0.0))
@@ -302,7 +309,31 @@ def compose_coarsened(
 
 
 def _on_fine_grid(step: GridStep, steps: int, factor: int, tau: float, workers: int) -> tuple[np.ndarray, np.ndarray, CompositionReport]:
-    """Steps 4–7 on the fine grid (:func:`~dpcompare.tradeoff.compose.compose`), then step 8 there."""
+    """Steps 4–7 on the fine grid (:func:`~dpcompare.tradeoff.compose.compose`), then step 8 there.
+
+    A pessimistic step is composed by :func:`compose_coarsened` at F = 1 instead (the same steps 4–7, with the
+    per-atom bounds and far-tail passes of steps 6″–7′) and split onto the coarse grid (step 2 again). The split
+    moves each fine atom at L onto coarse atoms in (L − H, L + H) (H = F·h), linearly and preserving both masses,
+    so the coarse δ(ε) reads only fine atoms above ε − H, and the swap's only those below −ε + H: the fine
+    bounds are carried over with their losses shifted by +H (Q side, fine atoms above −H: a P-unit bound
+    there also bounds the Q-error, e^{L} ≤ 1) and by −H (P side, fine atoms below H, likewise)."""
+    if step.rounding is not Rounding.OPTIMISTIC:
+        loss_f, clp_f, rep = compose_coarsened(step, steps, 1, tau=tau, workers=workers)
+        base = steps * step.offset
+        idx = np.rint((loss_f - base) / step.h).astype(np.int64)
+        i_lo = int(idx.min()) if idx.size else 0
+        log_p = np.full(int(idx.max()) - i_lo + 1 if idx.size else 1, -np.inf)
+        log_p[idx - i_lo] = clp_f
+        loss, clp = coarsen_pessimistic(log_p, i_lo, step.h, factor, base)
+        if rep.atom_loss is not None and rep.atom_error is not None:
+            big_h = factor * step.h
+            al, ae = rep.atom_loss, rep.atom_error
+            up, down = al > -big_h, al < big_h
+            loss_map = np.concatenate([al[up] + big_h, al[down] - big_h])
+            err_map = np.concatenate([ae[up], ae[down]])
+            o = np.argsort(loss_map, kind="stable")
+            rep = dataclasses.replace(rep, atom_loss=loss_map[o], atom_error=err_map[o])
+        return loss, clp, dataclasses.replace(rep, coarsening=factor)
     log_p, i_lo, rep = compose(step, steps, tau=tau, workers=workers)
     coarsen = coarsen_optimistic if step.rounding is Rounding.OPTIMISTIC else coarsen_pessimistic
     loss, clp = coarsen(log_p, i_lo, step.h, factor, steps * step.offset)

@@ -31,6 +31,15 @@ Error bounds (per spectral index k; e_X, e_B the forward-transform bounds κ(log
 * product: R̂ = fl(B̂·fl(S)) errs by ≤ e_B·|fl S| + (|B̂| + e_B)·|fl S − S| + √5·u·|B̂|·|fl S|;
 * the inverse transform's own rounding, κ·log₂n·u·|R̂| per entry (step 6).
 
+Outside the region where a^{*N} vanishes, x^{*N} = R + a^{*N} with 0 ≤ a^{*N}, and a composed entry of the
+bulk at loss L is bounded by Chernoff: (a^{*N})_L ≤ e^{−sL}·(Σⱼ aⱼ e^{s·gⱼ})ᴺ for every s > 0 (upper tail;
+the mirror image e^{sL}·(Σⱼ aⱼ e^{−s·gⱼ})ᴺ for the lower one), minimised over a grid of s, with the
+bulk's atoms moved in blocks of 32 to the block's worst end (only raises the sum: still a bound). A coarse
+atom reads fine entries within F·h of its loss with kernel weights summing to Σ|κ|, so it adds
+Σ|κ|·(that bound at the nearest fine loss it reads). Where the bulk cannot reach (the sum of N bulk
+steps very unlikely to get there) this is astronomically small, so the pass serves every atom whose
+tail is reached through a few large steps.
+
 An index is *dead* when |B̂| + e_B times N·M^{N−1} is ≤ e^{−700}: then |R_k| ≤ e^{−700} (|R| = |B|·|S|).
 The result is a :class:`~dpcompare.tradeoff.compose.PowerSpectrum` of R, so the coarse read-out of
 :mod:`dpcompare.tradeoff.compose_coarse` (and its error bound) applies unchanged. Cyclic folding: the
@@ -48,8 +57,12 @@ from scipy import fft as sfft
 from .compose import DEAD_LOG, KAPPA, PowerSpectrum
 from .grid import U
 
-#: single-step Q-tail masses m_b at which the far-tail passes cut (the smaller, the higher the tail it serves)
-JUMP_TAIL_MASSES = (1e-3, 1e-5, 1e-7)
+#: single-step tail masses m_b (fractions of the pass's total) at which the far-tail passes cut
+JUMP_TAIL_MASSES = (1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-9)
+#: exponents s of the Chernoff bound of the bulk's composition (any s > 0 is valid; the grid sets how close to best)
+_S_GRID = np.geomspace(1e-2, 1e5, 57)
+#: atoms per block in the bulk's moment generating function (each block moved to its worst end: an upper bound)
+_BLOCK = 32
 _SQRT5 = math.sqrt(5.0)
 
 
@@ -109,3 +122,42 @@ def jump_spectrum(x: np.ndarray, cut: int, n: int, steps: int, workers: int, low
     if not (np.all(np.isfinite(err)) and np.all(np.isfinite(r))):
         raise FloatingPointError("far-tail pass: non-finite spectrum")
     return PowerSpectrum(n, live, r, float(np.sum(err)) * (1.0 + 1e-12), dead), m_b
+
+
+def chernoff_log_mgf(a: np.ndarray, g: np.ndarray, steps: int, *, upper: bool) -> np.ndarray:
+    """N·log Σⱼ aⱼ e^{±s·gⱼ} at every s of the grid (+ for the upper tail, − for the lower), bounded above by moving
+    blocks of atoms to their worst end (largest loss for +, smallest for −); −inf for an empty bulk."""
+    fin = a > 0
+    a, g = a[fin], g[fin]
+    if a.size == 0:
+        return np.full(_S_GRID.size, -np.inf)
+    nb = -(-a.size // _BLOCK)
+    starts = np.arange(nb) * _BLOCK
+    mass = np.add.reduceat(a, starts)
+    ends = np.minimum(starts + _BLOCK, a.size) - 1
+    gb = np.maximum.reduceat(g, starts) if upper else np.minimum.reduceat(g, starts)
+    del ends
+    sign = 1.0 if upper else -1.0
+    with np.errstate(divide="ignore", over="ignore"):
+        v = np.log(mass)[None, :] + sign * _S_GRID[:, None] * gb[None, :]
+        m = np.max(v, axis=1)
+        lse = m + np.log(np.sum(np.exp(v - m[:, None]), axis=1))
+    # rounding of the sums and logs: a relative 64u·(1 + block count) per step, raised to the N-th power
+    return steps * (lse + 64 * U * (1.0 + nb))
+
+
+def jump_bulk_bound(log_mgf: np.ndarray, loss: np.ndarray, reach: float, weight: float, *, upper: bool) -> np.ndarray:
+    """Σ|κ|·max over the fine entries a coarse atom at ``loss`` reads (within ``reach``) of the bulk's composed
+    mass there: min_s e^{∓s·L}·M(±s)ᴺ at the nearest such L (module docstring)."""
+    s = _S_GRID
+    edge = loss - reach if upper else loss + reach
+    rows = max(1, (1 << 20) // max(1, s.size))
+    out = np.empty(edge.size)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for i in range(0, edge.size, rows):
+            e = edge[i : i + rows]
+            v = log_mgf[:, None] - (s[:, None] * e[None, :] if upper else -s[:, None] * e[None, :])
+            v = np.where(np.isnan(v), np.inf, v)
+            out[i : i + rows] = np.min(v, axis=0)
+        res = weight * (1.0 + 1e-12) * np.exp(np.minimum(out, 700.0))
+    return np.where(out > 700.0, np.inf, res)
