@@ -245,8 +245,9 @@ def compose_coarsened(
                 iu, gu = idx_abs[use], gl[use]
                 # x^{*N} = R + a^{*N}: a^{*N} is 0 inside [lo, hi], Chernoff-bounded outside (jump_bulk_bound)
                 exact = (iu >= lo) & (iu <= hi)
-                ch = jump_bulk_bound(bulk, gu, margin * h, float(np.sum(np.abs(kern))), upper=which == "Q")
-                er_j = er + np.where(exact, 0.0, ch)
+                need = ~exact & (er < b)  # the Chernoff term only where this pass could still win
+                er_j = np.where(exact, er, np.inf)
+                er_j[need] = er + jump_bulk_bound(bulk, gu[need], margin * h, float(np.sum(np.abs(kern))), upper=which == "Q")
                 better = er_j < b
                 z, b = np.where(better, zr, z), np.where(better, er_j, b)
             kept = z > b

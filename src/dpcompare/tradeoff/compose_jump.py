@@ -60,7 +60,7 @@ from .grid import U
 #: single-step tail masses m_b (fractions of the pass's total) at which the far-tail passes cut
 JUMP_TAIL_MASSES = (1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-9)
 #: exponents s of the Chernoff bound of the bulk's composition (any s > 0 is valid; the grid sets how close to best)
-_S_GRID = np.geomspace(1e-2, 1e5, 57)
+_S_GRID = np.geomspace(1e-2, 1e5, 36)
 #: atoms per block in the bulk's moment generating function (each block moved to its worst end: an upper bound)
 _BLOCK = 32
 _SQRT5 = math.sqrt(5.0)
