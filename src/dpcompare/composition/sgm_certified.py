@@ -203,7 +203,7 @@ def certified_delta(
     eps = np.asarray(eps, dtype=float)
     side = pessimistic_side(sigma, p, steps, _spacing(sigma, p, steps, discretization, tolerance))
     hi = np.minimum(np.maximum(side.pair.delta(eps), side.swapped.delta(eps)) + side.error_at(eps), 1.0)
-    if np.any(hi <= TAIL_FACTOR * side.numerical_error):
+    if np.any(hi <= TAIL_FACTOR * side.error_at(eps)):
         hi = np.minimum(hi, tail_bound(sigma, p, steps).delta(eps).reshape(hi.shape))
     return hi
 
@@ -224,6 +224,6 @@ def certified_epsilon(
     """
     side = pessimistic_side(sigma, p, steps, _spacing(sigma, p, steps, discretization, tolerance))
     eps = pair_epsilon(side.pair, side.numerical_error, delta, side.swapped, side.error_at)
-    if delta <= TAIL_FACTOR * side.numerical_error or not math.isfinite(eps):
+    if not math.isfinite(eps) or delta <= TAIL_FACTOR * float(side.error_at(eps)):
         eps = min(eps, tail_bound(sigma, p, steps).epsilon(delta))
     return eps

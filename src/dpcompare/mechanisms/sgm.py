@@ -120,7 +120,8 @@ class SubsampledGaussian(PairMechanism):
         eps = np.asarray(eps, dtype=float)
         b = profile_bracket(self.composition, eps)
         hi = np.minimum(b.pessimistic, self._gaussian._delta_bounds(eps)[1])
-        if np.any(hi <= TAIL_FACTOR * self.composition.pessimistic_error):
+        # the other certified bounds are consulted where the error bound (per ε) is within TAIL_FACTOR of δ
+        if np.any(hi <= TAIL_FACTOR * self.composition.pessimistic_error_at(eps)):
             hi = np.minimum(hi, tail_bound(self.sigma, self.sampling_rate, self.steps).delta(eps).reshape(hi.shape))
             # the coarser grids ε(δ) consults in the far tail certify δ there too: the views agree, δ(ε(δ)) ≤ δ
             hi = np.minimum(hi, self._coarse_grid_delta(eps, self.composition.discretization).reshape(hi.shape))
@@ -147,7 +148,7 @@ class SubsampledGaussian(PairMechanism):
             side = pessimistic_side(self.sigma, self.sampling_rate, self.steps, h)
             pess, pess_err, pess_err_at = side.pair, side.numerical_error, side.error_at
         eps = pair_epsilon(pess, pess_err, delta, eta_at=pess_err_at)
-        if delta <= TAIL_FACTOR * pess_err or not math.isfinite(eps):
+        if not math.isfinite(eps) or delta <= TAIL_FACTOR * float(pess_err_at(eps)):
             eps = min(eps, tail_bound(self.sigma, self.sampling_rate, self.steps).epsilon(delta))
             eps = min(eps, self._coarse_grid_epsilon(delta, h))
         return min(eps, float(self._gaussian._epsilon_scalar(delta)))
