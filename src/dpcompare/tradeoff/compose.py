@@ -88,14 +88,16 @@ Argument, in numbered steps (the code follows the numbering)
    for 10⁵ atoms. The far-tail passes (step 6″) make the bound of the tail atoms proportional to a small
    tail mass. Without itemised atoms (one step, the fine-grid fallback, the optimistic side, whose
    merged atoms move within their block) η(ε) = η.
-6″. **Far-tail passes** (:mod:`dpcompare.tradeoff.compose_jump`). Above N × a single-step cut the
-   composition equals R = x^{*N} − a^{*N} (a = the step below the cut), whose spectrum B·S(X, A) has every
-   error proportional to the tail's mass m_b; a pass per m_b ∈ {1e-3, 1e-5, 1e-7} (and the mirror image
-   below 0 for the P-pass) gives those atoms a bound ≈ N·m_b·E. Each atom keeps the value of the pass
-   with the smallest bound (the choice depends only on a-priori bounds, so every atom stays within its
-   bound). This serves tails reached by one large step (small N, small p: the subsampled Gaussian at
-   N = 10 reaches δ = 1e-12 this way); a tail reached through many moderate steps (N = 1000, or a
-   light-tailed step) is not helped, because there N·m_b is not small below the relevant cut.
+6″. **Far-tail passes** (:mod:`dpcompare.tradeoff.compose_jump`). The composition is x^{*N} = a^{*N} + R
+   (a = the step below a single-step cut, R = the part with at least one step above it); R's spectrum
+   B·S(X, A) has every error proportional to the tail's mass m_b, and a^{*N} vanishes above N × the cut
+   and is Chernoff-bounded below it. A pass per m_b ∈ ``JUMP_TAIL_MASSES`` (1e-2 … 1e-9 of the pass's
+   total; the mirror image below 0 for the P-pass) gives an atom the bound ≈ N·m_b·E + (bulk bound).
+   Each atom keeps the value of the pass with the smallest bound (every bound is a-priori valid for its
+   own pass, so the chosen one is too). This serves tails reached through a few large steps — the
+   subsampled Gaussian at small p, N = 10 or 1000; a light-tailed step reaching the tail through many
+   moderate steps (the Gaussian, μ = 2 at δ = 1e-12) is helped little: there neither N·m_b nor the bulk's
+   bound is small at any cut.
 8. **Coarsening for output.** The composed pairs (10⁶ atoms) are coarsened once before they are
    handed to :class:`~dpcompare.tradeoff.DiscretePair`: the pessimistic one by a split onto a coarser
    grid (step 2 again, exact), the optimistic one by merging runs of atoms (step 3's post-processing,
@@ -169,6 +171,11 @@ class CompositionReport:
         above ε (resp. below −ε). Hence η(ε) = (``numerical_error`` − ``atom_error_total``) +
         Σ_{ℓᵢ>ε, ℓᵢ≥0} eᵢ + Σ_{ℓᵢ<−ε, ℓᵢ<0} eᵢ bounds the error of both, the first term being the parts that
         act at every ε (window folding 4τ, the input's ‖Δx‖₁ and the ±∞ atoms).
+
+        >>> r = CompositionReport(2, 0.1, 8, (0.0, 0.2), 0.0, 0.0, 0.0, 0.0, 1e-9, 1,
+        ...                       np.array([0.0, 0.1, 0.2]), np.array([3e-10, 3e-10, 3e-10]), 9e-10)
+        >>> [round(float(v) * 1e10, 6) for v in r.error_at(np.array([-1.0, 0.05, 0.15, 0.25]))]
+        [10.0, 7.0, 4.0, 1.0]
         """
         eps = np.asarray(eps, dtype=float)
         if self.atom_loss is None or self.atom_error is None:

@@ -85,7 +85,17 @@ def jump_spectrum(x: np.ndarray, cut: int, n: int, steps: int, workers: int, low
     ``x`` holds the single-step masses at relative indices j = 0, 1, … (single-step index k_lo + j); entries
     beyond n are folded modulo n (exact for a cyclic convolution). Upper tail (default): b = x·[j ≥ cut],
     a = x·[j < cut], and R equals x^{*N} at composed relative indices above N·(cut − 1). ``lower``: the
-    mirror image, b = x·[j < cut], a = x·[j ≥ cut], and R equals x^{*N} below N·cut (module docstring)."""
+    mirror image, b = x·[j < cut], a = x·[j ≥ cut], and R equals x^{*N} below N·cut (module docstring).
+
+    >>> x = np.array([0.5, 0.3, 0.15, 0.05])
+    >>> ps, m_b = jump_spectrum(x, 3, 16, 2, 1)
+    >>> round(m_b, 12)
+    0.05
+    >>> r = sfft.irfft(ps.dense(), 16)[:7]
+    >>> exact = np.convolve(x, x) - np.pad(np.convolve(x[:3], x[:3]), (0, 2))  # x*x − a*a
+    >>> bool(np.max(np.abs(r - exact)) <= 2 * ps.err_sum / 16)
+    True
+    """
     j = np.arange(x.size)
     tail = slice(0, cut) if lower else slice(cut, None)
     b = np.bincount(j[tail] % n, weights=x[tail], minlength=min(n, x.size))
