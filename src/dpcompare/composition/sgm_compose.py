@@ -67,7 +67,7 @@ class CertifiedComposition:
         swap's (tradeoff/compose.py step 7′); the scalar where the composition has no itemised atoms."""
         eps = np.asarray(eps, dtype=float)
         rep = self.reports[0] if self.reports else None
-        if rep is None or rep.atom_error is None:
+        if rep is None or rep.atom_error is None or not math.isfinite(rep.numerical_error):
             return np.full(eps.shape, self.pessimistic_error)
         return rep.error_at(eps) + (self.pessimistic_error - rep.numerical_error)
 
@@ -313,7 +313,7 @@ class PessimisticSide:
         (tradeoff/compose.py step 7′); the scalar where the composition has no itemised atoms."""
         eps = np.asarray(eps, dtype=float)
         rep = self.report
-        if rep is None or rep.atom_error is None:
+        if rep is None or rep.atom_error is None or not math.isfinite(rep.numerical_error):
             return np.full(eps.shape, self.numerical_error)
         return rep.error_at(eps) + (self.numerical_error - rep.numerical_error)
 

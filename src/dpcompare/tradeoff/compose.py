@@ -178,7 +178,7 @@ class CompositionReport:
         [10.0, 7.0, 4.0, 1.0]
         """
         eps = np.asarray(eps, dtype=float)
-        if self.atom_loss is None or self.atom_error is None:
+        if self.atom_loss is None or self.atom_error is None or not math.isfinite(self.numerical_error):
             return np.full(eps.shape, self.numerical_error)
         loss, err = self.atom_loss, self.atom_error
         up = np.where(loss >= 0.0, err, 0.0)

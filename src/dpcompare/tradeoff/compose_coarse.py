@@ -286,10 +286,11 @@ def compose_coarsened(
     before = out_logp.copy()
     removed = _remove_excess(out_logp, out_loss, p_max, q_max)
     if removed > 0.0:  # the mass taken from each atom, in its unit (Q at G ≥ 0, P below): step 7′
-        with np.errstate(over="ignore", invalid="ignore"):
-            taken = np.exp(before) - np.exp(out_logp)
-            taken = np.where(gl >= 0.0, taken * np.exp(out_loss), taken)
-        atom_err += np.where(np.isfinite(taken), np.maximum(taken, 0.0), math.inf)
+        ch = np.flatnonzero(before != out_logp)
+        unit = np.where(gl[ch] >= 0.0, out_loss[ch], 0.0)  # log of the Q/P ratio where the unit is Q (≤ 1 masses)
+        with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+            taken = np.exp(before[ch] + unit) - np.exp(out_logp[ch] + unit)
+        atom_err[ch] += np.where(np.isfinite(taken), np.maximum(taken, 0.0), math.inf)
     # the losses N·offset + I·h carry a rounding error ≤ 4u·max|L| (a relative Q-error); a merged loss
     # log(Σq/Σp) adds ≤ 8u·(1 + |log mass|) relative, and Σ mass·|log mass| ≤ 1/e per atom
     input_err = steps * step.err + 4 * U * float(np.max(np.abs(gl), initial=0.0))
