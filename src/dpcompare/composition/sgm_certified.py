@@ -15,6 +15,7 @@ Chernoff tail bound), and this module (the certified answers: δ(ε), ε(δ), Δ
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -60,25 +61,34 @@ def profile_bracket(comp: CertifiedComposition, eps: np.ndarray) -> Bracket:
     the conjugates ([BCP] eq 25–26), and δ_add of the remove pair is δ of its swap. Reading it off
     the asymmetric pairs avoids the cancellation of building the symmetrised curve. Both ends are
     widened by the composition's ``numerical_error`` (which bounds the error of every δ at ε ≥ 0: the
-    masses with L ≥ 0 come from the Q-pass, so |Δδ| ≤ Σ|Δq|, tradeoff/compose.py steps 4 and 7) and
-    clipped to [0, 1].
+    masses with L ≥ 0 come from the Q-pass, so |Δδ| ≤ Σ|Δq|, tradeoff/compose.py steps 4 and 7) — the
+    pessimistic end by its per-threshold form η(ε) ≤ η (step 7′) — and clipped to [0, 1].
     """
     eps = np.asarray(eps, dtype=float)
     pess, opt = comp.pessimistic, comp.optimistic
-    hi = np.maximum(pess.delta(eps), pess.swap().delta(eps)) + comp.pessimistic_error
+    hi = np.maximum(pess.delta(eps), pess.swap().delta(eps)) + comp.pessimistic_error_at(eps)
     lo = np.maximum(opt.delta(eps), opt.swap().delta(eps)) - comp.optimistic_error
     return Bracket(np.clip(hi, 0.0, 1.0), np.clip(lo, 0.0, 1.0), Sense.UPPER)
 
 
-def pair_epsilon(pess: DiscretePair, eta: float, delta: float, swapped: DiscretePair | None = None) -> float:
+def pair_epsilon(
+    pess: DiscretePair, eta: float, delta: float, swapped: DiscretePair | None = None, eta_at: Callable | None = None
+) -> float:
     """Smallest ε with max(δ_rem, δ_add)(ε) + η ≤ δ on the pessimistic asymmetric pair (∞ if δ ≤ η).
     ``swapped``: ``pess.swap()`` when the caller already has it (it is built otherwise).
 
     On an optimistic pair with η = −(its error) it is a certified *lower* bound of ε(δ): every ε below it
     has δ_opt(ε) − |η| > δ, and where the final check fails the point itself is such an ε.
 
+    ``eta_at``: a per-threshold error bound η(ε) ≤ η (``CompositionReport.error_at``, tradeoff/compose.py
+    step 7′; pessimistic pairs only). Then the answer is a smaller ε at which max(δ_rem, δ_add)(ε) + η(ε) ≤ δ
+    was *evaluated* (so it is certified pointwise: the true δ at it is ≤ δ), found by bisection below the
+    answer for the scalar η (both terms are non-increasing in ε).
+
     Each side's ε comes from :func:`_closed_form_epsilon` where that is verified, else from
     ``DiscretePair.epsilon``; the answer is certified by evaluating both δ at it."""
+    if eta_at is not None and eta >= 0.0:
+        return _pair_epsilon_per_threshold(pess, eta, delta, pess.swap() if swapped is None else swapped, eta_at)
     d = delta - eta
     if d <= 0.0:
         return math.inf
@@ -89,6 +99,37 @@ def pair_epsilon(pess: DiscretePair, eta: float, delta: float, swapped: Discrete
             return eps
         return math.inf  # not certified at the reported point: let the other bounds answer
     return eps
+
+
+def _pair_epsilon_per_threshold(pess: DiscretePair, eta: float, delta: float, sw: DiscretePair, eta_at: Callable) -> float:
+    """:func:`pair_epsilon` with η(ε): bisection between the answer for the smallest η (a lower end: η(ε) ≥ that
+    everywhere) and the answer for the scalar η (an upper end, certified), on g(ε) = max(δ_rem, δ_add)(ε) + η(ε).
+    Only points where g ≤ δ was evaluated are returned."""
+    hi = pair_epsilon(pess, eta, delta, sw)
+    top = float(max(pess.loss[-1] if pess.size else 0.0, -sw.loss[0] if sw.size else 0.0, 0.0))
+
+    def ok(e: float) -> bool:
+        return max(float(pess.delta(e)), float(sw.delta(e))) + float(eta_at(e)) <= delta
+
+    if not math.isfinite(hi):
+        # the scalar η cannot certify δ; above the last atom δ is constant, so try there
+        if not ok(top):
+            return math.inf
+        hi = top
+    eta_min = float(eta_at(max(hi, top) + 1.0))
+    lo = pair_epsilon(pess, eta_min, delta, sw) if eta_min < delta else hi
+    lo = min(max(lo, 0.0), hi) if math.isfinite(lo) else 0.0
+    if ok(lo):
+        return lo
+    for _ in range(60):  # g(lo) > δ ≥ g(hi)
+        if hi - lo <= 1e-9 * max(1.0, hi):
+            break
+        mid = 0.5 * (lo + hi)
+        if ok(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
 
 
 def _side_epsilon(pair: DiscretePair, d: float) -> float:
@@ -161,8 +202,8 @@ def certified_delta(
     """
     eps = np.asarray(eps, dtype=float)
     side = pessimistic_side(sigma, p, steps, _spacing(sigma, p, steps, discretization, tolerance))
-    hi = np.minimum(np.maximum(side.pair.delta(eps), side.swapped.delta(eps)) + side.numerical_error, 1.0)
-    if np.any(hi <= TAIL_FACTOR * side.numerical_error):
+    hi = np.minimum(np.maximum(side.pair.delta(eps), side.swapped.delta(eps)) + side.error_at(eps), 1.0)
+    if np.any(hi <= TAIL_FACTOR * side.error_at(eps)):
         hi = np.minimum(hi, tail_bound(sigma, p, steps).delta(eps).reshape(hi.shape))
     return hi
 
@@ -182,7 +223,7 @@ def certified_epsilon(
     True
     """
     side = pessimistic_side(sigma, p, steps, _spacing(sigma, p, steps, discretization, tolerance))
-    eps = pair_epsilon(side.pair, side.numerical_error, delta, side.swapped)
-    if delta <= TAIL_FACTOR * side.numerical_error or not math.isfinite(eps):
+    eps = pair_epsilon(side.pair, side.numerical_error, delta, side.swapped, side.error_at)
+    if not math.isfinite(eps) or delta <= TAIL_FACTOR * float(side.error_at(eps)):
         eps = min(eps, tail_bound(sigma, p, steps).epsilon(delta))
     return eps

@@ -62,6 +62,15 @@ class CertifiedComposition:
     def optimistic_error(self) -> float:
         return self.numerical_error if self.side_errors is None else self.side_errors[1]
 
+    def pessimistic_error_at(self, eps) -> np.ndarray:
+        """Per-threshold bound η(ε) ≤ ``pessimistic_error`` on the error of the pessimistic pair's δ(ε) and of its
+        swap's (tradeoff/compose.py step 7′); the scalar where the composition has no itemised atoms."""
+        eps = np.asarray(eps, dtype=float)
+        rep = self.reports[0] if self.reports else None
+        if rep is None or rep.atom_error is None or not math.isfinite(rep.numerical_error):
+            return np.full(eps.shape, self.pessimistic_error)
+        return rep.error_at(eps) + (self.pessimistic_error - rep.numerical_error)
+
     def to_dict(self) -> dict[str, object]:
         rep = self.reports[0] if self.reports else None
         return {
@@ -298,6 +307,15 @@ class PessimisticSide:
     def swapped(self) -> DiscretePair:
         """``pair.swap()`` (the add-adjacency view), built once."""
         return self.pair.swap()
+
+    def error_at(self, eps) -> np.ndarray:
+        """Per-threshold bound η(ε) ≤ ``numerical_error`` on the error of δ(ε) of ``pair`` and of ``swapped``
+        (tradeoff/compose.py step 7′); the scalar where the composition has no itemised atoms."""
+        eps = np.asarray(eps, dtype=float)
+        rep = self.report
+        if rep is None or rep.atom_error is None or not math.isfinite(rep.numerical_error):
+            return np.full(eps.shape, self.numerical_error)
+        return rep.error_at(eps) + (self.numerical_error - rep.numerical_error)
 
 
 @functools.lru_cache(maxsize=16)

@@ -120,7 +120,8 @@ class SubsampledGaussian(PairMechanism):
         eps = np.asarray(eps, dtype=float)
         b = profile_bracket(self.composition, eps)
         hi = np.minimum(b.pessimistic, self._gaussian._delta_bounds(eps)[1])
-        if np.any(hi <= TAIL_FACTOR * self.composition.pessimistic_error):
+        # the other certified bounds are consulted where the error bound (per ε) is within TAIL_FACTOR of δ
+        if np.any(hi <= TAIL_FACTOR * self.composition.pessimistic_error_at(eps)):
             hi = np.minimum(hi, tail_bound(self.sigma, self.sampling_rate, self.steps).delta(eps).reshape(hi.shape))
             # the coarser grids ε(δ) consults in the far tail certify δ there too: the views agree, δ(ε(δ)) ≤ δ
             hi = np.minimum(hi, self._coarse_grid_delta(eps, self.composition.discretization).reshape(hi.shape))
@@ -139,14 +140,15 @@ class SubsampledGaussian(PairMechanism):
         if "composition" in self.__dict__:  # both sides are built already
             c = self.composition
             pess, pess_err, h = c.pessimistic, c.pessimistic_error, c.discretization
+            pess_err_at = c.pessimistic_error_at
         else:  # ε(δ) needs the pessimistic side only: the same pair bit for bit, at half the cost
             h = self._grid_spacing
             if h is None:  # resolved here so that a later ``composition`` finds this side in its cache
                 h = default_discretization(self.sigma, self.sampling_rate, self.steps)
             side = pessimistic_side(self.sigma, self.sampling_rate, self.steps, h)
-            pess, pess_err = side.pair, side.numerical_error
-        eps = pair_epsilon(pess, pess_err, delta)
-        if delta <= TAIL_FACTOR * pess_err or not math.isfinite(eps):
+            pess, pess_err, pess_err_at = side.pair, side.numerical_error, side.error_at
+        eps = pair_epsilon(pess, pess_err, delta, eta_at=pess_err_at)
+        if not math.isfinite(eps) or delta <= TAIL_FACTOR * float(pess_err_at(eps)):
             eps = min(eps, tail_bound(self.sigma, self.sampling_rate, self.steps).epsilon(delta))
             eps = min(eps, self._coarse_grid_epsilon(delta, h))
         return min(eps, float(self._gaussian._epsilon_scalar(delta)))
@@ -171,7 +173,7 @@ class SubsampledGaussian(PairMechanism):
                 side = pessimistic_side(self.sigma, self.sampling_rate, self.steps, factor * h)
             except ValueError:  # too coarse for this mechanism: the finer grids have answered
                 break
-            best = min(best, pair_epsilon(side.pair, side.numerical_error, delta, side.swapped))
+            best = min(best, pair_epsilon(side.pair, side.numerical_error, delta, side.swapped, side.error_at))
         return best
 
     def _coarse_grid_delta(self, eps: np.ndarray, h: float) -> np.ndarray:
@@ -185,7 +187,7 @@ class SubsampledGaussian(PairMechanism):
                 side = pessimistic_side(self.sigma, self.sampling_rate, self.steps, factor * h)
             except ValueError:  # too coarse for this mechanism: the finer grids have answered
                 break
-            d = np.maximum(side.pair.delta(eps), side.swapped.delta(eps)) + side.numerical_error
+            d = np.maximum(side.pair.delta(eps), side.swapped.delta(eps)) + side.error_at(eps)
             best = np.minimum(best, d)
         return best
 

@@ -71,6 +71,33 @@ Argument, in numbered steps (the code follows the numbering)
    within ``numerical_error`` η of the exact composed grid pair of step 2 or 3, uniformly in π, with
    η = Σ(entrywise FFT errors + zeroed noise) + removed mass + 2τ + N·‖Δx‖₁. The certified bracket of
    a Δ-divergence is [Δ(A_pess‖B_opt) − η_A − η_B, Δ(A_opt‖B_pess) + η_A + η_B].
+7′. **Per-threshold bound** (``CompositionReport.error_at``; pessimistic side of
+   :func:`~dpcompare.tradeoff.compose_coarse.compose_coarsened`). δ(ε) = q₊∞ + Σ_{ℓᵢ>ε} qᵢ(1 − e^{ε−ℓᵢ})
+   reads only the atoms above ε, each through a factor in [0, 1] (the atoms sit on fixed grid losses), and
+   the swap's δ(ε) only the P-masses of the atoms below −ε. So the terms of η are sorted by where they act:
+   *itemised per atom* (they move δ(ε) only if the atom lies above ε, resp. below −ε): the entrywise FFT
+   error of the atom's pass, kept (≤ b) or zeroed (≤ ẑ₊ + b ≤ 2b), and the mass step 6's removal took
+   from that atom; *uniform* (they can act at every ε): the window's 4τ (folded mass wraps around the
+   cycle onto any entry, and the truth beyond the window lies above every ε inside it), the input's
+   N·‖Δx‖₁ (a total-variation bound whose location on the composed grid is not tracked), the loss
+   rounding 4u·max|L| (kept uniform for simplicity), the ±∞ atoms (δ(ε) ≥ q₊∞ at every ε) and the
+   readers' 64u. Hence η(ε) = uniform + Σ_{ℓᵢ>ε, ℓᵢ≥0} eᵢ + Σ_{ℓᵢ<−ε, ℓᵢ<0} eᵢ, non-increasing in ε ≥ 0
+   and ≤ η (the scalar takes the larger of the old sum and Σeᵢ). The a-priori bound of one pass is
+   *uniform over its entries* (every output mixes all inputs), so with the plain pass alone the
+   itemised part is (#atom positions above ε)·2E — already a gain near the window's top, but ≈ 1e-11
+   for 10⁵ atoms. The far-tail passes (step 6″) make the bound of the tail atoms proportional to a small
+   tail mass. Without itemised atoms (one step, the fine-grid fallback, the optimistic side, whose
+   merged atoms move within their block) η(ε) = η.
+6″. **Far-tail passes** (:mod:`dpcompare.tradeoff.compose_jump`). The composition is x^{*N} = a^{*N} + R
+   (a = the step below a single-step cut, R = the part with at least one step above it); R's spectrum
+   B·S(X, A) has every error proportional to the tail's mass m_b, and a^{*N} vanishes above N × the cut
+   and is Chernoff-bounded below it. A pass per m_b ∈ ``JUMP_TAIL_MASSES`` (1e-2 … 1e-9 of the pass's
+   total; the mirror image below 0 for the P-pass) gives an atom the bound ≈ N·m_b·E + (bulk bound).
+   Each atom keeps the value of the pass with the smallest bound (every bound is a-priori valid for its
+   own pass, so the chosen one is too). This serves tails reached through a few large steps — the
+   subsampled Gaussian at small p, N = 10 or 1000; a light-tailed step reaching the tail through many
+   moderate steps (the Gaussian, μ = 2 at δ = 1e-12) is helped little: there neither N·m_b nor the bulk's
+   bound is small at any cut.
 8. **Coarsening for output.** The composed pairs (10⁶ atoms) are coarsened once before they are
    handed to :class:`~dpcompare.tradeoff.DiscretePair`: the pessimistic one by a split onto a coarser
    grid (step 2 again, exact), the optimistic one by merging runs of atoms (step 3's post-processing,
@@ -127,6 +154,45 @@ class CompositionReport:
     numerical_error: float = field(default=0.0)
     #: output coarsening factor F applied inside the composition (tradeoff/compose_coarse.py; 1 = none)
     coarsening: int = field(default=1)
+    #: per-threshold error (step 7'): losses of every composed atom position (kept or zeroed), increasing …
+    atom_loss: np.ndarray | None = field(default=None, repr=False, compare=False)
+    #: … and the bound on the error of that atom's mass (Q-units where the loss is ≥ 0, P-units below)
+    atom_error: np.ndarray | None = field(default=None, repr=False, compare=False)
+    #: the part of ``numerical_error`` that ``atom_error`` itemises (the rest acts at every ε)
+    atom_error_total: float = field(default=0.0, compare=False)
+
+    def error_at(self, eps) -> np.ndarray:
+        """Per-threshold bound η(ε) on the error of δ(ε) and of the swap's δ(ε) (step 7'): non-increasing
+        in ε ≥ 0, ≤ ``numerical_error``; ``numerical_error`` itself at ε < 0 and without itemised atoms.
+
+        δ(ε) = q₊∞ + Σ_{ℓᵢ>ε} qᵢ(1 − e^{ε−ℓᵢ}) depends on the atoms above ε only, each through a factor in
+        [0, 1], and the swap's δ(ε) = p₋∞ + Σ_{ℓᵢ<−ε} pᵢ(1 − e^{ε+ℓᵢ}) on the atoms below −ε only; the
+        atoms keep their losses, so an error eᵢ of atom i moves either by ≤ eᵢ, and only if it lies
+        above ε (resp. below −ε). Hence η(ε) = (``numerical_error`` − ``atom_error_total``) +
+        Σ_{ℓᵢ>ε, ℓᵢ≥0} eᵢ + Σ_{ℓᵢ<−ε, ℓᵢ<0} eᵢ bounds the error of both, the first term being the parts that
+        act at every ε (window folding 4τ, the input's ‖Δx‖₁ and the ±∞ atoms).
+
+        >>> r = CompositionReport(2, 0.1, 8, (0.0, 0.2), 0.0, 0.0, 0.0, 0.0, 1e-9, 1,
+        ...                       np.array([0.0, 0.1, 0.2]), np.array([3e-10, 3e-10, 3e-10]), 9e-10)
+        >>> [round(float(v) * 1e10, 6) for v in r.error_at(np.array([-1.0, 0.05, 0.15, 0.25]))]
+        [10.0, 7.0, 4.0, 1.0]
+        """
+        eps = np.asarray(eps, dtype=float)
+        if self.atom_loss is None or self.atom_error is None or not math.isfinite(self.numerical_error):
+            return np.full(eps.shape, self.numerical_error)
+        loss, err = self.atom_loss, self.atom_error
+        up = np.where(loss >= 0.0, err, 0.0)
+        down = np.where(loss < 0.0, err, 0.0)
+        hi_cum = np.concatenate([np.cumsum(up[::-1])[::-1], [0.0]])  # Σ_{i ≥ k}
+        lo_cum = np.concatenate([[0.0], np.cumsum(down)])  # Σ_{i < k}
+        k_hi = np.searchsorted(loss, eps, side="right")  # first atom with loss > ε
+        k_lo = np.searchsorted(loss, -eps, side="left")  # atoms with loss < −ε
+        base = self.numerical_error - self.atom_error_total
+        # a cumulative sum in floating point is below the exact one by ≤ n·u of it (Higham §4.2): raise it
+        slack = 1.0 + 2.0 * U * (loss.size + 2)
+        out = base + (hi_cum[k_hi] + lo_cum[k_lo]) * slack
+        out = np.minimum(out, self.numerical_error)  # both are valid bounds
+        return np.where(eps >= 0.0, out, self.numerical_error)
 
 
 #: atoms per block in the coarse search of :func:`chernoff_window`

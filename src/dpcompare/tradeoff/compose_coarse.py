@@ -56,6 +56,7 @@ from .compose import (
     compose,
     power_spectrum,
 )
+from .compose_jump import JUMP_TAIL_MASSES, chernoff_log_mgf, jump_bulk_bound, jump_spectrum
 from .grid import U, GridStep, coarsen_optimistic, coarsen_pessimistic, log_expm1
 from .pair import Rounding
 
@@ -124,7 +125,8 @@ def _split_kernels(f: int, h: float) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
 
 def compose_coarsened(
-    step: GridStep, steps: int, factor: int | Callable[[int], int], *, tau: float = 1e-18, workers: int = 2
+    step: GridStep, steps: int, factor: int | Callable[[int], int], *, tau: float = 1e-18, workers: int = 2,
+    tail_masses: tuple[float, ...] = JUMP_TAIL_MASSES,
 ) -> tuple[np.ndarray, np.ndarray, CompositionReport]:
     """N-fold composition of a grid pair, coarsened by F for output (steps 4–8), without the fine grid.
 
@@ -134,6 +136,12 @@ def compose_coarsened(
     is split onto the coarse grid, an optimistic one merged in blocks of F. Returns (losses, log P-masses,
     report) of the coarse atoms; they are within ``report.numerical_error`` of the exact N-fold
     composition of ``step`` coarsened exactly, in every Bayes error and every δ(ε), ε ≥ 0 (and δ of the swap).
+
+    A pessimistic step also gets the per-threshold bound ``report.error_at(ε)`` (step 7′ of
+    :mod:`dpcompare.tradeoff.compose`): every composed atom position carries its own error bound, and for
+    each single-step Q-tail mass in ``tail_masses`` (empty: none) a far-tail pass
+    (:mod:`dpcompare.tradeoff.compose_jump`) recomputes the atoms above N × its cut from the tail's spectrum,
+    with an error proportional to that tail mass; each atom keeps the value with the smallest bound.
     """
     pess = step.rounding is not Rounding.OPTIMISTIC
     h = step.h
@@ -175,6 +183,33 @@ def compose_coarsened(
         # the live band does not fit M (few steps; or a step whose masses alternate, a Nyquist peak): the
         # composition on the fine grid, coarsened there by the requested factor (steps 4–8 as specified)
         return _on_fine_grid(step, steps, requested, tau, workers)
+    # step 6″: far-tail passes, {pass: [(spectrum of R, range [lo, hi] of absolute composed indices where x^{*N} = R)]}
+    # (coarse atom J reads fine entries I_J + d, d ∈ [−F, F) for F > 1, d = 0 for F = 1)
+    jumps: dict[str, list] = {"Q": [], "P": []}
+    margin = f if f > 1 else 0
+    for which in spectra if pess and tail_masses else ():
+        with np.errstate(over="ignore"):
+            w = np.exp(step.log_p[fin] + g) if which == "Q" else np.exp(step.log_p[fin])
+        x = np.bincount(kk, weights=np.where(np.isfinite(w), w, 0.0))  # position j = single-step index k_lo + j
+        total = float(np.sum(x))
+        if which == "Q":  # upper tail: the smallest cut with Σ_{j ≥ cut} x ≤ m_b·Σx
+            tail_m = np.cumsum(x[::-1])[::-1]
+            cuts = {int(np.searchsorted(-tail_m, -mb * total, side="left")) for mb in tail_masses}
+        else:  # lower tail: the largest cut with Σ_{j < cut} x ≤ m_b·Σx
+            cuts = {int(np.searchsorted(np.cumsum(x), mb * total, side="right")) for mb in tail_masses}
+        for cut in sorted(cuts):
+            if not 0 < cut < x.size:
+                continue
+            ps_r, _ = jump_spectrum(x, cut, n, steps, workers, lower=which == "P")
+            if f > 1 and ps_r.k.size and 2 * int(ps_r.k.max()) >= m:
+                continue  # its band does not fit the coarse transform
+            if which == "Q":  # all read entries above N(k_lo + cut − 1)
+                rng = (steps * (step.k_lo + cut - 1) + 1 + margin, math.inf)
+                bulk = chernoff_log_mgf(x[:cut], step.offset + (step.k_lo + np.arange(cut)) * h, steps, upper=True)
+            else:  # all read entries below N(k_lo + cut)
+                rng = (-math.inf, steps * (step.k_lo + cut) - 1 - margin)
+                bulk = chernoff_log_mgf(x[cut:], step.offset + (step.k_lo + np.arange(cut, x.size)) * h, steps, upper=False)
+            jumps[which].append((ps_r, rng, bulk))
     # coarse point J sits at fine position J·F + s, i.e. absolute composed index ≡ 0 (mod F)
     s = (-steps * step.k_lo) % f
     lo_abs = i_lo - 2 * f  # unwrap window: absolute index in [lo_abs, lo_abs + n)
@@ -190,6 +225,7 @@ def compose_coarsened(
     gl = base + idx_abs * h  # coarse grid losses G_J
     out_loss = gl.copy()
     out_logp = np.full(gl.size, -np.inf)
+    atom_err = np.zeros(gl.size)  # step 7′: each position's own bound (Q-units at G ≥ 0, P-units below)
     fft_err_total = 0.0
     slack = math.exp(min(f * h, 700.0))
     if pess:
@@ -205,8 +241,24 @@ def compose_coarsened(
             z, e = _coarse_values(ps, kq if which == "Q" else kp, d, s, f, m)
             z = z[order][sel][use]
             fft_err_total += 2.0 * e * int(np.count_nonzero(use))
+            b = np.full(z.shape, e)
+            for ps_r, (lo, hi), bulk in jumps[which]:  # step 6″: the far-tail passes
+                kern = kq if which == "Q" else kp
+                zr, er = _coarse_values(ps_r, kern, d, s, f, m)
+                zr = zr[order][sel][use]
+                iu, gu = idx_abs[use], gl[use]
+                # x^{*N} = R + a^{*N}: a^{*N} is 0 inside [lo, hi], Chernoff-bounded outside (jump_bulk_bound)
+                exact = (iu >= lo) & (iu <= hi)
+                need = ~exact & (er < b)  # the Chernoff term only where this pass could still win
+                er_j = np.where(exact, er, np.inf)
+                er_j[need] = er + jump_bulk_bound(bulk, gu[need], margin * h, float(np.sum(np.abs(kern))), upper=which == "Q")
+                better = er_j < b
+                z, b = np.where(better, zr, z), np.where(better, er_j, b)
+            kept = z > b
+            # kept: |ẑ − z| ≤ b; zeroed: the truth is ≤ ẑ₊ + b (≤ 2b ≤ 2e, so the scalar above still holds)
+            atom_err[use] = np.where(kept, b, b + np.maximum(z, 0.0))
             with np.errstate(divide="ignore"):
-                lz = np.log(np.where(z > e, z, 0.0))
+                lz = np.log(np.where(kept, z, 0.0))
             out_logp[use] = lz - gl[use] if which == "Q" else lz
             continue
         z, e_d = _coarse_values(ps, np.ones(f), d, s, f, m)
@@ -235,21 +287,59 @@ def compose_coarsened(
     q_tot_step = float(np.exp(logsumexp(lp_fin + g)))
     p_max = math.exp(steps * math.log(min(p_tot_step, 1.0))) if p_tot_step > 0 else 0.0
     q_max = math.exp(steps * math.log(min(q_tot_step, 1.0))) if q_tot_step > 0 else 0.0
+    before = out_logp.copy()
     removed = _remove_excess(out_logp, out_loss, p_max, q_max)
+    if removed > 0.0:  # the mass taken from each atom, in its unit (Q at G ≥ 0, P below): step 7′
+        ch = np.flatnonzero(before != out_logp)
+        unit = np.where(gl[ch] >= 0.0, out_loss[ch], 0.0)  # log of the Q/P ratio where the unit is Q (≤ 1 masses)
+        with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+            taken = np.exp(before[ch] + unit) - np.exp(out_logp[ch] + unit)
+        atom_err[ch] += np.where(np.isfinite(taken), np.maximum(taken, 0.0), math.inf)
     # the losses N·offset + I·h carry a rounding error ≤ 4u·max|L| (a relative Q-error); a merged loss
     # log(Σq/Σp) adds ≤ 8u·(1 + |log mass|) relative, and Σ mass·|log mass| ≤ 1/e per atom
     input_err = steps * step.err + 4 * U * float(np.max(np.abs(gl), initial=0.0))
     if not pess:
         input_err += 8 * U * gl.size
-    eta = fft_err_total + removed + 4.0 * tau + input_err
+    itemised = fft_err_total + removed
+    extra = {}
+    if pess:
+        # Σ of the per-atom bounds, rounded up (a floating-point sum is within n·u of the exact one)
+        atom_sum = float(np.sum(atom_err)) * (1.0 + 2.0 * U * (atom_err.size + 2))
+        itemised = max(itemised, atom_sum)
+        extra = dict(atom_loss=gl, atom_error=atom_err, atom_error_total=itemised)
+    eta = itemised + 4.0 * tau + input_err
     window = (float(base + i_lo * h), float(base + i_hi * h))
-    report = CompositionReport(steps, h, n, window, 4.0 * tau, fft_err_total, removed, input_err, eta, f)
+    report = CompositionReport(steps, h, n, window, 4.0 * tau, fft_err_total, removed, input_err, eta, f, **extra)
     keep = np.isfinite(out_logp)
     return out_loss[keep], out_logp[keep], report
 
 
 def _on_fine_grid(step: GridStep, steps: int, factor: int, tau: float, workers: int) -> tuple[np.ndarray, np.ndarray, CompositionReport]:
-    """Steps 4–7 on the fine grid (:func:`~dpcompare.tradeoff.compose.compose`), then step 8 there."""
+    """Steps 4–7 on the fine grid (:func:`~dpcompare.tradeoff.compose.compose`), then step 8 there.
+
+    A pessimistic step is composed by :func:`compose_coarsened` at F = 1 instead (the same steps 4–7, with the
+    per-atom bounds and far-tail passes of steps 6″–7′) and split onto the coarse grid (step 2 again). The split
+    moves each fine atom at L onto coarse atoms in (L − H, L + H) (H = F·h), linearly and preserving both masses,
+    so the coarse δ(ε) reads only fine atoms above ε − H, and the swap's only those below −ε + H: the fine
+    bounds are carried over with their losses shifted by +H (Q side, fine atoms above −H: a P-unit bound
+    there also bounds the Q-error, e^{L} ≤ 1) and by −H (P side, fine atoms below H, likewise)."""
+    if step.rounding is not Rounding.OPTIMISTIC:
+        loss_f, clp_f, rep = compose_coarsened(step, steps, 1, tau=tau, workers=workers)
+        base = steps * step.offset
+        idx = np.rint((loss_f - base) / step.h).astype(np.int64)
+        i_lo = int(idx.min()) if idx.size else 0
+        log_p = np.full(int(idx.max()) - i_lo + 1 if idx.size else 1, -np.inf)
+        log_p[idx - i_lo] = clp_f
+        loss, clp = coarsen_pessimistic(log_p, i_lo, step.h, factor, base)
+        if rep.atom_loss is not None and rep.atom_error is not None:
+            big_h = factor * step.h
+            al, ae = rep.atom_loss, rep.atom_error
+            up, down = al > -big_h, al < big_h
+            loss_map = np.concatenate([al[up] + big_h, al[down] - big_h])
+            err_map = np.concatenate([ae[up], ae[down]])
+            o = np.argsort(loss_map, kind="stable")
+            rep = dataclasses.replace(rep, atom_loss=loss_map[o], atom_error=err_map[o])
+        return loss, clp, dataclasses.replace(rep, coarsening=factor)
     log_p, i_lo, rep = compose(step, steps, tau=tau, workers=workers)
     coarsen = coarsen_optimistic if step.rounding is Rounding.OPTIMISTIC else coarsen_pessimistic
     loss, clp = coarsen(log_p, i_lo, step.h, factor, steps * step.offset)
