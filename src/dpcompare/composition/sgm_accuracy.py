@@ -220,6 +220,8 @@ def delta_to_accuracy(
         try:  # k = 1 is the default grid: the cache entry every other default question shares
             comp = compose_subsampled_gaussian(float(sigma), float(p), int(steps), None if k == 1 else h0 / k)
         except (ValueError, MemoryError):  # too fine to build here: the coarser grids' bracket stands
+            if k == 1:  # the default grid's refusal is the mechanism's (its message names the limit)
+                raise
             attempt -= 1
             break
         lo, hi = _delta_bracket(comp, sigma, p, int(steps), e)
