@@ -10,6 +10,8 @@ Rows:
              same process, σ = 1.01: nothing cached but the imports) vs dp-accounting's RDP accountant;
              ``SubsampledGaussian.epsilon`` (default grid) and ``epsilon_to_accuracy`` (rel. accuracy 1e-4,
              certified bracket reported);
+  ddefault   default δ(ε = 1.5) of SGM(0.7, 0.05, 300): excess over a certified 40×-finer bracket and time,
+             ``SubsampledGaussian(...).delta`` (grid chosen from the question) vs dp-accounting's default PLD;
   delta      SGM Δ at N = 10³: ``compare(SGM(1, 0.01, 1000), SGM(1.5, 0.02, 1000))`` vs dp-accounting's PLD
              accountant at its default grid composing both mechanisms;
   thm3       the certified Theorem 3 pair ([BCP] §5; σ = 2 vs 3, p = 9e-4, N = 1.4·10⁶ vs 3.4·10⁶), Δ both ways,
@@ -126,6 +128,47 @@ def eps_rows(quick: bool, repeat: int) -> list[dict]:
     return rows
 
 
+# ---------------------------------------------------------------------------------------------- default δ(ε)
+#: the audit point of the default-accuracy row: (σ, p, N) and ε (δ ≈ 0.36)
+DDEFAULT = (0.7, 0.05, 300, 1.5)
+
+
+def ddefault_rows(quick: bool, repeat: int) -> list[dict]:
+    """Default δ(ε): excess over the truth and time, ours (``SubsampledGaussian(...).delta``, the grid chosen
+    from the question) vs dp-accounting's PLD accountant at its default grid (value_discretization_interval
+    1e-4). The truth is a certified bracket on a grid 40× finer than our default (width ≈ 1e-8), built once
+    in a separate process and not timed."""
+    sigma, p, n, eps = (0.7, 0.05, 60, 1.5) if quick else DDEFAULT
+    div = 8 if quick else 40
+    truth = _child("from dpcompare.composition.sgm_certified import compose_subsampled_gaussian, default_discretization, "
+                   f"profile_bracket\nc = compose_subsampled_gaussian({sigma}, {p}, {n}, default_discretization({sigma}, "
+                   f"{p}, {n}) / {div})\nb = profile_bracket(c, {eps})\n"
+                   "print(json.dumps({'hi': float(b.pessimistic), 'lo': float(b.optimistic)}))\n", timeout=1800)
+    ours = ("from dpcompare.mechanisms.sgm import SubsampledGaussian\n"
+            f"m = SubsampledGaussian({sigma}, {p}, {n})\nd = float(m.delta({eps}))\n" + STOP +
+            f"acc = m.accuracy({eps})\n"
+            "print(json.dumps({'seconds': t, 'cpu': c, 'delta': d, 'accuracy': acc}))\n")
+    peer = ("import dp_accounting\nfrom dp_accounting.pld import pld_privacy_accountant as P\n"
+            "a = P.PLDAccountant()\n"
+            f"a.compose(dp_accounting.SelfComposedDpEvent(dp_accounting.PoissonSampledDpEvent({p}, "
+            f"dp_accounting.GaussianDpEvent({sigma})), {n}))\nd = a.get_delta({eps})\n" + STOP +
+            "print(json.dumps({'seconds': t, 'cpu': c, 'delta': d}))\n")
+    r = _interleaved({"ours": ours, "peer": peer}, repeat)
+    o, q = r["ours"], r["peer"]
+    label = f"default δ(ε = {eps:g}) of SGM({sigma:g}, {p:g}, {n}), cold"
+    if "error" in o or "error" in q or "error" in truth:
+        return [_row(label, o.get("error", "") or truth.get("error", ""), q.get("error", ""), None, None, "", None)]
+    lo, hi = truth["lo"], truth["hi"]
+    ex_o = (o["delta"] - hi, o["delta"] - lo)  # the excess lies in this range (the truth lies in [lo, hi])
+    ex_p = (q["delta"] - hi, q["delta"] - lo)
+    met = ex_o[1] <= 2.0 * ex_p[0] and o["seconds"] <= q["seconds"]
+    return [_row(label, f"{o['seconds']:.3f} s (CPU {o['cpu']:.3f}), δ = {o['delta']:.10f}, excess "
+                 f"[{ex_o[0]:.2e}, {ex_o[1]:.2e}], certified width {o['accuracy']:.1e}",
+                 f"dp-accounting PLD default {q['seconds']:.3f} s (CPU {q['cpu']:.3f}), δ = {q['delta']:.10f}, excess "
+                 f"[{ex_p[0]:.2e}, {ex_p[1]:.2e}]", o["seconds"], q["seconds"],
+                 "excess ≤ 2× peer's, time ≤ peer's", met, truth=truth, ours_run=o, peer_run=q)]
+
+
 # ---------------------------------------------------------------------------------------------- Δ at N = 10³
 def delta_rows(quick: bool, repeat: int) -> list[dict]:
     n = 100 if quick else 1000
@@ -237,7 +280,7 @@ def b3_rows(quick: bool, repeat: int) -> list[dict]:
                  f"{t * 1e3:.2f} ms", f"B.3 {tb:.2f} s", t, tb, "ratio ≥ 10⁴", tb / t >= 1e4)]
 
 
-JOBS = {"eps": eps_rows, "delta": delta_rows, "thm3": thm3_rows, "calibrate": calibrate_rows, "cli": cli_rows, "b3": b3_rows}
+JOBS = {"eps": eps_rows, "ddefault": ddefault_rows, "delta": delta_rows, "thm3": thm3_rows, "calibrate": calibrate_rows, "cli": cli_rows, "b3": b3_rows}
 
 
 def markdown(rows: list[dict], load: tuple) -> str:

@@ -30,6 +30,18 @@ def test_bench_targets_quick_json():
 
 
 @pytest.mark.skipif(not SCRIPT.exists(), reason="benchmarks/ not present (installed package)")
+def test_bench_targets_default_delta_row_quick():
+    pytest.importorskip("dp_accounting", reason="the default-δ row's peer is dp-accounting's PLD accountant")
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--only", "ddefault", "--json"],
+                          capture_output=True, text=True, timeout=600, cwd=SCRIPT.parent.parent)
+    assert proc.returncode == 0, proc.stderr
+    (row,) = json.loads(proc.stdout)["rows"]
+    truth, ours = row["truth"], row["ours_run"]
+    assert truth["lo"] <= truth["hi"] and truth["lo"] <= ours["delta"]  # certified: never below a lower bound of the truth
+    assert ours["accuracy"] > 0 and row["ratio"] > 0
+
+
+@pytest.mark.skipif(not SCRIPT.exists(), reason="benchmarks/ not present (installed package)")
 def test_bench_targets_unknown_job_exits_2():
     proc = subprocess.run([sys.executable, str(SCRIPT), "--only", "nope"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "nope" in proc.stderr
