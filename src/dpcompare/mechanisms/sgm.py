@@ -235,6 +235,12 @@ class SubsampledGaussian(PairMechanism):
         if self._closed_form:
             return self._gaussian._tradeoff_bounds(alpha)
         lo, hi = super()._tradeoff_bounds(alpha)
+        # f_sym(0) = min(f(0), f⁻¹(0)) = 1 − max(q₊∞, p₋∞) of the pessimistic remove pair (f(0) = Q(ℓ < ∞), and
+        # f⁻¹(0) is the add pair's, 1 − P(ℓ > −∞)), exactly; the vertex sum of the symmetrised pair reproduces it
+        # only to its rounding (~1e-15 over ~10⁴ atoms), which must not overstate f
+        pess = self.composition.pessimistic
+        f0 = 1.0 - max(float(pess.q_pos_inf), float(pess.p_neg_inf))
+        lo = np.where(np.asarray(alpha, dtype=float) <= 0.0, np.minimum(lo, f0), lo)
         cap = 1.0 - np.asarray(alpha, dtype=float)  # every trade-off function has f(α) ≤ 1 − α
         return interval_bracket(lo, hi, Sense.LOWER, 0.0, cap, absolute=_ROUNDING_ABS + float(self.numerical_error))
 
