@@ -22,7 +22,7 @@ def test_bench_targets_quick_json():
     res = json.loads(proc.stdout)
     assert res["quick"] is True and len(res["load"]) == 2
     jobs = [r["job"] for r in res["rows"]]
-    assert len(jobs) == 5 and any("epsilon_to_accuracy" in j for j in jobs) and "B.3" in jobs[-1]
+    assert len(jobs) == 7 and any("epsilon_to_accuracy" in j for j in jobs) and "B.3" in jobs[-1]
     for r in res["rows"]:
         assert r["ratio"] is not None and r["ratio"] > 0 and r["target"]
     acc = next(r for r in res["rows"] if "epsilon_to_accuracy" in r["job"] and "cold" in r["job"])
