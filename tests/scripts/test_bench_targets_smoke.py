@@ -22,11 +22,23 @@ def test_bench_targets_quick_json():
     res = json.loads(proc.stdout)
     assert res["quick"] is True and len(res["load"]) == 2
     jobs = [r["job"] for r in res["rows"]]
-    assert len(jobs) == 5 and any("epsilon_to_accuracy" in j for j in jobs) and "B.3" in jobs[-1]
+    assert len(jobs) == 7 and any("epsilon_to_accuracy" in j for j in jobs) and "B.3" in jobs[-1]
     for r in res["rows"]:
         assert r["ratio"] is not None and r["ratio"] > 0 and r["target"]
     acc = next(r for r in res["rows"] if "epsilon_to_accuracy" in r["job"] and "cold" in r["job"])
     assert acc["ours_run"]["lower"] <= acc["ours_run"]["epsilon"] and acc["ours_run"]["rel"] <= 1e-4
+
+
+@pytest.mark.skipif(not SCRIPT.exists(), reason="benchmarks/ not present (installed package)")
+def test_bench_targets_default_delta_row_quick():
+    pytest.importorskip("dp_accounting", reason="the default-δ row's peer is dp-accounting's PLD accountant")
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--only", "ddefault", "--json"],
+                          capture_output=True, text=True, timeout=600, cwd=SCRIPT.parent.parent)
+    assert proc.returncode == 0, proc.stderr
+    (row,) = json.loads(proc.stdout)["rows"]
+    truth, ours = row["truth"], row["ours_run"]
+    assert truth["lo"] <= truth["hi"] and truth["lo"] <= ours["delta"]  # certified: never below a lower bound of the truth
+    assert ours["accuracy"] > 0 and row["ratio"] > 0
 
 
 @pytest.mark.skipif(not SCRIPT.exists(), reason="benchmarks/ not present (installed package)")

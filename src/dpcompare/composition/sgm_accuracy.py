@@ -14,8 +14,23 @@ The width shrinks like h² in the grid spacing h (the split/merge of one step ad
 width on the default grid (REL_AT_DEFAULT), measure the width, and refine once or twice with h ← h·√(SAFETY·rel_tol/width).
 Every answer is certified whatever the grid; the grid only sets how tight it is.
 
+δ(ε) at given ε is answered the same way (:func:`delta_to_accuracy`): the certified pessimistic pair gives
+δ_hi(ε) = max(δ_rem, δ_add)(ε) + η_pess ≥ the true δ and the optimistic pair δ_lo(ε) = max(…) − η_opt ≤ it
+(:func:`dpcompare.composition.sgm_certified.profile_bracket`); the width δ_hi − δ_lo, which bounds the excess of
+the reported δ over the truth, shrinks like h². The accuracy asked for is a width
+
+    tol(ε) = min(rel_tol·δ_hi(ε), abs_tol),
+
+so a small δ is answered to a relative accuracy and a moderate one (δ ≈ 0.1–0.5, where an absolute error is
+what matters) to an absolute one. The first composition is the default grid h₀; the next uses h₀/k with the
+integer k = ⌈k_prev·√(width/tol)⌉ (h² law), k ≤ MAX_REFINE, so that repeated questions reuse the
+compositions' cache. Brackets of successive grids are intersected (each is certified).
+
 >>> a = epsilon_to_accuracy(1.0, 0.01, 1000, 1e-5, rel_tol=1e-3)
 >>> a.lower <= a.epsilon and a.rel_accuracy <= 1e-3
+True
+>>> d = delta_to_accuracy(1.0, 0.01, 1000, 1.0, rel_tol=1e-3)
+>>> bool(d.lower <= d.delta) and d.rel_accuracy <= 1e-3
 True
 """
 
@@ -27,9 +42,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._limits import FFT_BYTES_COARSE, fft_points_that_fit
-from .sgm_certified import pair_epsilon
-from .sgm_compose import TAIL_FACTOR, compose_subsampled_gaussian, tail_bound
-from .sgm_grid import default_discretization
+from .sgm_certified import pair_epsilon, profile_bracket
+from .sgm_compose import TAIL_FACTOR, compose_subsampled_gaussian, pessimistic_side, tail_bound
+from .sgm_grid import AUTO_MAX_FFT, _estimated_fft_len, default_discretization
 
 #: relative width of the ε bracket on the default grid: ≈ 1.2e-5–1.5e-5 measured at (σ, p, N) = (1, 0.01, 10³)
 #: and (1, 0.01, 10⁴), δ = 1e-5 (the default spacing keeps the relative variance the grid adds independent
@@ -121,3 +136,131 @@ def epsilon_to_accuracy(sigma: float, p: float, steps: int, delta: float, rel_to
             break
         h = h_new
     return EpsilonAnswer(hi_best, min(lo_best, hi_best), delta, float(h_best), attempt)
+
+
+# ---------------------------------------------------------------------------------------------- δ(ε)
+#: default relative accuracy of δ(ε) (``SubsampledGaussian.delta`` without ``discretization``/``tolerance``)
+DELTA_REL_DEFAULT = 1e-3
+#: default absolute accuracy of δ(ε): the certified width asked for is min(DELTA_REL_DEFAULT·δ, this). At
+#: (σ, p, N) = (0.7, 0.05, 300), ε = 1–3 (δ ≈ 0.16–0.45), dp-accounting's default PLD accountant
+#: (value_discretization_interval 1e-4) errs by 3.2e-8–5.3e-8 above the truth; a width of 1.5e-7 gives an
+#: excess of ≈ 0.6× the width (≈ 6e-8 there), within 2× of it (benchmarks/bench_targets.py, row ``ddefault``)
+DELTA_ABS_DEFAULT = 1.5e-7
+#: finest grid the refinement uses, as a divisor of the default spacing (bounds time and memory)
+MAX_REFINE = 16
+#: ε where the width is within this factor of the two error bounds η_pess + η_opt are not refined (a finer
+#: grid cannot shrink the floating-point part of the width; it grows with the grid's length)
+ETA_FLOOR = 8.0
+
+
+@dataclass(frozen=True, eq=False)
+class DeltaAnswer:
+    """A certified bracket [lower, delta] of the true δ(ε) at each ε asked, and how it was obtained."""
+
+    delta: np.ndarray  #: certified upper bound (what to report as the privacy guarantee)
+    lower: np.ndarray  #: certified lower bound
+    epsilon: np.ndarray
+    discretization: float  #: grid spacing h of the finest composition that answered
+    attempts: int  #: compositions built (or found in the cache)
+
+    @property
+    def abs_accuracy(self) -> float:
+        """max over ε of δ_hi − δ_lo: the absolute accuracy achieved (a bound on the excess of ``delta``)."""
+        w = np.asarray(self.delta - self.lower, dtype=float)
+        return float(np.max(w, initial=0.0))
+
+    @property
+    def rel_accuracy(self) -> float:
+        """max over ε of (δ_hi − δ_lo)/δ_hi: the relative accuracy achieved (0 where δ_hi = 0)."""
+        hi = np.asarray(self.delta, dtype=float)
+        w = np.asarray(self.delta - self.lower, dtype=float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = np.where(hi > 0.0, w / hi, 0.0)
+        return float(np.max(r, initial=0.0))
+
+
+def _delta_bracket(comp, sigma: float, p: float, steps: int, eps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(δ_lo, δ_hi) of one composition at ``eps``, with the Chernoff tail bound where the FFT's is near η."""
+    b = profile_bracket(comp, eps)
+    hi, lo = np.asarray(b.pessimistic, dtype=float), np.asarray(b.optimistic, dtype=float)
+    if np.any(hi <= TAIL_FACTOR * comp.pessimistic_error):
+        hi = np.minimum(hi, tail_bound(sigma, p, steps).delta(eps).reshape(hi.shape))
+    return lo, hi
+
+
+def _max_refine(sigma: float, p: float, steps: int, h0: float) -> int:
+    """Largest k ≤ MAX_REFINE with the composition at h₀/k within the automatic FFT limit."""
+    n0 = _estimated_fft_len(sigma, p, steps, h0) if steps > 1 else 1
+    return int(max(1, min(MAX_REFINE, AUTO_MAX_FFT // max(n0, 1))))
+
+
+def delta_to_accuracy(
+    sigma: float, p: float, steps: int, eps, rel_tol: float = DELTA_REL_DEFAULT, abs_tol: float = 1.0,
+    *, upper_only: bool = False,
+) -> DeltaAnswer:
+    """Certified bracket of δ(ε) of N steps of SGM(σ, p) at each ``eps`` whose width is at most
+    min(rel_tol·δ, abs_tol) where the grid allows it (module docstring); the width achieved is
+    ``abs_accuracy`` / ``rel_accuracy``.
+
+    ``upper_only``: for a caller that reports δ_hi alone (``SubsampledGaussian.delta``): the width is measured
+    on the default grid only, the finer grid h₀/k (k from the h² law, one step) composes the pessimistic side
+    alone (a third of the cost), and ``lower`` is the default grid's. ``delta`` is then as close to the truth
+    as the h² law predicts, but the bracket reported is the default grid's lower end.
+
+    ``rel_tol`` in (0, 0.5]; ``abs_tol`` in (0, 1]; ``sigma`` > 0, ``p`` in (0, 1), ``steps`` ≥ 1, ``eps`` real.
+    """
+    _check(sigma, p, steps, rel_tol)
+    if isinstance(abs_tol, bool) or not isinstance(abs_tol, (int, float)) or not 0.0 < abs_tol <= 1.0:
+        raise ValueError(f"abs_tol must be in (0, 1], got {abs_tol!r}")
+    e = np.asarray(eps, dtype=float)
+    if np.any(np.isnan(e)):
+        raise ValueError("eps must be a real number or ±inf, got NaN")
+    h0 = default_discretization(sigma, p, int(steps))
+    k_max = _max_refine(sigma, p, int(steps), h0)
+    k, attempt = 1, 0
+    lo_best = hi_best = None
+    h_used = h0
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        try:  # k = 1 is the default grid: the cache entry every other default question shares
+            comp = compose_subsampled_gaussian(float(sigma), float(p), int(steps), None if k == 1 else h0 / k)
+        except (ValueError, MemoryError):  # too fine to build here: the coarser grids' bracket stands
+            if k == 1:  # the default grid's refusal is the mechanism's (its message names the limit)
+                raise
+            attempt -= 1
+            break
+        lo, hi = _delta_bracket(comp, sigma, p, int(steps), e)
+        h_used = comp.discretization
+        hi_best = hi if hi_best is None else np.minimum(hi_best, hi)  # every bracket is certified: intersect
+        lo_best = lo if lo_best is None else np.maximum(lo_best, lo)
+        width = hi_best - np.minimum(lo_best, hi_best)
+        floor = ETA_FLOOR * (comp.pessimistic_error + comp.optimistic_error)
+        tol = np.maximum(np.minimum(rel_tol * hi_best, abs_tol), floor)
+        short = np.isfinite(e) & (width > tol)
+        if not np.any(short) or k >= k_max:
+            break
+        ratio = float(np.max(width[short] / tol[short]))
+        k = min(k_max, max(k + 1, math.ceil(k * math.sqrt(ratio))))
+        if upper_only:
+            try:
+                side = pessimistic_side(float(sigma), float(p), int(steps), h0 / k)
+            except (ValueError, MemoryError):
+                break
+            hi = np.maximum(side.pair.delta(e), side.swapped.delta(e)) + side.numerical_error
+            if np.any(hi <= TAIL_FACTOR * side.numerical_error):
+                hi = np.minimum(hi, tail_bound(sigma, p, int(steps)).delta(e).reshape(hi.shape))
+            hi_best = np.minimum(hi_best, np.clip(hi, 0.0, 1.0))
+            h_used, attempt = h0 / k, attempt + 1
+            break
+    assert lo_best is not None and hi_best is not None  # the default grid always builds (or raises)
+    return DeltaAnswer(hi_best, np.minimum(lo_best, hi_best), e, float(h_used), max(attempt, 1))
+
+
+def _check(sigma, p, steps, rel_tol) -> None:
+    if not (isinstance(rel_tol, (int, float)) and not isinstance(rel_tol, bool) and 0.0 < rel_tol <= 0.5):
+        raise ValueError(f"rel_tol must be in (0, 0.5], got {rel_tol!r}")
+    if not (isinstance(sigma, (int, float)) and sigma > 0.0 and math.isfinite(sigma)):
+        raise ValueError(f"sigma must be a positive number, got {sigma!r}")
+    if not (isinstance(p, (int, float)) and 0.0 < p < 1.0):
+        raise ValueError(f"p must be in (0, 1) (p = 1 has a closed form), got {p!r}")
+    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 1:
+        raise ValueError(f"steps must be an integer >= 1, got {steps!r}")

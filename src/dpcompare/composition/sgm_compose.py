@@ -209,7 +209,15 @@ def _build_sides(sigma: float, p: float, steps: int, h: float, sub: int, tail: f
 
     The sides are built one after the other: building them in two threads (the optimistic merge holds the
     GIL, the FFTs release it) was not faster on two shared cores and raised the peak memory by 100 MB."""
-    part = _shared_partition(sigma, p, h, sub, tail) if _SHARE_PARTITION.get() else sgm_partition(sigma, p, h, sub=sub, tail=tail)
+    if p < 1.0 and tuple(roundings) == (Rounding.PESSIMISTIC,):
+        # the pessimistic split (step 2) is linear in each cell's (P, Q) masses, so one cell per grid interval
+        # gives the pair of ``sub`` cells per interval (same grid: the anchor cell keeps its width h/(2·sub))
+        # up to rounding, at 1/sub of the cell masses' cost
+        part = sgm_partition(sigma, p, h, sub=1, tail=tail, anchor_sub=sub)
+    elif _SHARE_PARTITION.get():
+        part = _shared_partition(sigma, p, h, sub, tail)
+    else:
+        part = sgm_partition(sigma, p, h, sub=sub, tail=tail)
     workers = fft_workers()
     done = [_build_side(part, steps, h, r, workers) for r in roundings]
     return [d[0] for d in done], [d[1] for d in done]

@@ -167,13 +167,15 @@ def aligned_edges(lo: float, hi: float, offset: float, h: float, sub: int,
     return edges, cell_k, k_lo, k_hi
 
 
-def sgm_partition(sigma: float, p: float, h: float, *, sub: int = 4, tail: float = 1e-30) -> StepPartition:
+def sgm_partition(sigma: float, p: float, h: float, *, sub: int = 4, tail: float = 1e-30,
+                  anchor_sub: int | None = None) -> StepPartition:
     """The grid-aligned fine partition (tradeoff/compose.py step 1) of one subsampled-Gaussian step (remove pair).
 
     Anchor: for p < 1 most of the P-mass sits just above the infimum ℓ_min = log(1 − p) of the loss (all
     of it, for small σ). The grid offset is chosen so that the merged loss of the anchor cell
-    (ℓ_min, ℓ_min + h/(2·sub)] is exactly a grid point; the optimistic merge (step 3) then lands that
-    cell as it is, instead of trading its mass against the rare large losses.
+    (ℓ_min, ℓ_min + h/(2·anchor_sub)] is exactly a grid point; the optimistic merge (step 3) then lands that
+    cell as it is, instead of trading its mass against the rare large losses. ``anchor_sub`` (default
+    ``sub``) lets a coarser partition (``sub`` = 1, for the pessimistic split alone) keep the grid of a finer one.
     """
     mu = 1.0 / sigma
     z = float(-ndtri(tail))
@@ -183,7 +185,7 @@ def sgm_partition(sigma: float, p: float, h: float, *, sub: int = 4, tail: float
     anchor_edge = None
     if p < 1.0:
         c = math.log1p(-p)
-        a = h / (2 * sub)
+        a = h / (2 * (sub if anchor_sub is None else anchor_sub))
         xa = float(inverse_privacy_loss(c + a, mu, p))
         if xa > -z:
             lp_a, lq_a, _ = _log_masses(-math.inf, xa, mu, p)

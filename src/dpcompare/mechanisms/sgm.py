@@ -42,6 +42,9 @@ class SubsampledGaussian(PairMechanism):
     discretization : privacy-loss grid spacing h (keyword only). Default: h = 0.01·s, s the
         single-step loss standard deviation, so the bracket width is ≈ 1e-5 or less in Δ
         (composition/sgm_certified.py, ``auto_discretization``); a coarser h is faster and wider, never uncertified.
+        Without ``discretization`` and ``tolerance``, δ(ε) chooses its grid from the ε asked: the certified
+        width aimed at is min(1e-3·δ, 1.5e-7) (composition/sgm_accuracy.py, ``delta_to_accuracy``; ``accuracy(ε)``
+        reports the width achieved); a given ``discretization`` is used as is for every view.
     tolerance : instead of ``discretization``, the accuracy wanted for δ(ε) (absolute; keyword only): the
         grid is chosen so that the pessimistic δ exceeds the truth by about this much or less
         (composition/sgm_certified.py, ``discretization_for_tolerance``); ``accuracy(ε)`` reports back the certified
@@ -101,24 +104,50 @@ class SubsampledGaussian(PairMechanism):
     def exact(self) -> bool:  # type: ignore[override]
         return self._closed_form or super().exact
 
+    def delta(self, eps: Any) -> np.ndarray:
+        """Privacy profile δ(ε), upper end (never understated). Without ``discretization``/``tolerance`` the grid
+        is chosen from the question: the pessimistic side is composed on the grid whose δ is within
+        min(1e-3·δ, 1.5e-7) of the truth by the h² law (composition/sgm_accuracy.py, ``delta_to_accuracy``);
+        ``delta_bounds``/``accuracy`` build both sides there and report the certified width achieved."""
+        from .._validation import Argument, check_argument
+
+        eps = check_argument(Argument.EPS, eps)
+        lo, hi = self._delta_bounds_raw(eps, upper_only=True)
+        return np.clip(self._delta_bounds_finish(eps, lo, hi)[1], 0.0, 1.0)
+
     def _delta_bounds(self, eps):
         lo, hi = self._delta_bounds_raw(eps)
+        return self._delta_bounds_finish(eps, lo, hi)
+
+    def _delta_bounds_finish(self, eps, lo, hi):
         # δ(ε) > 0 at every finite ε (the loss is unbounded above): a bound that underflowed is reported as
         # the smallest positive float, never as 0
         eps = np.asarray(eps, dtype=float)
         hi = np.where(np.isfinite(eps), np.maximum(hi, np.nextafter(0.0, 1.0)), hi)
         return interval_bracket(lo, hi, Sense.UPPER, 0.0, 1.0)
 
-    def _delta_bounds_raw(self, eps):
+    @property
+    def _grid_from_question(self) -> bool:
+        """True when neither ``discretization`` nor ``tolerance`` was given: δ(ε) chooses its grid from ε."""
+        return self.discretization is None and self.tolerance is None and not self._closed_form
+
+    def _delta_bounds_raw(self, eps, upper_only: bool = False):
         if self._closed_form and self._gaussian.mu > HUGE_MU:
             return _huge_gaussian_delta_bounds(self._gaussian.mu, np.asarray(eps, dtype=float))
         if self._closed_form:
             return self._gaussian._delta_bounds(eps)
-        from ..composition.sgm_certified import TAIL_FACTOR, profile_bracket, tail_bound
+        from ..composition.sgm_certified import NEGLIGIBLE_MU, TAIL_FACTOR, profile_bracket, tail_bound
         from ..tradeoff import Bracket
 
         eps = np.asarray(eps, dtype=float)
-        b = profile_bracket(self.composition, eps)
+        if self._grid_from_question and math.sqrt(self.steps) / self.sigma > NEGLIGIBLE_MU:
+            from ..composition.sgm_accuracy import DELTA_ABS_DEFAULT, DELTA_REL_DEFAULT, delta_to_accuracy
+
+            a = delta_to_accuracy(self.sigma, self.sampling_rate, self.steps, eps, DELTA_REL_DEFAULT,
+                                  DELTA_ABS_DEFAULT, upper_only=upper_only)
+            b = Bracket(a.delta, a.lower)
+        else:
+            b = profile_bracket(self.composition, eps)
         hi = np.minimum(b.pessimistic, self._gaussian._delta_bounds(eps)[1])
         # the other certified bounds are consulted where the error bound (per ε) is within TAIL_FACTOR of δ
         if np.any(hi <= TAIL_FACTOR * self.composition.pessimistic_error_at(eps)):
@@ -208,6 +237,12 @@ class SubsampledGaussian(PairMechanism):
         if self._closed_form:
             return self._gaussian._tradeoff_bounds(alpha)
         lo, hi = super()._tradeoff_bounds(alpha)
+        # f_sym(0) = min(f(0), f⁻¹(0)) = 1 − max(q₊∞, p₋∞) of the pessimistic remove pair (f(0) = Q(ℓ < ∞), and
+        # f⁻¹(0) is the add pair's, 1 − P(ℓ > −∞)), exactly; the vertex sum of the symmetrised pair reproduces it
+        # only to its rounding (~1e-15 over ~10⁴ atoms), which must not overstate f
+        pess = self.composition.pessimistic
+        f0 = 1.0 - max(float(pess.q_pos_inf), float(pess.p_neg_inf))
+        lo = np.where(np.asarray(alpha, dtype=float) <= 0.0, np.minimum(lo, f0), lo)
         cap = 1.0 - np.asarray(alpha, dtype=float)  # every trade-off function has f(α) ≤ 1 − α
         return interval_bracket(lo, hi, Sense.LOWER, 0.0, cap, absolute=_ROUNDING_ABS + float(self.numerical_error))
 
