@@ -42,8 +42,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._limits import FFT_BYTES_COARSE, fft_points_that_fit
-from .sgm_certified import pair_epsilon, profile_bracket
-from .sgm_compose import TAIL_FACTOR, compose_subsampled_gaussian, pessimistic_side, tail_bound
+from .sgm_certified import certified_delta, pair_epsilon, profile_bracket
+from .sgm_compose import TAIL_FACTOR, compose_subsampled_gaussian, tail_bound
 from .sgm_grid import AUTO_MAX_FFT, _estimated_fft_len, default_discretization
 
 #: relative width of the ε bracket on the default grid: ≈ 1.2e-5–1.5e-5 measured at (σ, p, N) = (1, 0.01, 10³)
@@ -241,13 +241,10 @@ def delta_to_accuracy(
         ratio = float(np.max(width[short] / tol[short]))
         k = min(k_max, max(k + 1, math.ceil(k * math.sqrt(ratio))))
         if upper_only:
-            try:
-                side = pessimistic_side(float(sigma), float(p), int(steps), h0 / k)
+            try:  # the pessimistic side alone, read as every certified δ is (per-ε error bound, tail bound)
+                hi = certified_delta(float(sigma), float(p), int(steps), e, h0 / k)
             except (ValueError, MemoryError):
                 break
-            hi = np.maximum(side.pair.delta(e), side.swapped.delta(e)) + side.numerical_error
-            if np.any(hi <= TAIL_FACTOR * side.numerical_error):
-                hi = np.minimum(hi, tail_bound(sigma, p, int(steps)).delta(e).reshape(hi.shape))
             hi_best = np.minimum(hi_best, np.clip(hi, 0.0, 1.0))
             h_used, attempt = h0 / k, attempt + 1
             break
