@@ -194,6 +194,26 @@ UNIT = Interval(0.0, 1.0)
 
 #: the privacy-loss grid spacing h of a certified composition (None: the mechanism's default grid)
 DISCRETIZATION = Param("discretization", Interval(0.0, 10.0, low_open=True), optional=True)
+#: instead of a spacing, the absolute accuracy wanted for δ(ε) (the grid is then chosen to reach it)
+TOLERANCE = Param("tolerance", Interval(0.0, 1.0, low_open=True, high_open=True), optional=True)
+
+
+def check_grid_choice(discretization: object, tolerance: object) -> tuple[float | None, float | None]:
+    """The grid of a certified composition, chosen by a spacing (``discretization``) or by an accuracy
+    (``tolerance``), never both: each checked against its one declaration, ``None`` meaning "not given".
+
+    >>> check_grid_choice(0.01, None)
+    (0.01, None)
+    >>> check_grid_choice(0.01, 1e-6)
+    Traceback (most recent call last):
+    ...
+    ValueError: give either tolerance or discretization, not both
+    """
+    h = None if discretization is None else DISCRETIZATION.check_spec(discretization)
+    t = None if tolerance is None else TOLERANCE.check(tolerance)
+    if h is not None and t is not None:
+        raise ValueError("give either tolerance or discretization, not both")
+    return h, t
 
 
 def declared(params: tuple[Param, ...], name: str) -> Param:

@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .._validation import check_grid_choice
 from ..tradeoff import Bracket, DiscretePair, Sense
 from .sgm_compose import (  # noqa: F401  (re-exported)
     TAIL_FACTOR,
@@ -181,11 +182,8 @@ def _closed_form_epsilon(pair: DiscretePair, d: float) -> float | None:
 
 
 def _spacing(sigma: float, p: float, steps: int, discretization: float | None, tolerance: float | None) -> float | None:
-    if tolerance is None:
-        return discretization
-    if discretization is not None:
-        raise ValueError("give either tolerance or discretization, not both")
-    return discretization_for_tolerance(sigma, p, steps, tolerance)
+    h, tol = check_grid_choice(discretization, tolerance)
+    return h if tol is None else discretization_for_tolerance(sigma, p, steps, tol)
 
 
 def certified_delta(

@@ -18,16 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import POSITIVE, Interval, Param, check_in_interval, check_positive, format_number
+from .._validation import POSITIVE, Interval, Param, check_grid_choice, format_number
 from ..tradeoff import DiscretePair, Sense
 from .base import _ROUNDING_ABS, interval_bracket
 from .pair_backed import PairMechanism
-
-
-def _check_discretization(value: Any) -> float | None:
-    if value is None:
-        return None
-    return check_positive("discretization", value)
 
 
 @dataclass(frozen=True, repr=False)
@@ -70,20 +64,14 @@ class SubsampledGaussian(PairMechanism):
     def __post_init__(self) -> None:
         for p in self.PARAMS:  # the spec language's wording ("sigma must be > 0"), as before
             object.__setattr__(self, p.name, p.check_spec(getattr(self, p.name)))
-        object.__setattr__(self, "discretization", _check_discretization(self.discretization))
+        h, tol = check_grid_choice(self.discretization, self.tolerance)
+        object.__setattr__(self, "discretization", h)
+        object.__setattr__(self, "tolerance", tol)
         if 1.0 / self.sigma > 1e6:
             raise ValueError(
                 f"sigma must be >= 1e-6 (the privacy loss of a smaller noise multiplier does not fit in "
                 f"double precision), got {self.sigma:g}"
             )
-        if self.discretization is not None and self.discretization > 10.0:
-            raise ValueError(f"discretization must be in (0, 10], got {self.discretization:g}")
-        if self.tolerance is not None:
-            object.__setattr__(
-                self, "tolerance", check_in_interval("tolerance", self.tolerance, 0.0, 1.0, low_open=True, high_open=True)
-            )
-            if self.discretization is not None:
-                raise ValueError("give either tolerance or discretization, not both")
 
     # ------------------------------------------------------------------ closed form at p = 1 and the Gaussian bound
     @cached_property
