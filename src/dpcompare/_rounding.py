@@ -11,7 +11,9 @@ B = rel·v + abs is evaluated as B̂ = fl(fl(fl(rel·v) + abs)·(1 + 8u)) ≥ B 
 least (1 − u) times its exact value, and (1 − u)³(1 + 8u) > 1); then w = fl(v − B̂) ≤ (v − B̂)(1 + u) for
 w > 0, and ``nextafter(w, −∞)`` ≤ w·(1 − u) for a normal w (one ulp of w is at least u·w), so the result
 is ≤ (v − B̂)(1 − u²) < v − B ≤ T. A subnormal w is exact (a difference of doubles landing there is
-exact) and the step down subtracts the smallest subnormal. Where the truth is known to be ≥ 0 the
+exact) and the step down subtracts the smallest subnormal; where B̂ falls below the normal range its
+roundings are absolute (≤ ½ subnormal unit each, not relative), so two subnormal units are added to
+every non-zero margin. Where the truth is known to be ≥ 0 the
 result is clipped at ``floor`` = 0 (so a real value below the bound's resolution becomes 0, never a
 positive overstatement).
 
@@ -42,7 +44,9 @@ TINY = 5e-324
 def _margin(v: np.ndarray, rel: Any, abs_: Any) -> np.ndarray:
     rel = np.asarray(rel, dtype=float)
     with np.errstate(all="ignore"):
-        return (rel * np.abs(v) + abs_) * (1.0 + 8.0 * U)
+        m = (rel * np.abs(v) + abs_) * (1.0 + 8.0 * U)
+        # below the normal range the three roundings are absolute (≤ ½ subnormal unit each): 2 units cover them
+        return np.where(((rel > 0) & (v != 0)) | (np.asarray(abs_) > 0), m + 2.0 * TINY, m)
 
 
 def lower(v: Any, rel: Any, abs_: Any = 0.0, *, floor: float | None = 0.0) -> np.ndarray:

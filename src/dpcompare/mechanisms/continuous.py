@@ -202,7 +202,8 @@ class Gaussian(PrivacyLossMechanism):
         """R(π) = exp(logaddexp(a, b)), a = log π + log Φ(z_a), b = log(1 − π) + log Φ(z_b), z_a = −λ/μ − μ/2,
         z_b = λ/μ − μ/2, λ = log π − log1p(−π), rounded outwards by a first-order error analysis:
 
-        |λ̂ − λ| ≤ dλ = ELEM·(|log π| + |log(1 − π)|) + u·|λ|; |ẑ − z| ≤ d = dλ/μ + u·(|λ/μ| + |z|) (×1.01);
+        |λ̂ − λ| ≤ dλ = ELEM·(|log π| + |log(1 − π)|) + u·|λ| (for |π − ½| ≤ ¼, λ = log1p((2π − 1)/(1 − π)) and
+        dλ = (ELEM + 5u)·|λ|, relative, so tiny μ keep a tight bound near π = ½); |ẑ − z| ≤ d = dλ/μ + u·(|λ/μ| + |z|) (×1.01);
         each log term is off by ≤ e = ELEM·|log π| (resp. |log(1 − π)|) + ``ndtr_rel``(z) + m·d + u·|term|
         (m = ``mills_bound``(z − d)). With wₐ, w_b the shares of the two terms in the computed sum,
         R ∈ v·[wₐe^{−eₐ} + w_b e^{−e_b}, wₐe^{eₐ} + w_b e^{e_b}] up to the rounding of logaddexp and exp
@@ -214,7 +215,11 @@ class Gaussian(PrivacyLossMechanism):
         mu = self.mu
         with np.errstate(all="ignore"):
             lp, lq = np.log(pi), np.log1p(-pi)
-            lam = lp - lq
+            # near π = ½, λ = log1p((2π − 1)/(1 − π)): 2π − 1 is exact (Sterbenz) and the quotient within 2u(1 + u),
+            # which log1p turns into ≤ 4u relative to λ (|q/((1 + q)·log1p(q))| ≤ 2 on q ∈ [−⅔, 2]), plus its ELEM;
+            # the difference log π − log(1 − π) would carry ELEM·1.4 absolute, i.e. 1e-7 relative to z at μ = 1e-8
+            mid = np.abs(pi - 0.5) <= 0.25
+            lam = np.where(mid, np.log1p((2.0 * pi - 1.0) / (1.0 - pi)), lp - lq)
             ratio = lam / mu
             za = -0.5 * mu - ratio
             zb = ratio - 0.5 * mu
@@ -222,7 +227,7 @@ class Gaussian(PrivacyLossMechanism):
             b = lq + log_ndtr(zb)
             top = np.maximum(a, b)
             v = np.exp(np.logaddexp(a, b))
-            dlam = ELEM * (np.abs(lp) + np.abs(lq)) + U * np.abs(lam)
+            dlam = np.where(mid, (ELEM + 5.0 * U) * np.abs(lam), ELEM * (np.abs(lp) + np.abs(lq)) + U * np.abs(lam))
 
             def term_error(z, logw, term):
                 d = 1.01 * (dlam / mu + U * (np.abs(ratio) + np.abs(z)))
