@@ -281,3 +281,23 @@ def test_one_minus_down_is_below_the_real_difference(x):
 
     got = float(rnd.one_minus_down(x))
     assert Fraction(got) <= 1 - Fraction(x) and Fraction(math.nextafter(got, 2.0)) > 1 - Fraction(x) - Fraction(2.0**-52)
+
+
+# ---------------------------------------------------------------------------------------------- scalar summaries
+@pytest.mark.parametrize("mu", [1e-6, 1e-3, 0.5, 1.0, 3.0, 10.0, 40.0])
+def test_gaussian_auc_up_and_minimax_down(mu):
+    # AUC = Φ(μ/√2) ([SI] eq 4.9) is reported from above (less private), R* = Φ(−μ/2) from below
+    g = dc.Gaussian(mu=mu)
+    auc, rstar = _phi(mp.mpf(mu) / mp.sqrt(2)), _phi(-mp.mpf(mu) / 2)
+    assert auc <= mp.mpf(g.auc) <= auc * (1 + mp.mpf(1e-13))
+    _check(g.minimax_bayes_error, rstar, GAUSS_GAP, mu)
+    assert g.fixed_point == g.minimax_bayes_error
+
+
+@pytest.mark.parametrize("b", [1e-3, 0.01, 0.5, 1.0, 3.0, 100.0, 1e6])
+def test_laplace_auc_up(b):
+    # AUC = 1 − e^{−m}(½ + m/4) (the integral of the Laplace f); at the exact m = 1/b it is below the reported one
+    lap = dc.Laplace(b=b)
+    for m in (1 / mp.mpf(b), mp.mpf(float(lap.m))):
+        auc = 1 - mp.exp(-m) * (mp.mpf(0.5) + m / 4)
+        assert auc <= mp.mpf(lap.auc) <= auc * (1 + mp.mpf(1e-13)) or lap.auc == 1.0

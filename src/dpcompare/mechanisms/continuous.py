@@ -252,11 +252,18 @@ class Gaussian(PrivacyLossMechanism):
 
     @property
     def auc(self) -> float:  # type: ignore[override]
-        return float(ndtr(self.mu / math.sqrt(2.0)))
+        """AUC = Φ(μ/√2) ([SI] eq 4.9), rounded up (a larger AUC is less private): z = μ/√2 carries 2u·z
+        (√2 and the quotient), which moves log Φ by ≤ ``mills_bound``·2u·z, plus Φ's own ``ndtr_rel``."""
+        z = self.mu / math.sqrt(2.0)
+        with np.errstate(all="ignore"):
+            d = 2.02 * U * z
+            r = float(rnd.ndtr_rel(z) + rnd.mills_bound(z - d) * d)
+            return float(min(rnd.upper(ndtr(z), math.expm1(r)), 1.0))
 
     @property
     def minimax_bayes_error(self) -> float:  # type: ignore[override]
-        return float(ndtr(-self.mu / 2.0))
+        """R* = R(½) = Φ(−μ/2), the directed lower end of the Bayes error view."""
+        return float(self.bayes_error(0.5))
 
     @property
     def fixed_point(self) -> float:  # type: ignore[override]
@@ -427,7 +434,11 @@ class Laplace(PrivacyLossMechanism):
 
     @property
     def auc(self) -> float:  # type: ignore[override]
-        return 1.0 - math.exp(-self.m) * (0.5 + self.m / 4.0)
+        """AUC = 1 − e^{−m}(½ + m/4), rounded up (a larger AUC is less private): x = e^{−m}(½ + m/4) is within
+        (ELEM + u·m + 3u)·x (exp of −m, m/4 + ½ and the product), and 1 − x adds u."""
+        x = math.exp(-self.m) * (0.5 + self.m / 4.0)
+        err = 1.01 * (ELEM + U * self.m + 3.0 * U) * x
+        return float(min(rnd.upper(1.0 - x, U, err), 1.0))
 
     @property
     def _loss_scale(self) -> float:
