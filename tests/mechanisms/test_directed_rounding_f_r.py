@@ -209,7 +209,7 @@ def test_laplace_extremes(b):
         _check(lap.bayes_error(x), laplace_r(m, x), LAPLACE_GAP, ("R", b, x))
 
 
-@pytest.mark.parametrize("eps", [0.0, 1e-12, 0.5, 50.0, 700.0, 1e4])
+@pytest.mark.parametrize("eps", [0.0, 1e-12, 0.5, 50.0, 700.0, 720.0, 740.0, 1e4])
 @pytest.mark.parametrize("delta", [0.0, 1e-300, 1e-5, 0.5, 1.0])
 def test_eps_delta_extremes(eps, delta):
     m = dc.ApproxDP(eps=eps, delta=delta)

@@ -191,7 +191,7 @@ class Gaussian(PrivacyLossMechanism):
             z = -x - mu
             v = np.where(z > -37.0, ndtr(z), np.exp(log_ndtr(z)))
             d = 1.01 * (np.abs(x) * rnd.NDTRI_REL + np.abs(z) * U)
-            r = rnd.ndtr_rel(z) + rnd.mills_bound(z - d) * d
+            r = 1.01 * (rnd.ndtr_rel(z) + rnd.mills_bound(z - d) * d)  # ×1.01: the second-order products
             r = np.where(np.isfinite(z), r, 0.0)  # α ∈ {0, 1}: Φ(±∞) exact
             lo = rnd.lower(v, r, 2.0 * TINY)
             hi = rnd.upper(v, np.expm1(r), 2.0 * TINY, ceil=1.0)
@@ -226,7 +226,8 @@ class Gaussian(PrivacyLossMechanism):
             a = lp + log_ndtr(za)
             b = lq + log_ndtr(zb)
             top = np.maximum(a, b)
-            v = np.exp(np.logaddexp(a, b))
+            big_l = np.logaddexp(a, b)
+            v = np.exp(big_l)
             dlam = np.where(mid, (ELEM + 5.0 * U) * np.abs(lam), ELEM * (np.abs(lp) + np.abs(lq)) + U * np.abs(lam))
 
             def term_error(z, logw, term):
@@ -242,7 +243,7 @@ class Gaussian(PrivacyLossMechanism):
             wa, wb = wa / np.where(tot > 0, tot, 1.0), wb / np.where(tot > 0, tot, 1.0)
             ea = np.where(wa > 0, ea, 0.0)
             eb = np.where(wb > 0, eb, 0.0)
-            round_ = U * np.abs(np.where(np.isfinite(top), np.logaddexp(a, b), 0.0)) + 3.0 * ELEM
+            round_ = U * np.abs(np.where(np.isfinite(top), big_l, 0.0)) + 3.0 * ELEM
             r_lo = 1.01 * (wa * -np.expm1(-ea) + wb * -np.expm1(-eb) + round_)
             r_hi = 1.01 * (wa * np.expm1(ea) + wb * np.expm1(eb) + round_)
             lo = rnd.lower(v, r_lo, 4.0 * TINY)

@@ -24,7 +24,7 @@ def _f_eps_delta(eps: float, delta: float, alpha: np.ndarray) -> tuple[np.ndarra
 
     - 1 − δ − α by cascaded TwoSum (``sum3``: within u·|s| + γ₂²·(1 + δ + α)), times e^{−ε} (ELEM) and the
       product (u): t₂ within (2u + ELEM) relative + γ₂²·3·e^{−ε} absolute;
-    - y = e^ε·α within (ELEM + u)·y, then 1 − δ − y by ``sum3``: t₁ within u relative + (ELEM + u)·y + γ₂²·3.
+    - y = e^ε·α within (ELEM + u)·y (as exp(ε + log α) for ε ≥ 709: ELEM·(1 + |log α|) + u·|ε + log α|), then 1 − δ − y by ``sum3``: t₁ within u relative + (ELEM + u)·y + γ₂²·3.
 
     Near the kink α* = (1 − δ)/(1 + e^ε) with a large ε the slope e^ε amplifies the error of y; t₂, which
     is accurate there, then carries the lower bound, and the gap is ≤ (ELEM + 2u)·e^ε·α absolute.
@@ -36,9 +36,15 @@ def _f_eps_delta(eps: float, delta: float, alpha: np.ndarray) -> tuple[np.ndarra
         t2 = w * s
         e2 = w * es * (1.0 + 4.0 * U) + 2.0 * TINY
         r2 = 1.01 * (2.0 * U + ELEM)
-        y = np.exp(eps) * a if eps < 709.0 else np.exp(eps + np.log(a))
+        if eps < 709.0:
+            y = np.exp(eps) * a
+            ry = ELEM + U
+        else:  # e^ε overflows: y = exp(ε + log α), whose argument carries ELEM·|log α| + u·|ε + log α|
+            la = np.log(a)
+            y = np.exp(eps + la)
+            ry = ELEM + ELEM * np.abs(la) + U * np.abs(eps + la)
         t1, e1s = rnd.sum3(1.0, -delta, -y)
-        e1 = e1s + 1.01 * (ELEM + U) * y
+        e1 = e1s + 1.01 * ry * y
         lo = np.maximum(rnd.lower(np.maximum(t1, 0.0), U, e1), rnd.lower(np.maximum(t2, 0.0), r2, e2))
         hi = np.maximum(rnd.upper(np.maximum(t1, 0.0), U, e1), rnd.upper(np.maximum(t2, 0.0), r2, e2))
     hi = np.minimum(np.where(np.isnan(hi), 1.0, hi), 1.0)
