@@ -37,7 +37,8 @@ class Under(str, enum.Enum):
 
 
 class PrivacyLossMechanism(Mechanism):
-    """A symmetric mechanism with closed-form privacy-loss tails; views are exact (zero-width brackets)."""
+    """A symmetric mechanism with closed-form privacy-loss tails; views are closed forms rounded outwards
+    (brackets a few ulp wide around the real value, from each view's error analysis)."""
 
     exact = True
 
