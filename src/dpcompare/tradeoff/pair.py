@@ -363,8 +363,8 @@ class DiscretePair:
         log δ = top + log Σⱼ exp(tⱼ − top), tⱼ = log qᵢ + log(1 − e^{ε−ℓᵢ}) (ℓᵢ > ε) and log q₊∞: every term
         positive. Errors (u = 2⁻⁵³, elementary functions ≤ 4 ulp = 8u): log qᵢ = log pᵢ + ℓᵢ rounds by u·|log qᵢ|;
         d = ε − ℓᵢ rounds by u·|d| and log(1 − e^d) has slope |e^d/(1 − e^d)| ≤ 1/|d|, so that is ≤ u, plus
-        log1mexp's own 16u + 8u·|wᵢ|; tⱼ adds u·|tⱼ|; tⱼ − top and exp add u·|tⱼ − top| + 8u; the sum of m
-        terms ≤ 1 each adds m·u relative (any summation order); its log adds 8u·(1 + log m) and top + log S
+        log1mexp's own 16u + 8u·|wᵢ|; tⱼ adds u·|tⱼ|; tⱼ − top and exp add u·|tⱼ − top| + 8u; the sum of the m
+        terms is ``math.fsum`` (correctly rounded: u relative); its log adds 8u·(1 + log m) and top + log S
         adds u·|log δ|; exp adds 8u + u·|log δ|. The sum e_max of the worst term's errors and the rest is the
         absolute error of log δ, so δ lies within (e^{1.01·e_max} − 1) relative.
         """
@@ -383,10 +383,10 @@ class DiscretePair:
         top = float(np.max(t))
         fin = np.isfinite(t)
         tt, lqf, lwf = t[fin], lq[fin], lw[fin]
-        ssum = float(np.sum(np.exp(tt - top)))
+        ssum = math.fsum(np.exp(tt - top).tolist())  # correctly rounded (Shewchuk): u relative, not m·u
         ld = min(top + math.log(ssum), 0.0)
         per_term = DIRECTED_U * (np.abs(lqf) + 1.0 + 16.0 + np.abs(tt) + np.abs(tt - top) + 8.0) + 8.0 * DIRECTED_U * np.abs(lwf)
-        e_max = float(np.max(per_term)) + DIRECTED_U * (tt.size + 8.0 * (1.0 + math.log(tt.size)) + 2.0 * abs(ld) + 8.0)
+        e_max = float(np.max(per_term)) + DIRECTED_U * (1.0 + 8.0 * (1.0 + math.log(tt.size)) + 2.0 * abs(ld) + 8.0)
         rel = math.expm1(1.01 * e_max)
         val = math.exp(ld)
         # a subnormal δ carries ≤ ½ subnormal unit absolute (an underflow to 0 too: the real δ is > 0 here)
