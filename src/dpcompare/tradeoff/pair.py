@@ -39,6 +39,12 @@ MASS_TOLERANCE = 1e-9
 DIRECTED_ATOMS = 16
 #: unit roundoff of double precision
 DIRECTED_U = 2.0**-53
+#: the tail-sum read-out of δ is used where its a-priori error bound is below this fraction of δ (else the
+#: log-space sum, whose bound is ~(136 + log₂ n + |log qᵢ| + |log δ|)·u): the reported δ stays within ~1e-12
+TAIL_RTOL = 1e-12
+#: block length of numpy's pairwise summation (``PW_BLOCKSIZE`` in numpy's loops): within a block the
+#: terms are added sequentially, so a block contributes at most this many levels to the summation tree
+_PAIRWISE_BLOCK = 128
 
 
 class Rounding(enum.Enum):
@@ -293,7 +299,7 @@ class DiscretePair:
         never on the optimistic side of the real-number δ of the pair as stored.
 
         Pairs with ≤ DIRECTED_ATOMS atoms: atom by atom in log space (``_delta_directed``). Larger pairs:
-        from tail sums where their a-priori error bound (``_tail_sum_error``) is below 1e-10 of δ, else in
+        from tail sums where their a-priori error bound (``_tail_sum_error``) is below TAIL_RTOL = 1e-12 of δ, else in
         log space with its own bound (``_log_delta_directed``: where the difference of the tail sums
         cancels, where e^ε overflows (ε > 700) or where tail masses underflow); the result lies in [0, 1].
         """
@@ -307,9 +313,9 @@ class DiscretePair:
             head = np.where(k >= self.size, 0.0, head)
             val = self.q_pos_inf + head
             err = self._tail_sum_error(k, scale, head, val)
-        # q − e^ε·p cancels: where the bound exceeds 1e-10 of δ (or 1e-4 of the tail mass) the log-space
+        # q − e^ε·p cancels: where the bound exceeds TAIL_RTOL of δ (or 1e-4 of the tail mass) the log-space
         # sum (no cancellation, its own bound) is used instead
-        inaccurate = (k < self.size) & (~(head > 1e-4 * self._q_tail[k]) | ~(err <= 1e-10 * val) | (eps > 700.0)
+        inaccurate = (k < self.size) & (~(head > 1e-4 * self._q_tail[k]) | ~(err <= TAIL_RTOL * val) | (eps > 700.0)
                                         | self._tiny_from[k])
         if self.rounding is Rounding.OPTIMISTIC:
             out = _rnd.lower(np.maximum(val, 0.0), 0.0, err)
@@ -364,7 +370,10 @@ class DiscretePair:
         positive. Errors (u = 2⁻⁵³, elementary functions ≤ 4 ulp = 8u): log qᵢ = log pᵢ + ℓᵢ rounds by u·|log qᵢ|;
         d = ε − ℓᵢ rounds by u·|d| and log(1 − e^d) has slope |e^d/(1 − e^d)| ≤ 1/|d|, so that is ≤ u, plus
         log1mexp's own 16u + 8u·|wᵢ|; tⱼ adds u·|tⱼ|; tⱼ − top and exp add u·|tⱼ − top| + 8u; the sum of the m
-        terms is ``math.fsum`` (correctly rounded: u relative); its log adds 8u·(1 + log m) and top + log S
+        positive terms is within γ_h·S for a summation tree of height h (Higham 2002, §4.2): h ≤ m for any
+        order, and numpy's pairwise summation of a contiguous array without axis (documented for ``np.sum``;
+        blocks of ``_PAIRWISE_BLOCK`` = 128 summed in 8 interleaved runs, then halved recursively) has
+        h ≤ 128 + 8 + ⌈log₂ m⌉, the smaller is used; its log adds 8u·(1 + log m) and top + log S
         adds u·|log δ|; exp adds 8u + u·|log δ|. The sum e_max of the worst term's errors and the rest is the
         absolute error of log δ, so δ lies within (e^{1.01·e_max} − 1) relative.
         """
@@ -383,10 +392,11 @@ class DiscretePair:
         top = float(np.max(t))
         fin = np.isfinite(t)
         tt, lqf, lwf = t[fin], lq[fin], lw[fin]
-        ssum = math.fsum(np.exp(tt - top).tolist())  # correctly rounded (Shewchuk): u relative, not m·u
+        ssum = float(np.sum(np.exp(tt - top)))  # a contiguous 1-D sum without axis: numpy's pairwise summation
         ld = min(top + math.log(ssum), 0.0)
         per_term = DIRECTED_U * (np.abs(lqf) + 1.0 + 16.0 + np.abs(tt) + np.abs(tt - top) + 8.0) + 8.0 * DIRECTED_U * np.abs(lwf)
-        e_max = float(np.max(per_term)) + DIRECTED_U * (1.0 + 8.0 * (1.0 + math.log(tt.size)) + 2.0 * abs(ld) + 8.0)
+        depth = min(tt.size, _PAIRWISE_BLOCK + 8 + math.ceil(math.log2(max(tt.size, 2))))
+        e_max = float(np.max(per_term)) + DIRECTED_U * (depth + 8.0 * (1.0 + math.log(tt.size)) + 2.0 * abs(ld) + 8.0)
         rel = math.expm1(1.01 * e_max)
         val = math.exp(ld)
         # a subnormal δ carries ≤ ½ subnormal unit absolute (an underflow to 0 too: the real δ is > 0 here)
