@@ -21,10 +21,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._numerics import LOG_HALF, divide_up, expit, log_ndtr, logit, ndtr, ndtri
+from .. import _rounding as rnd
+from .._rounding import ELEM, TINY, U
 from .._validation import POSITIVE, Param, check_params, format_number
 from . import gaussian_profile
 from ..tradeoff import Bracket, Sense
-from .base import Mechanism, epsilon_by_search
+from .base import Mechanism, epsilon_by_search, interval_bracket
 
 
 class Under(str, enum.Enum):
@@ -35,7 +37,8 @@ class Under(str, enum.Enum):
 
 
 class PrivacyLossMechanism(Mechanism):
-    """A symmetric mechanism with closed-form privacy-loss tails; views are exact (zero-width brackets)."""
+    """A symmetric mechanism with closed-form privacy-loss tails; views are closed forms rounded outwards
+    (brackets a few ulp wide around the real value, from each view's error analysis)."""
 
     exact = True
 
@@ -74,7 +77,20 @@ class PrivacyLossMechanism(Mechanism):
         return np.exp(np.logaddexp(a, b))
 
     def _bayes_error_bounds(self, pi: np.ndarray) -> Bracket:
-        return Bracket.exact(self._bayes_error_exact(pi), Sense.LOWER)
+        """R(π) rounded outwards by the mechanism's error analysis (``_bayes_error_directed``)."""
+        lo, hi = self._bayes_error_directed(np.asarray(pi, dtype=float))
+        return interval_bracket(lo, hi, Sense.LOWER)
+
+    def _bayes_error_directed(self, pi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(lower, upper) doubles around the real R(π); the default has no error analysis and is the plain
+        value, so every closed-form mechanism overrides it."""
+        v = self._bayes_error_exact(pi)
+        return v, v
+
+    def _tradeoff_directed(self, alpha: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(lower, upper) doubles around the real f(α) (see ``_bayes_error_directed``)."""
+        v = self._tradeoff_exact(alpha)
+        return v, v
 
     @abc.abstractmethod
     def log_delta(self, eps: np.ndarray) -> np.ndarray:
@@ -95,7 +111,9 @@ class PrivacyLossMechanism(Mechanism):
                                  log_delta_at=lambda e: float(self.log_delta(np.asarray(e))))
 
     def _tradeoff_bounds(self, alpha: np.ndarray) -> Bracket:
-        return Bracket.exact(self._tradeoff_exact(alpha), Sense.LOWER)
+        """f(α) rounded outwards by the mechanism's error analysis (``_tradeoff_directed``)."""
+        lo, hi = self._tradeoff_directed(np.asarray(alpha, dtype=float))
+        return interval_bracket(lo, hi, Sense.LOWER)
 
 
 @dataclass(frozen=True, repr=False, init=False)
@@ -156,13 +174,98 @@ class Gaussian(PrivacyLossMechanism):
         with np.errstate(divide="ignore"):
             return ndtr(-ndtri(alpha) - self.mu)
 
+    def _tradeoff_directed(self, alpha):
+        """f(α) = Φ(z), z = −Φ⁻¹(α) − μ, rounded outwards by a first-order error analysis:
+
+        x̂ = ndtri(α) has relative error ≤ ``NDTRI_REL``, ẑ = fl(−x̂ − μ) adds u·|z|, so |ẑ − z| ≤ d =
+        |x̂|·NDTRI_REL + |ẑ|·u (×1.01 for second order); log Φ moves by ≤ m·d with m = ``mills_bound``(ẑ − d)
+        (d log Φ/dz = φ/Φ, decreasing); Φ(ẑ) itself has relative error ≤ ``ndtr_rel``(ẑ). Hence
+        Φ(z) ∈ v·[e^{−r}, e^{r}], r = ndtr_rel + m·d. Below z = −37 scipy's ndtr underflows to 0 (erfc's
+        exp(−z²/2) limit) while Φ(z) ≥ 1e-308 is a positive double, so there f = exp(log_ndtr(z)) (same
+        bound: log_ndtr's absolute error, plus ELEM). Results in the subnormal range carry an absolute
+        rounding of ≤ 2 subnormal units. α = 0 and α = 1 are exact (f = 1, 0).
+        """
+        a = np.asarray(alpha, dtype=float)
+        mu = self.mu
+        with np.errstate(all="ignore"):
+            x = ndtri(a)
+            z = -x - mu
+            v = np.where(z > -37.0, ndtr(z), np.exp(log_ndtr(z)))
+            d = 1.01 * (np.abs(x) * rnd.NDTRI_REL + np.abs(z) * U)
+            r = 1.01 * (rnd.ndtr_rel(z) + rnd.mills_bound(z - d) * d)  # ×1.01: the second-order products
+            r = np.where(np.isfinite(z), r, 0.0)  # α ∈ {0, 1}: Φ(±∞) exact
+            lo = rnd.lower(v, r, 2.0 * TINY)
+            hi = rnd.upper(v, np.expm1(r), 2.0 * TINY, ceil=1.0)
+        exact = ~np.isfinite(z)
+        return np.where(exact, v, lo), np.where(exact, v, hi)
+
+    def _bayes_error_directed(self, pi):
+        """R(π) = exp(logaddexp(a, b)), a = log π + log Φ(z_a), b = log(1 − π) + log Φ(z_b), z_a = −λ/μ − μ/2,
+        z_b = λ/μ − μ/2, λ = log π − log1p(−π), rounded outwards by a first-order error analysis:
+
+        |λ̂ − λ| ≤ dλ = ELEM·(|log π| + |log(1 − π)|) + u·|λ| (for |π − ½| ≤ ¼, λ = log1p((2π − 1)/(1 − π)) and
+        dλ = (ELEM + 5u)·|λ|, relative, so tiny μ keep a tight bound near π = ½); |ẑ − z| ≤ d = dλ/μ + u·(|λ/μ| + |z|) (×1.01);
+        each log term is off by ≤ e = ELEM·|log π| (resp. |log(1 − π)|) + ``ndtr_rel``(z) + m·d + u·|term|
+        (m = ``mills_bound``(z − d)). With wₐ, w_b the shares of the two terms in the computed sum,
+        R ∈ v·[wₐe^{−eₐ} + w_b e^{−e_b}, wₐe^{eₐ} + w_b e^{e_b}] up to the rounding of logaddexp and exp
+        (u·|log R| + 3·ELEM relative). A term at −∞ (Φ(z) below e^{−1e308}, or π ∈ {0, 1}) has weight 0
+        and is real-valued below the smallest subnormal; results there and in the subnormal range carry an
+        absolute rounding of ≤ 4 subnormal units.
+        """
+        pi = np.asarray(pi, dtype=float)
+        mu = self.mu
+        with np.errstate(all="ignore"):
+            lp, lq = np.log(pi), np.log1p(-pi)
+            # near π = ½, λ = log1p((2π − 1)/(1 − π)): 2π − 1 is exact (Sterbenz) and the quotient within 2u(1 + u),
+            # which log1p turns into ≤ 4u relative to λ (|q/((1 + q)·log1p(q))| ≤ 2 on q ∈ [−⅔, 2]), plus its ELEM;
+            # the difference log π − log(1 − π) would carry ELEM·1.4 absolute, i.e. 1e-7 relative to z at μ = 1e-8
+            mid = np.abs(pi - 0.5) <= 0.25
+            lam = np.where(mid, np.log1p((2.0 * pi - 1.0) / (1.0 - pi)), lp - lq)
+            ratio = lam / mu
+            za = -0.5 * mu - ratio
+            zb = ratio - 0.5 * mu
+            a = lp + log_ndtr(za)
+            b = lq + log_ndtr(zb)
+            top = np.maximum(a, b)
+            big_l = np.logaddexp(a, b)
+            v = np.exp(big_l)
+            dlam = np.where(mid, (ELEM + 5.0 * U) * np.abs(lam), ELEM * (np.abs(lp) + np.abs(lq)) + U * np.abs(lam))
+
+            def term_error(z, logw, term):
+                d = 1.01 * (dlam / mu + U * (np.abs(ratio) + np.abs(z)))
+                e = ELEM * np.abs(logw) + rnd.ndtr_rel(z) + rnd.mills_bound(z - d) * d + U * np.abs(term)
+                # z = +∞ (λ/μ overflowed: the real z exceeds 1e308) has Φ = 1 to far below rounding
+                return np.where(np.isposinf(z), ELEM * np.abs(logw) + U * np.abs(term), e)
+
+            ea, eb = term_error(za, lp, a), term_error(zb, lq, b)
+            wa = np.where(np.isfinite(top), np.exp(a - top), 0.0)
+            wb = np.where(np.isfinite(top), np.exp(b - top), 0.0)
+            tot = wa + wb
+            wa, wb = wa / np.where(tot > 0, tot, 1.0), wb / np.where(tot > 0, tot, 1.0)
+            ea = np.where(wa > 0, ea, 0.0)
+            eb = np.where(wb > 0, eb, 0.0)
+            round_ = U * np.abs(np.where(np.isfinite(top), big_l, 0.0)) + 3.0 * ELEM
+            r_lo = 1.01 * (wa * -np.expm1(-ea) + wb * -np.expm1(-eb) + round_)
+            r_hi = 1.01 * (wa * np.expm1(ea) + wb * np.expm1(eb) + round_)
+            lo = rnd.lower(v, r_lo, 4.0 * TINY)
+            hi = rnd.upper(v, r_hi, 4.0 * TINY, ceil=None)
+        exact = (pi <= 0.0) | (pi >= 1.0)
+        return np.where(exact, 0.0, lo), np.where(exact, 0.0, np.minimum(hi, np.minimum(pi, 1.0 - pi)))
+
     @property
     def auc(self) -> float:  # type: ignore[override]
-        return float(ndtr(self.mu / math.sqrt(2.0)))
+        """AUC = Φ(μ/√2) ([SI] eq 4.9), rounded up (a larger AUC is less private): z = μ/√2 carries 2u·z
+        (√2 and the quotient), which moves log Φ by ≤ ``mills_bound``·2u·z, plus Φ's own ``ndtr_rel``."""
+        z = self.mu / math.sqrt(2.0)
+        with np.errstate(all="ignore"):
+            d = 2.02 * U * z
+            r = float(rnd.ndtr_rel(z) + rnd.mills_bound(z - d) * d)
+            return float(min(rnd.upper(ndtr(z), math.expm1(r)), 1.0))
 
     @property
     def minimax_bayes_error(self) -> float:  # type: ignore[override]
-        return float(ndtr(-self.mu / 2.0))
+        """R* = R(½) = Φ(−μ/2), the directed lower end of the Bayes error view."""
+        return float(self.bayes_error(0.5))
 
     @property
     def fixed_point(self) -> float:  # type: ignore[override]
@@ -277,9 +380,67 @@ class Laplace(PrivacyLossMechanism):
             out = np.where(la < -m - math.log(2.0), steep, np.where(a <= 0.5, middle, flat))
         return np.clip(np.where(a <= 0.0, 1.0, out), 0.0, 1.0 - a)
 
+    def _tradeoff_directed(self, alpha):
+        """f(α) of ``_tradeoff_exact`` rounded outwards by a first-order error analysis (m the stored
+        double, la = fl(log α) within ELEM·|log α|):
+
+        - steep piece 1 − y, y = exp(la + m) ≤ ½: y is within r_y = ELEM·(1 + |la|) + u·|la + m| relative,
+          so 1 − y within (r_y·y + u)/(1 − y) ≤ 2r_y·y + 2u relative (1 − y ≥ ½);
+        - middle e^{−m}/(4α) = exp(−m − log 4 − la): within ELEM + ELEM·|la| + u·(m + log 4 + 2|la| + |arg|);
+        - flat e^{−m}(1 − α) = exp(−m + log1p(−α)): within ELEM + ELEM·|log1p(−α)| + u·(m + 2|log1p(−α)|).
+
+        All three are exact formulas of f on their pieces, and the steep and flat pieces are tangent lines
+        of the convex f (so lower bounds everywhere); the middle piece is tangent to both at the piece
+        ends (slopes −e^m at α = e^{−m}/2, −e^{−m} at ½), so choosing it on the wrong side of a boundary
+        because log α rounded costs O(u²) relative, inside the ×1.01. α = 0 is exact (f = 1).
+        """
+        a = np.asarray(alpha, dtype=float)
+        m = self.m
+        v = self._tradeoff_exact(a)
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            la = np.log(a)
+            y = np.exp(la + m)
+            l1 = np.log1p(-np.minimum(a, 1.0))
+            r_steep = 2.0 * (ELEM * (1.0 + np.abs(la)) + U * np.abs(la + m)) * np.minimum(y, 1.0) + 2.0 * U
+            arg = -m - math.log(4.0) - la
+            r_mid = ELEM * (1.0 + np.abs(la)) + U * (m + 2.0 * math.log(4.0) + 2.0 * np.abs(la) + np.abs(arg))
+            r_flat = ELEM * (1.0 + np.abs(l1)) + U * (m + 2.0 * np.abs(l1))
+            r = np.where(la < -m - math.log(2.0), r_steep, np.where(a <= 0.5, r_mid, r_flat))
+            r = 1.01 * r + 2.0 * U  # + the clip/where copies exactly; 2u for the fl of the clip bound 1 − α
+        exact = (a <= 0.0) | (a >= 1.0)
+        lo = rnd.lower(v, r, 2.0 * TINY)
+        lo = np.minimum(lo, rnd.one_minus_down(np.clip(a, 0.0, 1.0)))
+        hi = rnd.upper(v, r, 2.0 * TINY, ceil=1.0)
+        return np.where(exact, v, lo), np.where(exact, v, hi)
+
+    def _bayes_error_directed(self, pi):
+        """R(π) = min(π, 1 − π, e^{−m/2}·√(π(1 − π))) rounded outwards.
+
+        On [−m, m) the tails give R = π·½e^{−(λ+m)/2} + (1 − π)·½e^{−(m−λ)/2} with e^{λ/2} = √(π/(1 − π)),
+        i.e. e^{−m/2}√(π(1 − π)); outside, R = π (λ < −m) or 1 − π (λ ≥ m). g(π) = e^{−m/2}√(π(1 − π)) − π is
+        concave with g(0) = 0 = g(1/(1 + e^m)), so the three-way minimum is R everywhere (no branch on a
+        rounded λ). π is exact, 1 − π is taken rounded down (``one_minus_down``); the product π·(1 − π)
+        (u), sqrt (ELEM), exp(−m/2) (ELEM + u·m/2) and the last product (u) give ≤ 2ELEM + 3u + u·m/2
+        relative (×1.01), and the subnormal range ≤ 2 subnormal units absolute.
+        """
+        pi = np.asarray(pi, dtype=float)
+        m = self.m
+        om = rnd.one_minus_down(np.clip(pi, 0.0, 1.0))
+        with np.errstate(under="ignore"):
+            mid = np.exp(-0.5 * m) * np.sqrt(pi * om)
+        r = 1.01 * (2.0 * ELEM + 4.0 * U + U * 0.5 * m)
+        lo = np.minimum(np.minimum(pi, om), rnd.lower(mid, r, 2.0 * TINY))
+        hi_mid = rnd.upper(np.exp(-0.5 * m) * np.sqrt(pi * (1.0 - pi)), r + 2.0 * U, 2.0 * TINY)
+        hi = np.minimum(np.minimum(pi, 1.0 - pi), hi_mid)
+        return lo, np.maximum(hi, lo)
+
     @property
     def auc(self) -> float:  # type: ignore[override]
-        return 1.0 - math.exp(-self.m) * (0.5 + self.m / 4.0)
+        """AUC = 1 − e^{−m}(½ + m/4), rounded up (a larger AUC is less private): x = e^{−m}(½ + m/4) is within
+        (ELEM + u·m + 3u)·x (exp of −m, m/4 + ½ and the product), and 1 − x adds u."""
+        x = math.exp(-self.m) * (0.5 + self.m / 4.0)
+        err = 1.01 * (ELEM + U * self.m + 3.0 * U) * x
+        return float(min(rnd.upper(1.0 - x, U, err), 1.0))
 
     @property
     def _loss_scale(self) -> float:

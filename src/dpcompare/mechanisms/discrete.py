@@ -9,9 +9,90 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import _rounding as rnd
+from .._rounding import ELEM, TINY, U
 from .._validation import NONNEGATIVE, UNIT, Param, check_params, format_number
-from ..tradeoff import DiscretePair, PairBracket
+from ..tradeoff import DiscretePair, PairBracket, Sense
+from .base import interval_bracket
 from .pair_backed import PairMechanism
+
+
+def _f_eps_delta(eps: float, delta: float, alpha: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(lower, upper) doubles around f_{ε,δ}(α) = max(0, t₁, t₂), t₁ = 1 − δ − e^ε·α, t₂ = e^{−ε}(1 − δ − α)
+    (Dong et al. 2022, Prop 2.5; Kairouz et al. 2015), each term bounded on its own (the maximum of lower
+    bounds is a lower bound of the maximum):
+
+    - 1 − δ − α by cascaded TwoSum (``sum3``: within u·|s| + γ₂²·(1 + δ + α)), times e^{−ε} (ELEM) and the
+      product (u): t₂ within (2u + ELEM) relative + γ₂²·3·e^{−ε} absolute;
+    - y = e^ε·α within (ELEM + u)·y (as exp(ε + log α) for ε ≥ 709: ELEM·(1 + |log α|) + u·|ε + log α|), then 1 − δ − y by ``sum3``: t₁ within u relative + (ELEM + u)·y + γ₂²·3.
+
+    Near the kink α* = (1 − δ)/(1 + e^ε) with a large ε the slope e^ε amplifies the error of y; t₂, which
+    is accurate there, then carries the lower bound, and the gap is ≤ (ELEM + 2u)·e^ε·α absolute.
+    """
+    a = np.asarray(alpha, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore", under="ignore", divide="ignore"):
+        s, es = rnd.sum3(1.0, -delta, -a)
+        w = math.exp(-eps)
+        t2 = w * s
+        e2 = w * es * (1.0 + 4.0 * U) + 2.0 * TINY
+        r2 = 1.01 * (2.0 * U + ELEM)
+        if eps < 709.0:
+            y = np.exp(eps) * a
+            ry = ELEM + U
+        else:  # e^ε overflows: y = exp(ε + log α), whose argument carries ELEM·|log α| + u·|ε + log α|
+            la = np.log(a)
+            y = np.exp(eps + la)
+            ry = ELEM + ELEM * np.abs(la) + U * np.abs(eps + la)
+        t1, e1s = rnd.sum3(1.0, -delta, -y)
+        e1 = e1s + 1.01 * ry * y
+        lo = np.maximum(rnd.lower(np.maximum(t1, 0.0), U, e1), rnd.lower(np.maximum(t2, 0.0), r2, e2))
+        hi = np.maximum(rnd.upper(np.maximum(t1, 0.0), U, e1), rnd.upper(np.maximum(t2, 0.0), r2, e2))
+    hi = np.minimum(np.where(np.isnan(hi), 1.0, hi), 1.0)
+    lo = np.where(np.isnan(lo), 0.0, lo)
+    exact = a <= 0.0  # f(0) = 1 − δ: the lower end rounded down, the upper end up
+    lo = np.where(exact, rnd.one_minus_down(delta), lo)
+    hi = np.where(exact, np.minimum(1.0, rnd.upper(1.0 - delta, U)), hi)
+    return lo, np.maximum(hi, lo)
+
+
+def _r_eps_delta(eps: float, delta: float, pi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(lower, upper) doubles around R(π) = min(π(1 − δ), (1 − π)(1 − δ), (1 − δ)/(1 + e^ε)), the Bayes
+    error of f_{ε,δ} ([BCP] eq 2 over its three vertices (0, 1 − δ), (α*, α*), (1 − δ, 0)).
+
+    1 − δ and 1 − π are rounded down (``one_minus_down``), each product adds u; (1 − δ)/(1 + e^ε) is
+    (1 − δ)·w/(1 + w), w = e^{−ε} (no overflow): ELEM + (ELEM + u) + 2u relative; subnormal results carry
+    2 subnormal units absolute.
+    """
+    pi = np.asarray(pi, dtype=float)
+    c_lo = float(rnd.one_minus_down(delta))
+    c_hi = 1.0 - delta
+    om_lo = rnd.one_minus_down(np.clip(pi, 0.0, 1.0))
+    w = math.exp(-eps)
+    mid = w / (1.0 + w)
+    r_mid = 1.01 * (2.0 * ELEM + 4.0 * U)
+    with np.errstate(under="ignore"):
+        lo = np.minimum(np.minimum(rnd.lower(pi * c_lo, U, 2 * TINY), rnd.lower(om_lo * c_lo, U, 2 * TINY)),
+                        rnd.lower(c_lo * mid, r_mid, 2 * TINY))
+        up = [rnd.upper(pi * c_hi, 2 * U, 2 * TINY), rnd.upper((1.0 - pi) * c_hi, 3 * U, 2 * TINY),
+              rnd.upper(c_hi * mid, r_mid + U, 2 * TINY)]
+    hi = np.minimum(np.minimum(np.minimum(up[0], up[1]), up[2]), np.minimum(pi, 1.0 - pi))
+    return lo, np.maximum(hi, lo)
+
+
+class _ClosedFormViews:
+    """f and R of f_{ε,δ} in closed form, rounded outwards (instead of the pair's interpolation, whose
+    last digit could land on either side of the truth)."""
+
+    def _eps_delta(self) -> tuple[float, float]:
+        raise NotImplementedError
+
+    def _tradeoff_bounds(self, alpha):
+        eps, delta = self._eps_delta()
+        return interval_bracket(*_f_eps_delta(eps, delta, alpha), Sense.LOWER)
+
+    def _bayes_error_bounds(self, pi):
+        eps, delta = self._eps_delta()
+        return interval_bracket(*_r_eps_delta(eps, delta, pi), Sense.LOWER)
 
 
 def _rr_pair(eps: float, delta: float = 0.0) -> DiscretePair:
@@ -33,7 +114,7 @@ def _rr_pair(eps: float, delta: float = 0.0) -> DiscretePair:
 
 
 @dataclass(frozen=True, repr=False)
-class RandomizedResponse(PairMechanism):
+class RandomizedResponse(_ClosedFormViews, PairMechanism):
     """Binary randomized response with ε: P = (e^ε, 1)/(1+e^ε), Q = (1, e^ε)/(1+e^ε).
 
     Trade-off f(α) = max(1 − e^ε α, e^{−ε}(1 − α)); with ε = log(0.6/0.4) the curve runs from 1.0 at
@@ -55,6 +136,9 @@ class RandomizedResponse(PairMechanism):
     def _build_pairs(self):
         p = _rr_pair(self.eps)
         return p, p
+
+    def _eps_delta(self) -> tuple[float, float]:
+        return float(self.eps), 0.0
 
     @property
     def spec(self) -> str:
@@ -78,7 +162,7 @@ class PureDP(RandomizedResponse):
 
 
 @dataclass(frozen=True, repr=False, init=False)
-class ApproxDP(PairMechanism):
+class ApproxDP(_ClosedFormViews, PairMechanism):
     """The worst case (ε, δ)-DP mechanism, trade-off f_{ε,δ}(α) = max(0, 1−δ−e^ε α, e^{−ε}(1−δ−α))
     (Dong et al. 2022, Prop 2.5). The δ parameter is stored as ``dp_delta`` so that it does not
     shadow the profile method ``delta(eps)``.
@@ -103,6 +187,9 @@ class ApproxDP(PairMechanism):
         p = _rr_pair(self.eps, self.dp_delta)
         return p, p
 
+    def _eps_delta(self) -> tuple[float, float]:
+        return float(self.eps), float(self.dp_delta)
+
     @property
     def spec(self) -> str:
         return f"approxdp(eps={format_number(self.eps)}, delta={format_number(self.dp_delta)})"
@@ -124,6 +211,16 @@ class PerfectlyPrivate(PairMechanism):
     def _build_pairs(self):
         p = DiscretePair(np.array([0.0]), np.array([0.0]), 0.0, 0.0)
         return p, p
+
+    def _tradeoff_bounds(self, alpha):
+        """f(α) = 1 − α, the lower end rounded down (``one_minus_down``)."""
+        a = np.asarray(alpha, dtype=float)
+        return interval_bracket(rnd.one_minus_down(a), np.minimum(rnd.upper(1.0 - a, U), 1.0), Sense.LOWER)
+
+    def _bayes_error_bounds(self, pi):
+        """R(π) = min(π, 1 − π), 1 − π rounded down for the lower end."""
+        pi = np.asarray(pi, dtype=float)
+        return interval_bracket(np.minimum(pi, rnd.one_minus_down(pi)), np.minimum(pi, rnd.upper(1.0 - pi, U)), Sense.LOWER)
 
     @property
     def spec(self) -> str:

@@ -30,6 +30,7 @@ from functools import cached_property
 import numpy as np
 from scipy.special import logsumexp
 
+from .. import _rounding as _rnd
 from .._numerics import expit, log1mexp, logit, logsubexp
 
 #: Totals of P or Q masses may exceed 1 by this much (floating point) before a pair is rejected.
@@ -38,6 +39,12 @@ MASS_TOLERANCE = 1e-9
 DIRECTED_ATOMS = 16
 #: unit roundoff of double precision
 DIRECTED_U = 2.0**-53
+#: the tail-sum read-out of δ is used where its a-priori error bound is below this fraction of δ (else the
+#: log-space sum, whose bound is ~(136 + log₂ n + |log qᵢ| + |log δ|)·u): the reported δ stays within ~1e-12
+TAIL_RTOL = 1e-12
+#: block length of numpy's pairwise summation (``PW_BLOCKSIZE`` in numpy's loops): within a block the
+#: terms are added sequentially, so a block contributes at most this many levels to the summation tree
+_PAIRWISE_BLOCK = 128
 
 
 #: block length of :func:`log_suffix_sums` (linear-space sums within a block)
@@ -331,31 +338,116 @@ class DiscretePair:
         return np.concatenate([np.logical_or.accumulate(tiny[::-1])[::-1], [False]])
 
     def delta(self, eps: np.ndarray) -> np.ndarray:
-        """δ(ε) = H_{e^ε}(Q‖P) = q₊∞ + Σ_{ℓᵢ>ε} qᵢ(1 − e^{ε−ℓᵢ}) ([BCP] eq 25), for the pair as given.
+        """δ(ε) = H_{e^ε}(Q‖P) = q₊∞ + Σ_{ℓᵢ>ε} qᵢ(1 − e^{ε−ℓᵢ}) ([BCP] eq 25), for the pair as given,
+        rounded outwards (up for an exact or pessimistic pair, down for an optimistic one): the double is
+        never on the optimistic side of the real-number δ of the pair as stored.
 
-        Computed from tail sums where that is accurate, and in log space (:meth:`log_delta`) where
-        the difference of the tail sums would lose more than ~8 digits, where e^ε overflows
-        (ε > 700) or where tail masses underflow; the result lies in [0, 1].
+        Pairs with ≤ DIRECTED_ATOMS atoms: atom by atom in log space (``_delta_directed``). Larger pairs:
+        from tail sums where their a-priori error bound (``_tail_sum_error``) is below TAIL_RTOL = 1e-12 of δ, else in
+        log space with its own bound (``_log_delta_directed``: where the difference of the tail sums
+        cancels, where e^ε overflows (ε > 700) or where tail masses underflow); the result lies in [0, 1].
         """
         eps = np.asarray(eps, dtype=float)
         if self.size <= DIRECTED_ATOMS:
             return self._delta_directed(eps)
         k = np.searchsorted(self.loss, eps, side="right")
         with np.errstate(over="ignore", invalid="ignore"):
-            head = self._q_tail[k] - np.exp(eps) * self._p_tail[k]
-        head = np.where(k >= self.size, 0.0, head)
-        # q − e^ε·p cancels: below 1e-4 of the tail mass the log-space sum (no cancellation) is used,
-        # so the relative error stays ~1e-12 (a difference of 1e-8 of the tail would keep only ~8 digits)
-        inaccurate = (k < self.size) & (~(head > 1e-4 * self._q_tail[k]) | (eps > 700.0) | self._tiny_from[k])
+            scale = np.exp(eps)
+            head = self._q_tail[k] - scale * self._p_tail[k]
+            head = np.where(k >= self.size, 0.0, head)
+            val = self.q_pos_inf + head
+            err = self._tail_sum_error(k, scale, head, val)
+        # q − e^ε·p cancels: where the bound exceeds TAIL_RTOL of δ (or 1e-4 of the tail mass) the log-space
+        # sum (no cancellation, its own bound) is used instead
+        inaccurate = (k < self.size) & (~(head > 1e-4 * self._q_tail[k]) | ~(err <= TAIL_RTOL * val) | (eps > 700.0)
+                                        | self._tiny_from[k])
+        if self.rounding is Rounding.OPTIMISTIC:
+            out = _rnd.lower(np.maximum(val, 0.0), 0.0, err)
+        else:
+            out = _rnd.upper(np.maximum(val, 0.0), 0.0, err, ceil=1.0)
+        # no atom above ε: δ(ε) = q₊∞ exactly, the stored float itself (the solvers rely on δ(ℓ_max) = q₊∞)
+        out = np.where(k >= self.size, self.q_pos_inf, out)
         if np.any(inaccurate):
             flat_eps = np.atleast_1d(eps)[np.atleast_1d(inaccurate)]
-            exact = np.exp(self.log_delta_many(flat_eps) if flat_eps.size > 8 else [self.log_delta(float(e)) for e in flat_eps])
+            exact = (self._delta_many_directed(flat_eps) if flat_eps.size > 8
+                     else np.array([self._log_delta_directed(float(e)) for e in flat_eps]))
             if eps.ndim:
-                out = np.where(inaccurate, 0.0, self.q_pos_inf + head)
+                out = np.array(out, dtype=float)
                 out[inaccurate] = exact
                 return np.minimum(out, 1.0)
             return np.minimum(exact[0], 1.0)
-        return np.minimum(self.q_pos_inf + head, 1.0)
+        return np.minimum(out, 1.0)
+
+    @cached_property
+    def _tail_weights(self) -> tuple[np.ndarray, np.ndarray]:
+        """(Σ_{i ≥ k} (|log qᵢ| + 8)·u·qᵢ, the same for P), k = 0 … n: the a-priori error of the tail sums
+        owed to the masses themselves (qᵢ = exp(log pᵢ + ℓᵢ): the sum rounds by u·|log qᵢ|, exp by ≤ 4 ulp);
+        with ``exact_log_q`` the P-side also carries |pᵢ − qᵢe^{−ℓᵢ}| (the loss labels are log(qᵢ/pᵢ) rounded)."""
+        wq = (np.abs(self.log_q) + 8.0) * DIRECTED_U * self.q
+        wp = (np.abs(self.log_p) + 8.0) * DIRECTED_U * self.p
+        if self.exact_log_q is not None:
+            # δ of the stored pair is Σ qᵢ(1 − e^{ε−ℓᵢ}): its P-side is qᵢe^{−ℓᵢ} = pᵢ·e^{log qᵢ − ℓᵢ − log pᵢ}, not pᵢ
+            lq, lp, ll = self.log_q, self.log_p, self.loss
+            mism = np.abs(lq - ll - lp) + 2.0 * DIRECTED_U * (np.abs(lq) + np.abs(ll) + np.abs(lp))
+            wp = wp + 1.01 * np.expm1(np.minimum(mism, 700.0)) * self.p
+        tail = lambda w: np.concatenate([np.cumsum(w[::-1])[::-1], [0.0]])  # noqa: E731
+        return tail(wq), tail(wp)
+
+    def _tail_sum_error(self, k: np.ndarray, scale: np.ndarray, head: np.ndarray, val: np.ndarray) -> np.ndarray:
+        """A-priori bound of |fl(q₊∞ + Q_k − e^ε·P_k) − (q₊∞ + Q_k − e^ε·P_k)| (real tails of the stored pair).
+
+        Q_k and P_k are sequential sums (``np.cumsum``) of n − k positive terms: ≤ γ_{n−k}·Σ (Higham,
+        "Accuracy and Stability of Numerical Algorithms", 2002, eq 4.4), plus each term's own error
+        (``_tail_weights``); e^ε (≤ 4 ulp) and the product (u) add (8 + 1)·u·e^ε·P_k; the difference and the
+        addition of q₊∞ round by u each. ×1.01 covers second-order terms (n·u ≪ 0.01).
+        """
+        n = self.size
+        wq, wp = self._tail_weights
+        qt, pt = self._q_tail[k], self._p_tail[k]
+        terms = np.maximum(n - k, 0) * DIRECTED_U * (qt + scale * pt)
+        return 1.01 * (terms + wq[k] + scale * wp[k] + 10.0 * DIRECTED_U * scale * pt
+                       + DIRECTED_U * (np.abs(head) + np.abs(val)))
+
+    def _log_delta_directed(self, eps: float) -> float:
+        """δ(ε) from the log-space sum, rounded outwards (the large-pair twin of ``_delta_directed``).
+
+        log δ = top + log Σⱼ exp(tⱼ − top), tⱼ = log qᵢ + log(1 − e^{ε−ℓᵢ}) (ℓᵢ > ε) and log q₊∞: every term
+        positive. Errors (u = 2⁻⁵³, elementary functions ≤ 4 ulp = 8u): log qᵢ = log pᵢ + ℓᵢ rounds by u·|log qᵢ|;
+        d = ε − ℓᵢ rounds by u·|d| and log(1 − e^d) has slope |e^d/(1 − e^d)| ≤ 1/|d|, so that is ≤ u, plus
+        log1mexp's own 16u + 8u·|wᵢ|; tⱼ adds u·|tⱼ|; tⱼ − top and exp add u·|tⱼ − top| + 8u; the sum of the m
+        positive terms is within γ_h·S for a summation tree of height h (Higham 2002, §4.2): h ≤ m for any
+        order, and numpy's pairwise summation of a contiguous array without axis (documented for ``np.sum``;
+        blocks of ``_PAIRWISE_BLOCK`` = 128 summed in 8 interleaved runs, then halved recursively) has
+        h ≤ 128 + 8 + ⌈log₂ m⌉, the smaller is used; its log adds 8u·(1 + log m) and top + log S
+        adds u·|log δ|; exp adds 8u + u·|log δ|. The sum e_max of the worst term's errors and the rest is the
+        absolute error of log δ, so δ lies within (e^{1.01·e_max} − 1) relative.
+        """
+        k = int(np.searchsorted(self.loss, eps, side="right"))
+        lq = self.log_q[k:]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            d = np.minimum(eps - self.loss[k:], 0.0)
+            lw = log1mexp(d)
+            t = lq + lw
+            if self.q_pos_inf > 0:
+                t = np.append(t, math.log(self.q_pos_inf))
+                lw = np.append(lw, 0.0)
+                lq = np.append(lq, math.log(self.q_pos_inf))
+        if t.size == 0 or not np.any(np.isfinite(t)):
+            return 0.0  # no atom above ε and q₊∞ = 0: δ(ε) = 0 exactly
+        top = float(np.max(t))
+        fin = np.isfinite(t)
+        tt, lqf, lwf = t[fin], lq[fin], lw[fin]
+        ssum = float(np.sum(np.exp(tt - top)))  # a contiguous 1-D sum without axis: numpy's pairwise summation
+        ld = min(top + math.log(ssum), 0.0)
+        per_term = DIRECTED_U * (np.abs(lqf) + 1.0 + 16.0 + np.abs(tt) + np.abs(tt - top) + 8.0) + 8.0 * DIRECTED_U * np.abs(lwf)
+        depth = min(tt.size, _PAIRWISE_BLOCK + 8 + math.ceil(math.log2(max(tt.size, 2))))
+        e_max = float(np.max(per_term)) + DIRECTED_U * (depth + 8.0 * (1.0 + math.log(tt.size)) + 2.0 * abs(ld) + 8.0)
+        rel = math.expm1(1.01 * e_max)
+        val = math.exp(ld)
+        # a subnormal δ carries ≤ ½ subnormal unit absolute (an underflow to 0 too: the real δ is > 0 here)
+        if self.rounding is Rounding.OPTIMISTIC:
+            return float(_rnd.lower(val, rel, _rnd.TINY))
+        return float(_rnd.upper(val, rel, _rnd.TINY, ceil=1.0))
 
     def _delta_directed(self, eps: np.ndarray) -> np.ndarray:
         """δ(ε) of a small pair (≤ DIRECTED_ATOMS atoms: randomized response, ε-DP, (ε, δ)-DP), rounded
@@ -424,6 +516,29 @@ class DiscretePair:
         if self.q_pos_inf > 0:
             tail = np.logaddexp(tail, math.log(self.q_pos_inf))
         return tail, log_w
+
+    def _delta_many_directed(self, eps: np.ndarray) -> np.ndarray:
+        """δ(ε) at many ε from :meth:`log_delta_many`, rounded outwards (the many-ε twin of
+        ``_log_delta_directed``: one O(n + m·log n) pass instead of m O(n) sums).
+
+        Error of log δ (u = 2⁻⁵³, elementary functions ≤ 8u, as in ``_log_delta_directed``): each of the two
+        nested :func:`log_suffix_sums` has L = ⌈log_B n⌉ + 1 levels (B = 128); a level shifts (u·2S), takes
+        exp (8u + u·2S relative), sums ≤ B positive terms sequentially (γ_B ≤ 1.01·B·u relative), takes log
+        (8u + u·S) and adds the shift back (u·S), S the largest magnitude of a finite log-mass, loss, ε or
+        log δ involved; log W adds a loss, a logaddexp and a log1mexp of a rounded difference (≤ 32u + 4u·S),
+        and the read-out one more log1mexp and logaddexp (≤ 32u + 4u·S). Summed:
+        E = u·(2L·(1.01·B + 16 + 6S) + 64 + 8S), and δ lies within (e^{1.01·E} − 1) relative of the float.
+        """
+        ld = self.log_delta_many(eps)
+        finite = [np.abs(x[np.isfinite(x)]) for x in (self.log_p, self.log_q, self.loss, np.atleast_1d(eps), ld)]
+        big = max((float(np.max(x)) for x in finite if x.size), default=0.0)
+        levels = math.ceil(math.log(max(self.size, 2), _SUFFIX_BLOCK)) + 1
+        err = DIRECTED_U * (2 * levels * (1.01 * _SUFFIX_BLOCK + 16.0 + 6.0 * big) + 64.0 + 8.0 * big)
+        rel = math.expm1(1.01 * err)
+        val = np.exp(ld)
+        if self.rounding is Rounding.OPTIMISTIC:
+            return _rnd.lower(val, rel, _rnd.TINY)
+        return _rnd.upper(val, rel, _rnd.TINY, ceil=1.0)
 
     def log_delta_many(self, eps: np.ndarray) -> np.ndarray:
         """log δ(ε) for many ε at once, in log space throughout (as :meth:`log_delta`, O(n + m·log n)):

@@ -1,0 +1,150 @@
+"""Directed rounding: a double on the safe side of a real number known to within a proved error bound.
+
+A view computed in floating point comes with a proved error analysis saying that the real number T
+satisfies T ≥ v·(1 − rel) − abs (for :func:`lower`) or T ≤ v·(1 + rel) + abs (for :func:`upper`), v ≥ 0
+the computed double. :func:`lower` and :func:`upper` return a double on the outer side of that bound, so
+a trade-off f or a Bayes error R (the adversary's minimal errors: overstating them overstates privacy)
+is never above its real value, and δ never below it.
+
+Why the returned double is on the safe side (``lower``; ``upper`` is its mirror). The margin
+B = rel·v + abs is evaluated as B̂ = fl(fl(fl(rel·v) + abs)·(1 + 8u)) ≥ B (three roundings, each at
+least (1 − u) times its exact value, and (1 − u)³(1 + 8u) > 1); then w = fl(v − B̂) ≤ (v − B̂)(1 + u) for
+w > 0, and ``nextafter(w, −∞)`` ≤ w·(1 − u) for a normal w (one ulp of w is at least u·w), so the result
+is ≤ (v − B̂)(1 − u²) < v − B ≤ T. A subnormal w is exact (a difference of doubles landing there is
+exact) and the step down subtracts the smallest subnormal; where B̂ falls below the normal range its
+roundings are absolute (≤ ½ subnormal unit each, not relative), so two subnormal units are added to
+every non-zero margin. Where the truth is known to be ≥ 0 the
+result is clipped at ``floor`` = 0 (so a real value below the bound's resolution becomes 0, never a
+positive overstatement).
+
+Unit roundoff u = 2⁻⁵³. Elementary functions (exp, log, log1p, expm1, sqrt) of numpy are taken to be
+within 4 ulp, i.e. ``ELEM`` = 8u relative (numpy's SVML-based float64 implementations state a maximum
+error of 4 ulp; glibc's are below 1 ulp).
+
+>>> bool(lower(0.3, 1e-15) < 0.3 < upper(0.3, 1e-15))
+True
+>>> float(lower(0.0, 1e-15)), float(upper(0.0, 0.0, 0.0))
+(0.0, 0.0)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+#: unit roundoff of IEEE double precision
+U = 2.0**-53
+#: relative error of one numpy elementary function (4 ulp ≤ 8u)
+ELEM = 8.0 * U
+#: the smallest positive (subnormal) double
+TINY = 5e-324
+
+
+def _margin(v: np.ndarray, rel: Any, abs_: Any) -> np.ndarray:
+    rel = np.asarray(rel, dtype=float)
+    with np.errstate(all="ignore"):
+        m = (rel * np.abs(v) + abs_) * (1.0 + 8.0 * U)
+        # below the normal range the three roundings are absolute (≤ ½ subnormal unit each): 2 units cover them
+        return np.where(((rel > 0) & (v != 0)) | (np.asarray(abs_) > 0), m + 2.0 * TINY, m)
+
+
+def lower(v: Any, rel: Any, abs_: Any = 0.0, *, floor: float | None = 0.0) -> np.ndarray:
+    """A double ≤ v·(1 − rel) − abs_ (v ≥ 0), hence ≤ every real T ≥ v·(1 − rel) − abs_; clipped at ``floor``.
+
+    v = ±∞ and NaN are returned as they are; v = 0 with abs_ = 0 stays 0 (a zero computed exactly).
+    """
+    v = np.asarray(v, dtype=float)
+    with np.errstate(all="ignore"):
+        m = _margin(v, rel, abs_)
+        w = np.nextafter(v - m, -np.inf)
+        out = np.where((m > 0) & np.isfinite(v), w, v)
+        if floor is not None:
+            out = np.where(np.isnan(out), out, np.maximum(out, floor))
+    return out
+
+
+def upper(v: Any, rel: Any, abs_: Any = 0.0, *, ceil: float | None = None) -> np.ndarray:
+    """A double ≥ v·(1 + rel) + abs_ (v ≥ 0), hence ≥ every real T ≤ v·(1 + rel) + abs_; clipped at ``ceil``."""
+    v = np.asarray(v, dtype=float)
+    with np.errstate(all="ignore"):
+        m = _margin(v, rel, abs_)
+        w = np.nextafter(v + m, np.inf)
+        out = np.where((m > 0) & np.isfinite(v), w, v)
+        if ceil is not None:
+            out = np.where(np.isnan(out), out, np.minimum(out, ceil))
+    return out
+
+
+def one_minus_down(x: Any) -> np.ndarray:
+    """A double ≤ 1 − x (x ∈ [0, 1]): fl(1 − x) is exact for x ≥ ½ (Sterbenz) and otherwise moved one
+    ulp down when the exact check 1 − fl(1 − x) ≠ x (itself exact, fl(1 − x) ∈ [½, 1]) says it rounded up.
+
+    >>> float(one_minus_down(0.1)) <= 0.9, float(one_minus_down(0.75))
+    (True, 0.25)
+    """
+    x = np.asarray(x, dtype=float)
+    s = 1.0 - x
+    back = 1.0 - s  # exact: s ∈ [½, 1] where x ≤ ½
+    return np.where((x < 0.5) & (back < x), np.nextafter(s, -np.inf), s)
+
+
+# ---------------------------------------------------------------------------------------------- the normal law
+#: relative error of scipy's ``ndtri`` (Cephes: peak 7.2e-16 ≈ 6.5u documented; 4.8u measured against
+#: mpmath at 50 digits over α ∈ [1e-323, 1]); taken as 16u
+NDTRI_REL = 16.0 * U
+
+
+def ndtr_rel(z: Any) -> np.ndarray:
+    """Relative error bound of scipy's Φ(z) (``ndtr``) and absolute error bound of log Φ(z) (``log_ndtr``):
+    8·(1 + z²)·u + ELEM for z < 0, and 8u + 8·(1 + z²)·u·e^{−z²/2} + ELEM for z ≥ 0.
+
+    Why z²: Φ(z) = ½·erfc(−z/√2); the rounding of −z/√2 (relative u) moves erfc(y) by 2y²·u relative and
+    exp(−y²) inside erfc sees y² rounded (y²·u); Cephes' erfc itself is a few ulp (peak 3.4e-14 documented
+    on [−13, 0], where z² ≤ 169). Measured against mpmath at 50 digits: ≤ 2.95·(1 + z²)·u for ndtr and
+    ≤ 2.7·(1 + z²)·u for log_ndtr over z ∈ [−1e3, 8] (tests/mechanisms/test_directed_rounding_f_r.py
+    re-checks both), so the bound has a margin of 2.7 or more; the ELEM covers an ``exp`` of log Φ.
+    """
+    z = np.asarray(z, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        lower_tail = 8.0 * (1.0 + z * z) * U
+        # z ≥ 0: Φ(z) = 1 − ½erfc(z/√2) (Cephes ndtr), whose error is the erfc part's, ≤ ½e^{−z²/2} of it
+        zc = np.minimum(np.abs(z), 1e154)
+        upper_tail = 8.0 * U + 8.0 * (1.0 + zc * zc) * U * np.exp(-0.5 * zc * zc)
+        return np.where(z < 0.0, lower_tail, upper_tail) + ELEM
+
+
+def mills_bound(t: Any) -> np.ndarray:
+    """An upper bound of the inverse Mills ratio m(t) = φ(t)/Φ(t) = d log Φ/dt (decreasing in t):
+    m(t) ≤ 1 − t for t < 0 (m(t) < (−t + √(t² + 4))/2, Birnbaum 1942) and m(t) ≤ 2φ(t) ≤ 0.8·e^{−t²/2} for t ≥ 0
+    (Φ ≥ ½ there). So |log Φ(z + d) − log Φ(z)| ≤ mills_bound(z − |d|)·|d|."""
+    t = np.asarray(t, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.where(t < 0.0, 1.0 - t, 0.8 * np.exp(-0.5 * np.minimum(t, 1e154) ** 2))
+
+
+# ---------------------------------------------------------------------------------------------- sums
+def two_sum(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(s, e) with s = fl(a + b) and s + e = a + b exactly (Knuth's TwoSum; no overflow assumed)."""
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def sum3(a: Any, b: Any, c: Any) -> tuple[np.ndarray, np.ndarray]:
+    """a + b + c by cascaded TwoSum (Ogita, Rump & Oishi 2005, "Accurate sum and dot product", Alg 4.4
+    Sum2) and its error bound: |result − (a + b + c)| ≤ u·|result| + γ₂²·(|a| + |b| + |c|), γ₂ = 2u/(1 − 2u)
+    (their Prop 4.5). Returns (result, absolute part of the bound, with u·|result| left to the caller's rel).
+
+    >>> s, e = sum3(1.0, -0.1, -0.9)
+    >>> bool(abs(float(s)) <= 1e-16 and float(e) < 1e-30)
+    True
+    """
+    s1, e1 = two_sum(a, b)
+    s2, e2 = two_sum(s1, c)
+    res = s2 + (e1 + e2)
+    gamma2 = 2.0 * U / (1.0 - 2.0 * U)
+    bound = gamma2 * gamma2 * (np.abs(a) + np.abs(b) + np.abs(c)) * (1.0 + 4.0 * U)
+    return res, bound
