@@ -174,10 +174,12 @@ def _closed_form_epsilon(pair: DiscretePair, d: float) -> float | None:
         if not (num > 1e-8 * float(q_tail[j]) and p_tail[j] > 0.0):
             return None  # cancellation: leave it to the log-space search
         eps = min(max(math.log(num) - math.log(float(p_tail[j])), lo, 0.0), float(loss[j]))
-    for _ in range(4):
+    # δ is read rounded outwards (a few 1e-12 relative), so the closed-form ε may sit a hair short: raise it
+    # by steps growing 4× (1e-12 … 2.6e-7 relative in all) until the read-out confirms δ(ε) ≤ d
+    for i in range(10):
         if float(pair.delta(eps)) <= d:
             return eps
-        eps = eps + 1e-12 * max(1.0, abs(eps))
+        eps = eps + 1e-12 * 4.0**i * max(1.0, abs(eps))
     return None
 
 
