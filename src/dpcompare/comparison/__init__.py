@@ -1,22 +1,30 @@
 """Mechanism comparison ([BCP] §3–5): Δ-divergence, Blackwell verdict, crossings and hyper-prior figures
 from one certified sweep; Lévy distance (Lemma B.1); PLRV moments and emergent dominance (Theorem 3)."""
 
-from .comparison import (
-    VERDICT_TEXT,
-    ApproximateDominance,
-    Comparison,
-    Regret,
-    Weighted,
-    approximate_dominance,
-    blackwell_verdict,
-    compare,
-    crossing_points,
-    delta_from_perfect_privacy,
-    delta_to_blatant_non_privacy,
-)
-from .delta import DeltaBracket, DeltaResult, delta_bracket, delta_divergence, delta_divergences
-from .levy import LevyDistance, levy_distance
-from .hyperprior import JEFFREYS, BetaPrior, DensityPrior, HyperPrior, UQuadratic, as_hyperprior
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_module
+
+#: public name → the submodule that defines it (loaded on first use, PEP 562): the ``compare`` command loads
+#: the comparison and its Δ sweep, not the Lévy distance
+_LAZY = {
+    **dict.fromkeys(
+        ("VERDICT_TEXT", "ApproximateDominance", "Comparison", "Regret", "Weighted", "approximate_dominance",
+         "blackwell_verdict", "compare", "crossing_points", "delta_from_perfect_privacy",
+         "delta_to_blatant_non_privacy"),
+        "comparison"),
+    **dict.fromkeys(("DeltaBracket", "DeltaResult", "delta_bracket", "delta_divergence", "delta_divergences"), "delta"),
+    **dict.fromkeys(("LevyDistance", "levy_distance"), "levy"),
+    **dict.fromkeys(("JEFFREYS", "BetaPrior", "DensityPrior", "HyperPrior", "UQuadratic", "as_hyperprior"), "hyperprior"),
+}
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
+    from .comparison import (VERDICT_TEXT, ApproximateDominance, Comparison, Regret, Weighted, approximate_dominance,
+                             blackwell_verdict, compare, crossing_points, delta_from_perfect_privacy,
+                             delta_to_blatant_non_privacy)
+    from .delta import DeltaBracket, DeltaResult, delta_bracket, delta_divergence, delta_divergences
+    from .hyperprior import JEFFREYS, BetaPrior, DensityPrior, HyperPrior, UQuadratic, as_hyperprior
+    from .levy import LevyDistance, levy_distance
 
 __all__ = [
     "VERDICT_TEXT",
@@ -44,3 +52,6 @@ __all__ = [
     "Regret",
     "Weighted",
 ]
+
+__getattr__, __dir__ = lazy_module(__name__, _LAZY)
+del lazy_module, TYPE_CHECKING  # the package lists only its public names

@@ -20,7 +20,7 @@ import numpy as np
 from .._limits import check_memory
 from .._summary import summarized
 from .._validation import check_in_interval, check_integer, check_nonnegative
-from ..mechanisms import BlatantlyNonPrivate, Mechanism, PerfectlyPrivate
+from ..mechanisms import Mechanism
 from .certified import UpperBracketed
 from .delta import DEFAULT_TOL, DeltaResult, check_mechanisms, delta_divergence, delta_pairs, widen
 from .hyperprior import HyperPrior, as_hyperprior
@@ -380,9 +380,13 @@ def approximate_dominance(a: Mechanism, b: Mechanism, level: float, *, grid: int
 
 def delta_from_perfect_privacy(m: Mechanism) -> DeltaResult:
     """Δ(M_PP‖M) = ½·TV = ½·δ(0) ([BCP] Lemma 3), computed as a Δ-divergence."""
+    from ..mechanisms import PerfectlyPrivate  # here: a comparison of two mechanisms does not load the discrete ones
+
     return delta_divergence(PerfectlyPrivate(), m)
 
 
 def delta_to_blatant_non_privacy(m: Mechanism) -> DeltaResult:
     """Δ(M‖M_BNP) = R* = α* ([BCP] Lemma 4), computed as a Δ-divergence."""
+    from ..mechanisms import BlatantlyNonPrivate
+
     return delta_divergence(m, BlatantlyNonPrivate())

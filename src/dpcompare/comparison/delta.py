@@ -35,7 +35,6 @@ import numpy as np
 
 from .._numerics import logit
 from ..mechanisms.base import Mechanism
-from ..tradeoff import bayes_errors_at_breakpoints, max_at_breakpoints
 from .certified import UpperBracketed
 from .hyperprior import HyperPrior, as_hyperprior
 from .prior_sweep import FP_SLACK, FoldedWeight, MaxTarget, sweep
@@ -189,6 +188,8 @@ def delta_pairs(pa, pb) -> tuple[DeltaResult, DeltaResult]:
     The estimate is the max of the midpoint difference ½(R_A,pess + R_A,opt) − ½(R_B,pess + R_B,opt),
     exact likewise (it is 0 for the same mechanism, whatever the widths of its bracket).
     """
+    from ..tradeoff import bayes_errors_at_breakpoints  # here: closed-form mechanisms never load the pairs
+
     (a_pess, a_opt), (b_pess, b_opt) = pa, pb
     lam, (ra_pess, ra_opt, rb_pess, rb_opt) = bayes_errors_at_breakpoints(a_pess, a_opt, b_pess, b_opt)
     mid = 0.5 * (ra_pess + ra_opt) - 0.5 * (rb_pess + rb_opt)
@@ -197,6 +198,8 @@ def delta_pairs(pa, pb) -> tuple[DeltaResult, DeltaResult]:
 
 
 def _from_differences(lam: np.ndarray, lower_d: np.ndarray, upper_d: np.ndarray, mid_d: np.ndarray) -> DeltaResult:
+    from ..tradeoff import max_at_breakpoints
+
     lower, pi = max_at_breakpoints(lam, lower_d)
     upper, pi_u = max_at_breakpoints(lam, upper_d)
     value, pi_v = max_at_breakpoints(lam, mid_d)

@@ -18,16 +18,12 @@ value together with what is allowed, followed by the spec it came from.
 from __future__ import annotations
 
 import os
-from types import MappingProxyType
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from .._validation import declared, format_number
-from ..mechanisms.continuous import Gaussian, Laplace
-from ..mechanisms.discrete import ApproxDP, PureDP, RandomizedResponse
-from ..comparison.hyperprior import BetaPrior
-from ..mixtures.shuffling import Shuffled
 from .spec_grammar import Parser  # noqa: F401  (re-exported for spec_training and tests)
-from .spec_registry import Entry, Param, Registry  # noqa: F401  (Entry: re-exported, was defined here)
+from .spec_registry import DeferredParams, Entry, Param, Registry  # noqa: F401  (Entry: re-exported, was defined here)
 
 if TYPE_CHECKING:
     from ..comparison.hyperprior import HyperPrior
@@ -49,14 +45,45 @@ MECHANISMS: Registry["Mechanism"] = Registry("mechanism")
 HYPERPRIORS: Registry["HyperPrior"] = Registry("hyperprior")
 
 
-def _declared(cls: type, *names: str) -> dict[str, Param]:
-    """The spec parameters ``names`` of a mechanism class, from its one ``PARAMS`` declaration."""
-    return {n: Param.declared(declared(cls.PARAMS, n)) for n in names}
+def _declared(owner: Callable[[], type], *names: str, what: Mapping[str, str] | None = None) -> DeferredParams:
+    """The spec parameters ``names`` of the class ``owner()``, from its one ``PARAMS`` declaration (``what``:
+    key → words for messages). Built on first use (:class:`DeferredParams`): registering an entry imports no
+    mechanism, so a command loads only the mechanisms its specs name."""
+    words = dict(what or {})
+
+    def load() -> dict[str, Param]:
+        params = owner().PARAMS
+        return {n: Param.declared(declared(params, n), what=words.get(n, "")) for n in names}
+
+    return DeferredParams(names, load)
+
+
+def _mechanism(name: str) -> Callable[[], type]:
+    """The class :mod:`dpcompare.mechanisms` names ``name``, imported when called."""
+
+    def owner() -> type:
+        from .. import mechanisms
+
+        return getattr(mechanisms, name)
+
+    return owner
+
+
+def _shuffled() -> type:
+    from ..mixtures import Shuffled
+
+    return Shuffled
+
+
+def _beta_prior() -> type:
+    from ..comparison.hyperprior import BetaPrior
+
+    return BetaPrior
 
 
 @MECHANISMS.register(
     "gaussian",
-    _declared(Gaussian, "mu", "sigma", "sensitivity"),
+    _declared(_mechanism("Gaussian"), "mu", "sigma", "sensitivity"),
     forms=["mu", "sigma, sensitivity?"],
     summary="Gaussian mechanism, mu = sensitivity/sigma",
 )
@@ -70,7 +97,7 @@ def _gaussian(mu: float | None = None, sigma: float | None = None, sensitivity: 
 
 @MECHANISMS.register(
     "laplace",
-    _declared(Laplace, "b", "sensitivity"),
+    _declared(_mechanism("Laplace"), "b", "sensitivity"),
     forms=["b, sensitivity?"],
     summary="Laplace mechanism (pure DP with eps = sensitivity/b)",
 )
@@ -80,14 +107,14 @@ def _laplace(b: float, sensitivity: float = 1.0) -> "Mechanism":
     return Laplace(b=b, sensitivity=sensitivity)
 
 
-@MECHANISMS.register("rr", _declared(RandomizedResponse, "eps"), summary="binary randomized response")
+@MECHANISMS.register("rr", _declared(_mechanism("RandomizedResponse"), "eps"), summary="binary randomized response")
 def _rr(eps: float) -> "Mechanism":
     from ..mechanisms import RandomizedResponse
 
     return RandomizedResponse(eps=eps)
 
 
-@MECHANISMS.register("puredp", _declared(PureDP, "eps"), summary="worst-case eps-DP mechanism")
+@MECHANISMS.register("puredp", _declared(_mechanism("PureDP"), "eps"), summary="worst-case eps-DP mechanism")
 def _puredp(eps: float) -> "Mechanism":
     from ..mechanisms import PureDP
 
@@ -96,7 +123,7 @@ def _puredp(eps: float) -> "Mechanism":
 
 @MECHANISMS.register(
     "approxdp",
-    _declared(ApproxDP, "eps", "delta"),
+    _declared(_mechanism("ApproxDP"), "eps", "delta"),
     summary="worst-case (eps, delta)-DP mechanism",
 )
 def _approxdp(eps: float, delta: float) -> "Mechanism":
@@ -119,11 +146,9 @@ def _bnp() -> "Mechanism":
     return BlatantlyNonPrivate()
 
 
-#: the parameters of both shuffle analyses (read-only: the registry copies what it is given)
-_SHUFFLE_PARAMS = MappingProxyType({
-    "eps0": Param.declared(declared(Shuffled.PARAMS, "eps0"), what="epsilon of each local randomiser"),
-    "n": Param.declared(declared(Shuffled.PARAMS, "n"), what="number of users"),
-})
+#: the parameters of both shuffle analyses (one deferred table: the shuffle model loads when a spec uses it)
+_SHUFFLE_PARAMS = _declared(_shuffled, "eps0", "n",
+                            what={"eps0": "epsilon of each local randomiser", "n": "number of users"})
 
 
 @MECHANISMS.register(
@@ -163,7 +188,7 @@ def _uquadratic() -> "HyperPrior":
 
 
 @HYPERPRIORS.register(
-    "beta", _declared(BetaPrior, "a", "b"), positional=("a", "b"), summary="Beta(a, b) density"
+    "beta", _declared(_beta_prior, "a", "b"), positional=("a", "b"), summary="Beta(a, b) density"
 )
 def _beta(a: float, b: float) -> "HyperPrior":
     from ..comparison.hyperprior import BetaPrior

@@ -28,14 +28,14 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
 from .._validation import Param as DeclaredParam, check_in_interval, check_integer, check_nonnegative, check_positive
 from .spec_grammar import Call, Number, Parser
 
-__all__ = ["Entry", "Param", "Registry"]
+__all__ = ["DeferredParams", "Entry", "Param", "Registry"]
 
 T = TypeVar("T")
 
@@ -104,6 +104,60 @@ class Param:
         else:
             value = number.value
         return self.check(label, value) if self.check is not None else value
+
+
+class DeferredParams(Mapping[str, Param]):
+    """The parameters of an entry whose names are known when it is registered and whose :class:`Param`
+    values are built on first use: ``load()`` returns them (a mapping with exactly the names ``keys``).
+
+    The names are all that the usage line, the help listing and the messages about unknown, repeated or
+    missing keys need; only converting a value (parsing a spec of this entry) builds the checks. So an
+    entry whose ranges are declared next to a heavy mechanism (``SubsampledGaussian.PARAMS``) can be
+    registered without importing that mechanism: a command that never parses the entry never loads it.
+
+    >>> calls = []
+    >>> def load():
+    ...     calls.append(1)
+    ...     return {"level": Param.interval(0.0, 1.0)}
+    >>> params = DeferredParams(("level",), load)
+    >>> sorted(params), "level" in params, calls
+    (['level'], True, [])
+    >>> params["level"].kind, calls
+    ('real', [1])
+    """
+
+    def __init__(self, keys: Sequence[str], load: Callable[[], Mapping[str, Param]]) -> None:
+        self._keys = tuple(keys)
+        self._load = load
+        self._params: dict[str, Param] | None = None
+
+    def resolved(self) -> Mapping[str, Param]:
+        """The parameters, loaded on the first call; ``RuntimeError`` if ``load`` does not give exactly ``keys``
+        (a registration bug: the names the messages showed would not be the ones checked)."""
+        if self._params is None:
+            params = dict(self._load())
+            if list(params) != list(self._keys):
+                raise RuntimeError(f"deferred parameters {list(params)} do not match the registered names "
+                                   f"{list(self._keys)}")
+            self._params = params
+        return self._params
+
+    def __getitem__(self, key: str) -> Param:
+        if key not in self._keys:
+            raise KeyError(key)
+        return self.resolved()[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._keys
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __repr__(self) -> str:
+        return f"DeferredParams({list(self._keys)!r})"
 
 
 @dataclass(frozen=True)
@@ -178,9 +232,10 @@ class Registry(Generic[T]):
 
         ``forms`` lists the allowed key sets as strings, ``"?"`` marking an optional key, e.g.
         ``["mu", "sigma, sensitivity?"]``; by default every parameter is required. Keys missing from
-        the spec are not passed, so the factory's own defaults apply.
+        the spec are not passed, so the factory's own defaults apply. ``params`` may be
+        :class:`DeferredParams` (names now, checks on first use).
         """
-        params = dict(params or {})
+        params = params if isinstance(params, DeferredParams) else dict(params or {})
         key = self._new_key(name)
         parsed_forms = _parse_forms(params, forms)
         for p in positional:

@@ -26,27 +26,40 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .._validation import declared
-from ..dpsgd.training import PARAMS as TRAINING_PARAMS
-from ..mechanisms.sgm import SubsampledGaussian
-from .spec import MECHANISMS, Param
+from .spec import MECHANISMS, DeferredParams, Param
 
 if TYPE_CHECKING:
     from ..dpsgd.training import TrainingConfig
     from ..mechanisms import Mechanism
 
-_SGM = {p.name: p for p in SubsampledGaussian.PARAMS}  # the one declaration of σ, p and N's domains
-_SGM_PARAMS = {
-    "sigma": Param.declared(_SGM["sigma"], what="noise multiplier"),
-    "noise_multiplier": Param.declared(declared(TRAINING_PARAMS, "noise_multiplier"), what="noise std / clipping norm"),
-    "p": Param.declared(_SGM["sampling_rate"], what="sampling rate"),
-    "sampling_rate": Param.declared(_SGM["sampling_rate"], what="sampling rate"),
-    "steps": Param.declared(_SGM["steps"], what="number of steps"),
-    "epochs": Param.declared(declared(TRAINING_PARAMS, "epochs"), what="passes over the data"),
-    "batch_size": Param.declared(declared(TRAINING_PARAMS, "batch_size"), what="(expected) batch size"),
-    "dataset_size": Param.declared(declared(TRAINING_PARAMS, "dataset_size"), what="number of examples"),
-    "sampling": Param.choice("poisson", "shuffle", "fixed", "balls_in_bins", what="batch sampling"),
-    "adjacency": Param.choice("add_remove", "replace_one", what="neighbouring relation"),
-}
+#: the keys of ``sgm(...)``, in the order messages list them; their checks load with the entry's first use
+_SGM_KEYS = ("sigma", "noise_multiplier", "p", "sampling_rate", "steps", "epochs", "batch_size", "dataset_size",
+             "sampling", "adjacency")
+
+
+def _sgm_params() -> dict[str, Param]:
+    """The checks of ``sgm(...)``'s keys: σ, p and N from ``SubsampledGaussian.PARAMS``, the run's sizes from
+    the training configuration's ``PARAMS`` (the one declaration of each domain)."""
+    from ..dpsgd.training import PARAMS as TRAINING_PARAMS
+    from ..mechanisms import SubsampledGaussian
+
+    sgm = {p.name: p for p in SubsampledGaussian.PARAMS}
+    return {
+        "sigma": Param.declared(sgm["sigma"], what="noise multiplier"),
+        "noise_multiplier": Param.declared(declared(TRAINING_PARAMS, "noise_multiplier"),
+                                           what="noise std / clipping norm"),
+        "p": Param.declared(sgm["sampling_rate"], what="sampling rate"),
+        "sampling_rate": Param.declared(sgm["sampling_rate"], what="sampling rate"),
+        "steps": Param.declared(sgm["steps"], what="number of steps"),
+        "epochs": Param.declared(declared(TRAINING_PARAMS, "epochs"), what="passes over the data"),
+        "batch_size": Param.declared(declared(TRAINING_PARAMS, "batch_size"), what="(expected) batch size"),
+        "dataset_size": Param.declared(declared(TRAINING_PARAMS, "dataset_size"), what="number of examples"),
+        "sampling": Param.choice("poisson", "shuffle", "fixed", "balls_in_bins", what="batch sampling"),
+        "adjacency": Param.choice("add_remove", "replace_one", what="neighbouring relation"),
+    }
+
+
+_SGM_PARAMS = DeferredParams(_SGM_KEYS, _sgm_params)
 
 
 def _training_config(kw: dict[str, Any]) -> "TrainingConfig":

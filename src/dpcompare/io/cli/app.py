@@ -69,8 +69,9 @@ def _root(
 
 
 def _console() -> Console:
-    # created per call so it writes to the current sys.stdout (tests capture it)
-    return Console(file=sys.stdout, highlight=False)
+    # created per call so it writes to the current sys.stdout (tests capture it); emoji=False: a spec or path
+    # is printed as written (":name:" never becomes an emoji), and rich does not load its emoji table
+    return Console(file=sys.stdout, highlight=False, emoji=False)
 
 
 def _print_parts(parts: list[Any]) -> None:
