@@ -21,8 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._numerics import LOG_HALF, divide_up, expit, log_ndtr, logit, ndtr, ndtri
-from .. import _rounding as rnd
-from .._rounding import ELEM, TINY, U
+from .. import directed_rounding as rnd
+from ..directed_rounding import ELEM, TINY, U
 from .._validation import POSITIVE, Param, check_params, format_number
 from . import gaussian_profile
 from ..tradeoff import Bracket, Sense

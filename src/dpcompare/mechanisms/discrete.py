@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import _rounding as rnd
-from .._rounding import ELEM, TINY, U
+from .. import directed_rounding as rnd
+from ..directed_rounding import ELEM, TINY, U
 from .._validation import NONNEGATIVE, UNIT, Param, check_params, format_number
 from ..tradeoff import DiscretePair, PairBracket, Sense
 from .base import interval_bracket

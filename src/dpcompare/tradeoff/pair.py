@@ -30,7 +30,7 @@ from functools import cached_property
 import numpy as np
 from scipy.special import logsumexp
 
-from .. import _rounding as _rnd
+from .. import directed_rounding as _rnd
 from .._numerics import expit, log1mexp, logit, logsubexp
 
 #: Totals of P or Q masses may exceed 1 by this much (floating point) before a pair is rejected.
