@@ -149,7 +149,8 @@ def test_unwritable_sweep_output_is_a_user_error(tmp_path, capsys):
 def test_emergent_with_astronomical_steps_says_what_it_cannot_compose(capsys):
     code, out, err = run(capsys, "emergent", "laplace(b=1)", "gaussian(mu=1)", "--steps", "1e30")
     assert code == 0, err
-    assert "not composed" in words(out) and "use fewer steps" in words(out)
+    # the refusal names steps and what fits (the composed Laplace's mean loss N·KL is refused up front)
+    assert "not composed" in words(out) and "steps must be below" in words(out)
 
 
 def test_deeply_nested_spec_is_a_user_error(capsys):
