@@ -103,16 +103,9 @@ def epsilon_to_accuracy(sigma: float, p: float, steps: int, delta: float, rel_to
 
     ``rel_tol`` in (0, 0.5]; ``sigma`` > 0, ``p`` in (0, 1), ``steps`` ≥ 1, ``delta`` in (0, 1).
     """
-    if not (isinstance(rel_tol, (int, float)) and 0.0 < rel_tol <= 0.5):
-        raise ValueError(f"rel_tol must be in (0, 0.5], got {rel_tol!r}")
+    _check(sigma, p, steps, rel_tol)
     if not (isinstance(delta, (int, float)) and 0.0 < delta < 1.0):
         raise ValueError(f"delta must be in (0, 1), got {delta!r}")
-    if not (isinstance(sigma, (int, float)) and sigma > 0.0 and math.isfinite(sigma)):
-        raise ValueError(f"sigma must be a positive number, got {sigma!r}")
-    if not (isinstance(p, (int, float)) and 0.0 < p < 1.0):
-        raise ValueError(f"p must be in (0, 1) (p = 1 has a closed form), got {p!r}")
-    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 1:
-        raise ValueError(f"steps must be an integer >= 1, got {steps!r}")
     h_default = default_discretization(sigma, p, int(steps))
     h = h_default * min(max(math.sqrt(SAFETY * rel_tol / REL_AT_DEFAULT), 0.5), 16.0)
     hi_best, lo_best, h_best = math.inf, 0.0, h
