@@ -26,8 +26,13 @@ Error bounds (per spectral index k; e_X, e_B the forward-transform bounds κ(log
   The same recurrences hold for T_n = Σⱼ |X|ʲ|A|^{n−1−j} (with moduli), and each complex product or
   sum errs by ≤ √5·u of the product of the moduli (Brent, Percival & Zimmermann, "Error bounds on complex
   floating-point multiplication", Math. Comp. 2007), so by induction |fl(S) − S(X̂, Â)| ≤ γ·T_N ≤
-  γ·N·M^{N−1}, γ = 8u·(log₂N + 2)² (each of the ≤ 2·log₂N levels adds the powers' relative errors,
-  ≤ 2√5·u·level, and ≤ 3√5·u of its own);
+  γ·N·M^{N−1} with γ = :func:`s_rounding` (N). The relative error of a power grows *linearly* in its
+  exponent (fl(Xⁿ)² has twice the relative error of fl(Xⁿ), plus √5·u), so fl(Xⁿ) errs by ≤ ρₙ = (n − 1)·√5·u
+  relatively (to first order). Relative to T, S_{2n} = S_n·(Xⁿ + Aⁿ) adds ≤ ρₙ + (1 + √5)·u to the error of
+  S_n, and S_{2n+1} = X·S_{2n} + A^{2n} (a weighted mean of the two terms' relative errors, bounded by their
+  sum) ≤ ρ_{2n} + (1 + √5)·u; the n of the doubling levels add up to ≤ N, those of the odd levels to ≤ 2N,
+  so γ = (3√5·N + 8(log₂N + 2)²)·u·(1 + 2N·u) (the last factor covers the second-order terms). [A bound 8u·(log₂N + 2)² without the linear term fails from
+  N ≈ 2000 on: 2040u > 1568u at N = 4096, tests/tradeoff/test_far_tail_audit.py.]
 * product: R̂ = fl(B̂·fl(S)) errs by ≤ e_B·|fl S| + (|B̂| + e_B)·|fl S − S| + √5·u·|B̂|·|fl S|;
 * the inverse transform's own rounding, κ·log₂n·u·|R̂| per entry (step 6).
 
@@ -79,6 +84,17 @@ def _binary_s(x: np.ndarray, a: np.ndarray, steps: int) -> np.ndarray:
     return s
 
 
+def s_rounding(steps: int) -> float:
+    """γ with |fl(S) − S(X̂, Â)| ≤ γ·Σⱼ|X̂|ʲ|Â|^{N−1−j} for :func:`_binary_s` (module docstring):
+    (3√5·N + 8(log₂N + 2)²)·u·(1 + 2N·u), the linear term from the powers' relative errors.
+
+    >>> round(s_rounding(4096) / 2.0**-53)
+    29045
+    """
+    n = max(1, int(steps))
+    return (3.0 * _SQRT5 * n + 8.0 * (math.log2(n) + 2.0) ** 2) * U * (1.0 + 2.0 * n * U)
+
+
 def jump_spectrum(x: np.ndarray, cut: int, n: int, steps: int, workers: int, lower: bool = False) -> tuple[PowerSpectrum, float]:
     """Spectrum of R = x^{*N} − a^{*N} (length-n cyclic) with its error bounds, and the tail mass m_b = Σb.
 
@@ -122,7 +138,7 @@ def jump_spectrum(x: np.ndarray, cut: int, n: int, steps: int, workers: int, low
         s = _binary_s(xl, al, steps)
         pw1 = np.exp((steps - 1) * np.log(ml))  # M^{N−1}
         pw2 = np.exp((steps - 2) * np.log(ml)) if steps >= 2 else np.zeros_like(ml)  # M^{N−2}
-        gamma = 8.0 * U * (math.log2(steps) + 2.0) ** 2
+        gamma = s_rounding(steps)
         s_bound = steps * pw1 * (1.0 + gamma)  # ≥ |fl S|
         ds = gamma * steps * pw1 + 0.5 * steps * (steps - 1) * (e_x + eal) * pw2  # |fl S − S(X, A)|
         r = bl * s
