@@ -39,7 +39,8 @@ Error bounds (per spectral index k; e_X, e_B the forward-transform bounds κ(log
 Outside the region where a^{*N} vanishes, x^{*N} = R + a^{*N} with 0 ≤ a^{*N}, and a composed entry of the
 bulk at loss L is bounded by Chernoff: (a^{*N})_L ≤ e^{−sL}·(Σⱼ aⱼ e^{s·gⱼ})ᴺ for every s > 0 (upper tail;
 the mirror image e^{sL}·(Σⱼ aⱼ e^{−s·gⱼ})ᴺ for the lower one), minimised over a grid of s, with the
-bulk's atoms moved in blocks of 32 to the block's worst end (only raises the sum: still a bound). A coarse
+bulk's atoms moved in blocks of 32 to the block's worst end (only raises the sum: still a bound), and
+the rounding of the log-space evaluation added (absolute in log space, so ∝ |s·g| and |s·L|, up to ~2e6·u). A coarse
 atom reads fine entries within F·h of its loss with kernel weights summing to Σ|κ|, so it adds
 Σ|κ|·(that bound at the nearest fine loss it reads). Where the bulk cannot reach (the sum of N bulk
 steps very unlikely to get there) this is astronomically small, so the pass serves every atom whose
@@ -168,8 +169,11 @@ def chernoff_log_mgf(a: np.ndarray, g: np.ndarray, steps: int, *, upper: bool) -
         v = np.log(mass)[None, :] + sign * _S_GRID[:, None] * gb[None, :]
         m = np.max(v, axis=1)
         lse = m + np.log(np.sum(np.exp(v - m[:, None]), axis=1))
-    # rounding of the sums and logs: a relative 64u·(1 + block count) per step, raised to the N-th power
-    return steps * (lse + 64 * U * (1.0 + nb))
+        # rounding: the sums and logs 64u·(1 + block count) per step; the exponents v = log mass ± s·g (s up to
+        # 1e5) and m err by ≤ 2u·|v| each, *absolute* in log space (3e-7 at s·g ≈ 2e6, N = 1000); then ×N
+        big_v = np.max(np.abs(np.where(np.isfinite(v), v, 0.0)), axis=1)
+        out = steps * (lse + 64 * U * (1.0 + nb) + 6 * U * big_v)
+    return out + 2 * U * np.abs(out)
 
 
 def jump_bulk_bound(log_mgf: np.ndarray, loss: np.ndarray, reach: float, weight: float, *, upper: bool) -> np.ndarray:
@@ -182,7 +186,9 @@ def jump_bulk_bound(log_mgf: np.ndarray, loss: np.ndarray, reach: float, weight:
     with np.errstate(over="ignore", invalid="ignore"):
         for i in range(0, edge.size, rows):
             e = edge[i : i + rows]
-            v = log_mgf[:, None] - (s[:, None] * e[None, :] if upper else -s[:, None] * e[None, :])
+            se = s[:, None] * e[None, :]
+            v = log_mgf[:, None] - (se if upper else -se)
+            v = v + 4 * U * (np.abs(log_mgf)[:, None] + np.abs(se))  # rounding of s·L and of the difference
             v = np.where(np.isnan(v), np.inf, v)
             out[i : i + rows] = np.min(v, axis=0)
         res = weight * (1.0 + 1e-12) * np.exp(np.minimum(out, 700.0))
