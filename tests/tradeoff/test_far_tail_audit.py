@@ -58,6 +58,9 @@ def test_bulk_chernoff_bound_is_an_upper_bound_where_tight(g0, steps):
         assert np.all(log_mgf >= [steps * float(mpmath.log(0.7) + mpmath.mpf(float(s)) * g0) for s in _S_GRID])
         bound = jump_bulk_bound(log_mgf, np.array([sign * steps * g0]), 0.0, 1.0, upper=upper)[0]
         assert mpmath.mpf(bound) >= truth, (upper, float(mpmath.mpf(bound) / truth - 1))
+    # an empty bulk (all masses 0) composes to 0: its bound stays 0 (not ∞, not NaN)
+    empty = chernoff_log_mgf(np.zeros(3), np.array([0.0, 1.0, 2.0]), steps, upper=True)
+    assert np.all(jump_bulk_bound(empty, np.array([0.0, 5.0]), 0.1, 1.0, upper=True) == 0.0)
 
 
 def _step(log_q: np.ndarray, h: float, k_lo: int, deficit: float) -> GridStep:

@@ -182,13 +182,14 @@ def jump_bulk_bound(log_mgf: np.ndarray, loss: np.ndarray, reach: float, weight:
     s = _S_GRID
     edge = loss - reach if upper else loss + reach
     rows = max(1, (1 << 20) // max(1, s.size))
+    mag = np.where(np.isfinite(log_mgf), log_mgf, 0.0)  # an empty bulk (−inf) stays a bound of 0
     out = np.empty(edge.size)
     with np.errstate(over="ignore", invalid="ignore"):
         for i in range(0, edge.size, rows):
             e = edge[i : i + rows]
             se = s[:, None] * e[None, :]
             v = log_mgf[:, None] - (se if upper else -se)
-            v = v + 4 * U * (np.abs(log_mgf)[:, None] + np.abs(se))  # rounding of s·L and of the difference
+            v = v + 4 * U * (np.abs(mag)[:, None] + np.abs(se))  # rounding of s·L and of the difference
             v = np.where(np.isnan(v), np.inf, v)
             out[i : i + rows] = np.min(v, axis=0)
         res = weight * (1.0 + 1e-12) * np.exp(np.minimum(out, 700.0))
