@@ -26,15 +26,21 @@ Error bounds (per spectral index k; e_X, e_B the forward-transform bounds κ(log
   The same recurrences hold for T_n = Σⱼ |X|ʲ|A|^{n−1−j} (with moduli), and each complex product or
   sum errs by ≤ √5·u of the product of the moduli (Brent, Percival & Zimmermann, "Error bounds on complex
   floating-point multiplication", Math. Comp. 2007), so by induction |fl(S) − S(X̂, Â)| ≤ γ·T_N ≤
-  γ·N·M^{N−1}, γ = 8u·(log₂N + 2)² (each of the ≤ 2·log₂N levels adds the powers' relative errors,
-  ≤ 2√5·u·level, and ≤ 3√5·u of its own);
+  γ·N·M^{N−1} with γ = :func:`s_rounding` (N). The relative error of a power grows *linearly* in its
+  exponent (fl(Xⁿ)² has twice the relative error of fl(Xⁿ), plus √5·u), so fl(Xⁿ) errs by ≤ ρₙ = (n − 1)·√5·u
+  relatively (to first order). Relative to T, S_{2n} = S_n·(Xⁿ + Aⁿ) adds ≤ ρₙ + (1 + √5)·u to the error of
+  S_n, and S_{2n+1} = X·S_{2n} + A^{2n} (a weighted mean of the two terms' relative errors, bounded by their
+  sum) ≤ ρ_{2n} + (1 + √5)·u; the n of the doubling levels add up to ≤ N, those of the odd levels to ≤ 2N,
+  so γ = (3√5·N + 8(log₂N + 2)²)·u·(1 + 2N·u) (the last factor covers the second-order terms). [A bound 8u·(log₂N + 2)² without the linear term fails from
+  N ≈ 2000 on: 2040u > 1568u at N = 4096, tests/tradeoff/test_far_tail_audit.py.]
 * product: R̂ = fl(B̂·fl(S)) errs by ≤ e_B·|fl S| + (|B̂| + e_B)·|fl S − S| + √5·u·|B̂|·|fl S|;
 * the inverse transform's own rounding, κ·log₂n·u·|R̂| per entry (step 6).
 
 Outside the region where a^{*N} vanishes, x^{*N} = R + a^{*N} with 0 ≤ a^{*N}, and a composed entry of the
 bulk at loss L is bounded by Chernoff: (a^{*N})_L ≤ e^{−sL}·(Σⱼ aⱼ e^{s·gⱼ})ᴺ for every s > 0 (upper tail;
 the mirror image e^{sL}·(Σⱼ aⱼ e^{−s·gⱼ})ᴺ for the lower one), minimised over a grid of s, with the
-bulk's atoms moved in blocks of 32 to the block's worst end (only raises the sum: still a bound). A coarse
+bulk's atoms moved in blocks of 32 to the block's worst end (only raises the sum: still a bound), and
+the rounding of the log-space evaluation added (absolute in log space, so ∝ |s·g| and |s·L|, up to ~2e6·u). A coarse
 atom reads fine entries within F·h of its loss with kernel weights summing to Σ|κ|, so it adds
 Σ|κ|·(that bound at the nearest fine loss it reads). Where the bulk cannot reach (the sum of N bulk
 steps very unlikely to get there) this is astronomically small, so the pass serves every atom whose
@@ -77,6 +83,17 @@ def _binary_s(x: np.ndarray, a: np.ndarray, steps: int) -> np.ndarray:
             s = x * s + ap  # S_{2n+1} = X·S_{2n} + A^{2n}
             xp, ap = xp * x, ap * a
     return s
+
+
+def s_rounding(steps: int) -> float:
+    """γ with |fl(S) − S(X̂, Â)| ≤ γ·Σⱼ|X̂|ʲ|Â|^{N−1−j} for :func:`_binary_s` (module docstring):
+    (3√5·N + 8(log₂N + 2)²)·u·(1 + 2N·u), the linear term from the powers' relative errors.
+
+    >>> round(s_rounding(4096) / 2.0**-53)
+    29045
+    """
+    n = max(1, int(steps))
+    return (3.0 * _SQRT5 * n + 8.0 * (math.log2(n) + 2.0) ** 2) * U * (1.0 + 2.0 * n * U)
 
 
 def jump_spectrum(x: np.ndarray, cut: int, n: int, steps: int, workers: int, lower: bool = False) -> tuple[PowerSpectrum, float]:
@@ -122,7 +139,7 @@ def jump_spectrum(x: np.ndarray, cut: int, n: int, steps: int, workers: int, low
         s = _binary_s(xl, al, steps)
         pw1 = np.exp((steps - 1) * np.log(ml))  # M^{N−1}
         pw2 = np.exp((steps - 2) * np.log(ml)) if steps >= 2 else np.zeros_like(ml)  # M^{N−2}
-        gamma = 8.0 * U * (math.log2(steps) + 2.0) ** 2
+        gamma = s_rounding(steps)
         s_bound = steps * pw1 * (1.0 + gamma)  # ≥ |fl S|
         ds = gamma * steps * pw1 + 0.5 * steps * (steps - 1) * (e_x + eal) * pw2  # |fl S − S(X, A)|
         r = bl * s
@@ -152,8 +169,11 @@ def chernoff_log_mgf(a: np.ndarray, g: np.ndarray, steps: int, *, upper: bool) -
         v = np.log(mass)[None, :] + sign * _S_GRID[:, None] * gb[None, :]
         m = np.max(v, axis=1)
         lse = m + np.log(np.sum(np.exp(v - m[:, None]), axis=1))
-    # rounding of the sums and logs: a relative 64u·(1 + block count) per step, raised to the N-th power
-    return steps * (lse + 64 * U * (1.0 + nb))
+        # rounding: the sums and logs 64u·(1 + block count) per step; the exponents v = log mass ± s·g (s up to
+        # 1e5) and m err by ≤ 2u·|v| each, *absolute* in log space (3e-7 at s·g ≈ 2e6, N = 1000); then ×N
+        big_v = np.max(np.abs(np.where(np.isfinite(v), v, 0.0)), axis=1)
+        out = steps * (lse + 64 * U * (1.0 + nb) + 6 * U * big_v)
+    return out + 2 * U * np.abs(out)
 
 
 def jump_bulk_bound(log_mgf: np.ndarray, loss: np.ndarray, reach: float, weight: float, *, upper: bool) -> np.ndarray:
@@ -162,11 +182,14 @@ def jump_bulk_bound(log_mgf: np.ndarray, loss: np.ndarray, reach: float, weight:
     s = _S_GRID
     edge = loss - reach if upper else loss + reach
     rows = max(1, (1 << 20) // max(1, s.size))
+    mag = np.where(np.isfinite(log_mgf), log_mgf, 0.0)  # an empty bulk (−inf) stays a bound of 0
     out = np.empty(edge.size)
     with np.errstate(over="ignore", invalid="ignore"):
         for i in range(0, edge.size, rows):
             e = edge[i : i + rows]
-            v = log_mgf[:, None] - (s[:, None] * e[None, :] if upper else -s[:, None] * e[None, :])
+            se = s[:, None] * e[None, :]
+            v = log_mgf[:, None] - (se if upper else -se)
+            v = v + 4 * U * (np.abs(mag)[:, None] + np.abs(se))  # rounding of s·L and of the difference
             v = np.where(np.isnan(v), np.inf, v)
             out[i : i + rows] = np.min(v, axis=0)
         res = weight * (1.0 + 1e-12) * np.exp(np.minimum(out, 700.0))

@@ -1,0 +1,108 @@
+"""Adversarial soundness sweep of the per-threshold bound η(ε) and the far-tail passes (tradeoff/compose.py step 7′,
+tradeoff/compose_jump.py step 6″): random single steps of four families (fast-decaying, power-law, masses spread over
+1e-300 … 1, sparse), deficits 0 … 1e-3 sent to ±∞, N ∈ {2 … 64}, output coarsening F ∈ {1, 2, 3, 4}, composed by
+``compose_coarsened`` and read as the filled pessimistic pair; against the exact N-fold convolution in mpmath at 60
+digits (with the exact ±∞ masses 1 − (Σ step masses)ᴺ): every atom within its bound (F = 1), and δ(ε) + η(ε) ≥ the
+exact δ(ε) for the pair and its swap on a fine ε grid into the far tail. Prints each violation and a count.
+
+    PYTHONPATH=$PWD/src python benchmarks/audit_far_tail.py FIRST_SEED COUNT
+
+(the fast subset is tests/tradeoff/test_far_tail_audit.py)
+"""
+import math, sys, time
+import numpy as np, mpmath
+from dpcompare.tradeoff import Rounding
+from dpcompare.tradeoff.compose_coarse import compose_coarsened
+from dpcompare.tradeoff.grid import GridStep, to_pair
+mpmath.mp.dps = 60
+U = 2.0**-53
+
+def step_from_logq(log_q, h, k_lo, deficit=1e-9, err=0.0):
+    g = (k_lo + np.arange(log_q.size)) * h
+    log_p = log_q - g
+    with np.errstate(over="ignore"):
+        sp, sq = np.exp(log_p).sum(), np.exp(log_q).sum()
+    log_p = log_p - math.log(max(sp, sq) * (1.0 + deficit))
+    return GridStep(h, 0.0, k_lo, log_p, 0.0, 0.0, Rounding.PESSIMISTIC, err)
+
+def family(kind, rng):
+    size = int(rng.integers(5, 25)); h = float(rng.choice([0.02, 0.05, 0.1, 0.3])); k_lo = -int(rng.integers(0, size))
+    j = np.arange(size); j0 = -k_lo
+    if kind == "decay":
+        lq = -rng.uniform(0.5, 12) * np.maximum(j - j0, 0) ** 1.2 - 3.0 * np.maximum(j0 - j, 0) + rng.uniform(-.5, .5, size)
+    elif kind == "heavy":
+        lq = -rng.uniform(1.2, 4) * np.log1p(np.abs(j - j0)) + rng.uniform(-.5, .5, size)
+    elif kind == "span":
+        lq = rng.uniform(-690, 0, size); lq[j0] = 0.0
+    elif kind == "sparse":
+        lq = np.full(size, -np.inf); lq[j0] = 0.0; idx = rng.choice(size, 3, replace=False); lq[idx] = rng.uniform(-40, -1, 3)
+    deficit = float(rng.choice([1e-9, 1e-3, 0.0, 1e-15]))
+    return step_from_logq(lq, h, k_lo, deficit)
+
+def conv(a, b):
+    out = [mpmath.mpf(0)] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for k, y in enumerate(b):
+                if y: out[i + k] += x * y
+    return out
+
+def npow(x, n):
+    res, base = None, x
+    while n:
+        if n & 1: res = base if res is None else conv(res, base)
+        n >>= 1
+        if n: base = conv(base, base)
+    return res
+
+def check(step, N, label, tail_masses=None, F=1):
+    kw = {} if tail_masses is None else dict(tail_masses=tail_masses)
+    loss, clp, rep = compose_coarsened(step, N, F, tau=1e-60, workers=1, **kw)
+    pair = to_pair(loss, clp, Rounding.PESSIMISTIC); sw = pair.swap()
+    g = step.losses
+    with np.errstate(over="ignore"):
+        xq = [mpmath.mpf(float(v)) if np.isfinite(v) else mpmath.mpf(0) for v in np.exp(step.log_p + g)]
+        xp = [mpmath.mpf(float(v)) if np.isfinite(v) else mpmath.mpf(0) for v in np.exp(step.log_p)]
+    Q = npow(xq, N); P = npow(xp, N); i0 = N * step.k_lo; h = step.h
+    qinf = 1 - mpmath.fsum(xq) ** N; pinf = 1 - mpmath.fsum(xp) ** N
+    L = [(i0 + i) * h for i in range(len(Q))]
+    bad = []
+    # per atom
+    got = dict(zip(np.rint(loss / h).astype(int).tolist(), np.exp(clp).tolist()))
+    for Lk, e in (zip(rep.atom_loss.tolist(), rep.atom_error.tolist()) if F == 1 else ()):
+        idx = int(round(Lk / h)); t = idx - i0
+        if Lk >= 0:
+            truth = Q[t] if 0 <= t < len(Q) else 0; c = got.get(idx, 0.0) * math.exp(idx * h)
+        else:
+            truth = P[t] if 0 <= t < len(P) else 0; c = got.get(idx, 0.0)
+        if abs(mpmath.mpf(c) - truth) > e * (1 + 1e-9) + 2e-60:
+            bad.append(("atom", Lk, c, float(truth), e))
+    eps = np.unique(np.concatenate([np.linspace(0, max(rep.window[1], 0) + 1, 120), np.abs(np.array(L[::max(1, len(L)//200)])) + 1e-9]))
+    eta = rep.error_at(eps)
+    if np.any(np.diff(eta) > 0) or np.any(eta > rep.numerical_error):
+        bad.append(("eta-monotone", None))
+    d1, d2 = pair.delta(eps), sw.delta(eps)
+    for e, et, a, b in zip(eps.tolist(), eta.tolist(), d1.tolist(), d2.tolist()):
+        E = mpmath.mpf(e)
+        t1 = qinf + mpmath.fsum(Q[i] * -mpmath.expm1(E - L[i]) for i in range(len(Q)) if L[i] > e and Q[i])
+        t2 = pinf + mpmath.fsum(P[i] * -mpmath.expm1(E + L[i]) for i in range(len(P)) if L[i] < -e and P[i])
+        if a + et < t1 * (1 - 1e-12): bad.append(("delta", e, a, float(t1), et, float(t1) - a))
+        if b + et < t2 * (1 - 1e-12): bad.append(("swap", e, b, float(t2), et, float(t2) - b))
+    return bad, rep
+
+if __name__ == "__main__":
+    seed0 = int(sys.argv[1]); n = int(sys.argv[2])
+    kinds = ["decay", "heavy", "span", "sparse"]
+    tot = 0; nb = 0
+    for s in range(seed0, seed0 + n):
+        rng = np.random.default_rng(s)
+        kind = kinds[s % 4]; step = family(kind, rng); N = int(rng.choice([2, 3, 4, 8, 16, 32, 64]))
+        if N * step.log_p.size > 900: N = max(2, 900 // step.log_p.size)
+        try:
+            F = int(rng.choice([1, 1, 2, 3, 4])); bad, rep = check(step, N, kind, F=F)
+        except Exception as ex:
+            print("EXC", s, kind, N, repr(ex)[:200]); continue
+        tot += 1
+        if bad:
+            nb += 1; print("VIOL", s, kind, N, "F", F, step.log_p.size, step.h, step.k_lo, bad[:3], len(bad))
+    print("cases", tot, "with violations", nb)
