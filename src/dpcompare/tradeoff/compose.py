@@ -448,17 +448,48 @@ def compose(step: GridStep, steps: int, *, tau: float = 1e-18, workers: int = 2)
         out_logp[use] = ly - L[use] if which == "Q" else ly
         del y
     # masses of the exact composition of the grid step (finite part)
-    lp_fin = step.log_p[fin]
-    p_tot_step = float(np.exp(logsumexp(lp_fin)))
-    q_tot_step = float(np.exp(logsumexp(lp_fin + g[fin])))
-    p_max = math.exp(steps * math.log(min(p_tot_step, 1.0))) if p_tot_step > 0 else 0.0
-    q_max = math.exp(steps * math.log(min(q_tot_step, 1.0))) if q_tot_step > 0 else 0.0
+    p_max, q_max, cap_err = composed_mass_caps(step.log_p[fin], g[fin], steps, width)
     removed = _remove_excess(out_logp, L, p_max, q_max)
-    # the losses N·offset + I·h themselves carry a rounding error ≤ 4u·max|L|: a relative Q-error
-    input_err = steps * step.err + 4 * U * float(np.max(np.abs(L)))
+    # the losses N·offset + I·h themselves carry a rounding error ≤ 4u·max|L|: a relative Q-error; the ±∞
+    # atoms of the filled pair fall short of the exact ones by at most the caps' rounding (composed_mass_caps)
+    input_err = steps * step.err + 4 * U * float(np.max(np.abs(L))) + cap_err + width * U * removed
     eta = fft_err_total + removed + 4.0 * tau + input_err
     report = CompositionReport(steps, h, n, (float(L[0]), float(L[-1])), 4.0 * tau, fft_err_total, removed, input_err, eta)
     return out_logp, i_lo, report
+
+
+def composed_mass_caps(log_p: np.ndarray, g: np.ndarray, steps: int, n_out: int) -> tuple[float, float, float]:
+    """(p_max, q_max, err): the finite P- and Q-mass of the exact N-fold composition of a grid step
+    (P_fin^N, Q_fin^N; step 6 caps the composed masses at them) and a bound on how far the ±∞ atoms of the
+    filled pair can fall below the exact composition's because of the caps' rounding (step 7′).
+
+    With deficits filled, q₊∞ = 1 − Σq̂ and p₋∞ = 1 − Σp̂ over every finite atom, so every atom's error
+    would reach δ(ε) through them at every ε — were the sums not capped: step 6 keeps Σq̂ ≤ q_max, hence
+    q₊∞ ≥ 1 − q_max, the exact value up to the rounding of q_max and of the sum compared with it. The step
+    totals are correctly rounded sums (``math.fsum``) of exponentials within 4 ulp (8u relative), log
+    adds 8u·(1 + |log tot|) absolute, the N-fold product exp(N·log tot) multiplies that by N and adds
+    8u + u·N·|log tot|; the composed total compared with the cap (a logsumexp of n_out terms, pairwise
+    summation) is within (log₂ n_out + 136)·u. err = Σ over both sides of (e^{1.01·r} − 1)·cap.
+    (The cumulative sums of the removal err by ≤ n_out·u of the mass removed: the caller adds that.)
+
+    >>> p_max, q_max, err = composed_mass_caps(np.log([0.5, 0.5]), np.array([-1.0, 1.0]), 10, 21)
+    >>> p_max == 1.0 and 0.0 < err < 1e-12
+    True
+    """
+    def cap(log_m: np.ndarray) -> tuple[float, float]:
+        if log_m.size == 0:
+            return 0.0, 0.0
+        tot = math.fsum(np.exp(log_m).tolist())
+        if not tot > 0.0:
+            return 0.0, 0.0
+        lg = abs(math.log(min(tot, 1.0)))
+        m = math.exp(steps * math.log(min(tot, 1.0)))
+        rel = U * (steps * (16.0 + 9.0 * (1.0 + lg)) + 8.0 + math.log2(max(n_out, 2)) + 136.0)
+        return m, math.expm1(1.01 * rel) * m
+
+    p_max, p_err = cap(np.asarray(log_p, dtype=float))
+    q_max, q_err = cap(np.asarray(log_p, dtype=float) + np.asarray(g, dtype=float))
+    return p_max, q_max, p_err + q_err
 
 
 def _remove_excess(log_p: np.ndarray, L: np.ndarray, p_max: float, q_max: float) -> float:

@@ -41,7 +41,6 @@ from collections.abc import Callable
 
 import numpy as np
 from scipy import fft as sfft
-from scipy.special import logsumexp
 
 from .._numerics import log1mexp
 from .compose import (
@@ -52,6 +51,7 @@ from .compose import (
     DiscretizationTooFine,
     PowerSpectrum,
     _remove_excess,
+    composed_mass_caps,
     chernoff_window,
     compose,
     power_spectrum,
@@ -282,11 +282,7 @@ def compose_coarsened(
             shift[ok] = lzc[ok] - lz[ok]
         out_loss[use] = gu + shift
     # masses of the exact composition of the grid step (finite part): the totals of step 6
-    lp_fin = step.log_p[fin]
-    p_tot_step = float(np.exp(logsumexp(lp_fin)))
-    q_tot_step = float(np.exp(logsumexp(lp_fin + g)))
-    p_max = math.exp(steps * math.log(min(p_tot_step, 1.0))) if p_tot_step > 0 else 0.0
-    q_max = math.exp(steps * math.log(min(q_tot_step, 1.0))) if q_tot_step > 0 else 0.0
+    p_max, q_max, cap_err = composed_mass_caps(step.log_p[fin], g, steps, gl.size)
     before = out_logp.copy()
     removed = _remove_excess(out_logp, out_loss, p_max, q_max)
     if removed > 0.0:  # the mass taken from each atom, in its unit (Q at G ≥ 0, P below): step 7′
@@ -297,7 +293,8 @@ def compose_coarsened(
         atom_err[ch] += np.where(np.isfinite(taken), np.maximum(taken, 0.0), math.inf)
     # the losses N·offset + I·h carry a rounding error ≤ 4u·max|L| (a relative Q-error); a merged loss
     # log(Σq/Σp) adds ≤ 8u·(1 + |log mass|) relative, and Σ mass·|log mass| ≤ 1/e per atom
-    input_err = steps * step.err + 4 * U * float(np.max(np.abs(gl), initial=0.0))
+    # the ±∞ atoms of the filled pair fall short of the exact ones by at most the caps' rounding (composed_mass_caps)
+    input_err = steps * step.err + 4 * U * float(np.max(np.abs(gl), initial=0.0)) + cap_err + gl.size * U * removed
     if not pess:
         input_err += 8 * U * gl.size
     itemised = fft_err_total + removed
