@@ -229,26 +229,34 @@ class Gaussian(PrivacyLossMechanism):
             top = np.maximum(a, b)
             big_l = np.logaddexp(a, b)
             v = np.exp(big_l)
-            dlam = np.where(mid, (ELEM + 5.0 * U) * np.abs(lam), ELEM * (np.abs(lp) + np.abs(lq)) + U * np.abs(lam))
+            # (each shared subexpression below is evaluated once: the same operations in the same order)
+            alam = np.abs(lam)
+            dlam = np.where(mid, (ELEM + 5.0 * U) * alam, ELEM * (np.abs(lp) + np.abs(lq)) + U * alam)
+            dlam_mu = dlam / mu
+            aratio = np.abs(ratio)
 
             def term_error(z, logw, term):
-                d = 1.01 * (dlam / mu + U * (np.abs(ratio) + np.abs(z)))
-                e = ELEM * np.abs(logw) + rnd.ndtr_rel(z) + rnd.mills_bound(z - d) * d + U * np.abs(term)
+                d = 1.01 * (dlam_mu + U * (aratio + np.abs(z)))
+                elog, eterm = ELEM * np.abs(logw), U * np.abs(term)
+                e = elog + rnd._ndtr_rel_raw(z) + rnd._mills_bound_raw(z - d) * d + eterm
                 # z = +∞ (λ/μ overflowed: the real z exceeds 1e308) has Φ = 1 to far below rounding
-                return np.where(np.isposinf(z), ELEM * np.abs(logw) + U * np.abs(term), e)
+                return np.where(np.isposinf(z), elog + eterm, e)
 
             ea, eb = term_error(za, lp, a), term_error(zb, lq, b)
-            wa = np.where(np.isfinite(top), np.exp(a - top), 0.0)
-            wb = np.where(np.isfinite(top), np.exp(b - top), 0.0)
+            ftop = np.isfinite(top)
+            wa = np.where(ftop, np.exp(a - top), 0.0)
+            wb = np.where(ftop, np.exp(b - top), 0.0)
             tot = wa + wb
-            wa, wb = wa / np.where(tot > 0, tot, 1.0), wb / np.where(tot > 0, tot, 1.0)
+            den = np.where(tot > 0, tot, 1.0)
+            wa, wb = wa / den, wb / den
             ea = np.where(wa > 0, ea, 0.0)
             eb = np.where(wb > 0, eb, 0.0)
-            round_ = U * np.abs(np.where(np.isfinite(top), big_l, 0.0)) + 3.0 * ELEM
+            round_ = U * np.abs(np.where(ftop, big_l, 0.0)) + 3.0 * ELEM
             r_lo = 1.01 * (wa * -np.expm1(-ea) + wb * -np.expm1(-eb) + round_)
             r_hi = 1.01 * (wa * np.expm1(ea) + wb * np.expm1(eb) + round_)
-            lo = rnd.lower(v, r_lo, 4.0 * TINY)
-            hi = rnd.upper(v, r_hi, 4.0 * TINY, ceil=None)
+            fv = np.isfinite(v)
+            lo = rnd._lower_raw(v, r_lo, 4.0 * TINY, 0.0, fv)
+            hi = rnd._upper_raw(v, r_hi, 4.0 * TINY, None, fv)
         exact = (pi <= 0.0) | (pi >= 1.0)
         return np.where(exact, 0.0, lo), np.where(exact, 0.0, np.minimum(hi, np.minimum(pi, 1.0 - pi)))
 
@@ -426,12 +434,14 @@ class Laplace(PrivacyLossMechanism):
         pi = np.asarray(pi, dtype=float)
         m = self.m
         om = rnd.one_minus_down(np.clip(pi, 0.0, 1.0))
-        with np.errstate(under="ignore"):
-            mid = np.exp(-0.5 * m) * np.sqrt(pi * om)
         r = 1.01 * (2.0 * ELEM + 4.0 * U + U * 0.5 * m)
-        lo = np.minimum(np.minimum(pi, om), rnd.lower(mid, r, 2.0 * TINY))
-        hi_mid = rnd.upper(np.exp(-0.5 * m) * np.sqrt(pi * (1.0 - pi)), r + 2.0 * U, 2.0 * TINY)
-        hi = np.minimum(np.minimum(pi, 1.0 - pi), hi_mid)
+        with np.errstate(all="ignore"):  # π ∈ [0, 1] is validated: only underflow can occur
+            scale = np.exp(-0.5 * m)  # (one exp for both ends: the same double each time)
+            mid = scale * np.sqrt(pi * om)
+            lo = np.minimum(np.minimum(pi, om), rnd._lower_raw(mid, r, 2.0 * TINY, 0.0))
+            q = 1.0 - pi
+            hi_mid = rnd._upper_raw(scale * np.sqrt(pi * q), r + 2.0 * U, 2.0 * TINY, None)
+            hi = np.minimum(np.minimum(pi, q), hi_mid)
         return lo, np.maximum(hi, lo)
 
     @property
