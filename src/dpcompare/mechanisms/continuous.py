@@ -26,7 +26,7 @@ from ..directed_rounding import ELEM, TINY, U
 from .._validation import POSITIVE, Param, check_params, format_number
 from . import gaussian_profile
 from ..tradeoff import Bracket, Sense
-from .base import Mechanism, epsilon_by_search, interval_bracket
+from .base import _ROUNDING_ABS, Mechanism, _ordered, epsilon_by_search, interval_bracket
 
 
 def _twice(x: np.ndarray) -> np.ndarray:
@@ -85,6 +85,17 @@ class PrivacyLossMechanism(Mechanism):
         """R(π) rounded outwards by the mechanism's error analysis (``_bayes_error_directed``)."""
         lo, hi = self._bayes_error_directed(np.asarray(pi, dtype=float))
         return interval_bracket(lo, hi, Sense.LOWER)
+
+    def bayes_error_interval(self, pi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``Mechanism.bayes_error_interval`` without building the intermediate Bracket of ``_bayes_error_bounds``
+        when the directed ends are already ordered (then that Bracket's checks cannot fail and it holds the
+        same doubles); anything else, or an overridden ``_bayes_error_bounds``, takes the general path."""
+        if type(self)._bayes_error_bounds is PrivacyLossMechanism._bayes_error_bounds:
+            lo, hi = self._bayes_error_directed(np.asarray(pi, dtype=float))
+            if np.asarray(lo - hi <= 0.0).all():  # ordered, no NaN: interval_bracket's min/max, then the clip and checks
+                return _ordered((np.minimum(lo, hi), np.maximum(lo, hi)), 0.0, np.minimum(pi, 1.0 - pi),
+                                absolute=_ROUNDING_ABS + float(self.numerical_error))
+        return super().bayes_error_interval(pi)
 
     def _bayes_error_directed(self, pi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(lower, upper) doubles around the real R(π); the default has no error analysis and is the plain
@@ -245,7 +256,7 @@ class Gaussian(PrivacyLossMechanism):
             elog, eterm = ELEM * np.abs(logw), U * np.abs(terms)
             e = elog + rnd._ndtr_rel_raw(z) + rnd._mills_bound_raw(z - d) * d + eterm
             # z = +∞ (λ/μ overflowed: the real z exceeds 1e308) has Φ = 1 to far below rounding
-            e = np.where(np.isposinf(z), elog + eterm, e)
+            e = np.where(z == np.inf, elog + eterm, e)  # (np.isposinf, as one ufunc)
             ftop = np.isfinite(top)
             ftop2 = _twice(ftop)
             w = np.where(ftop2, np.exp(terms - _twice(top)), 0.0)  # [wₐ, w_b]
