@@ -57,7 +57,7 @@ def _margin_raw(v: Any, rel: Any, abs_: Any) -> np.ndarray:
     return np.where(((rel > 0) & (v != 0)) | (np.asarray(abs_) > 0), m + 2.0 * TINY, m)
 
 
-def _lower_raw(v: Any, rel: Any, abs_: Any, floor: float | None, finite: Any = None) -> np.ndarray:
+def lower_raw(v: Any, rel: Any, abs_: Any, floor: float | None, finite: Any = None) -> np.ndarray:
     """``lower`` for float ``v``/``rel`` under the caller's ``errstate(all="ignore")``; ``finite`` is
     ``np.isfinite(v)`` if the caller has it. The result is a fresh array."""
     m = _margin_raw(v, rel, abs_)
@@ -67,8 +67,8 @@ def _lower_raw(v: Any, rel: Any, abs_: Any, floor: float | None, finite: Any = N
     return out
 
 
-def _upper_raw(v: Any, rel: Any, abs_: Any, ceil: float | None, finite: Any = None) -> np.ndarray:
-    """``upper`` for float ``v``/``rel`` under the caller's ``errstate(all="ignore")`` (see ``_lower_raw``)."""
+def upper_raw(v: Any, rel: Any, abs_: Any, ceil: float | None, finite: Any = None) -> np.ndarray:
+    """``upper`` for float ``v``/``rel`` under the caller's ``errstate(all="ignore")`` (see ``lower_raw``)."""
     m = _margin_raw(v, rel, abs_)
     out = np.where((m > 0) & (np.isfinite(v) if finite is None else finite), np.nextafter(v + m, np.inf), v)
     if ceil is not None:  # np.minimum returns a NaN operand as it is
@@ -83,14 +83,14 @@ def lower(v: Any, rel: Any, abs_: Any = 0.0, *, floor: float | None = 0.0) -> np
     """
     v = np.asarray(v, dtype=float)
     with np.errstate(all="ignore"):
-        return _lower_raw(v, np.asarray(rel, dtype=float), abs_, floor)
+        return lower_raw(v, np.asarray(rel, dtype=float), abs_, floor)
 
 
 def upper(v: Any, rel: Any, abs_: Any = 0.0, *, ceil: float | None = None) -> np.ndarray:
     """A double ≥ v·(1 + rel) + abs_ (v ≥ 0), hence ≥ every real T ≤ v·(1 + rel) + abs_; clipped at ``ceil``."""
     v = np.asarray(v, dtype=float)
     with np.errstate(all="ignore"):
-        return _upper_raw(v, np.asarray(rel, dtype=float), abs_, ceil)
+        return upper_raw(v, np.asarray(rel, dtype=float), abs_, ceil)
 
 
 def one_minus_down(x: Any) -> np.ndarray:
@@ -124,10 +124,10 @@ def ndtr_rel(z: Any) -> np.ndarray:
     """
     z = np.asarray(z, dtype=float)
     with np.errstate(over="ignore", invalid="ignore", under="ignore"):
-        return _ndtr_rel_raw(z)
+        return ndtr_rel_raw(z)
 
 
-def _ndtr_rel_raw(z: Any) -> np.ndarray:
+def ndtr_rel_raw(z: Any) -> np.ndarray:
     """``ndtr_rel`` for a float ``z`` under the caller's ``errstate`` (the same operations, so the same doubles)."""
     lower_tail = 8.0 * (1.0 + z * z) * U
     # z ≥ 0: Φ(z) = 1 − ½erfc(z/√2) (Cephes ndtr), whose error is the erfc part's, ≤ ½e^{−z²/2} of it
@@ -142,10 +142,10 @@ def mills_bound(t: Any) -> np.ndarray:
     (Φ ≥ ½ there). So |log Φ(z + d) − log Φ(z)| ≤ mills_bound(z − |d|)·|d|."""
     t = np.asarray(t, dtype=float)
     with np.errstate(over="ignore", invalid="ignore"):
-        return _mills_bound_raw(t)
+        return mills_bound_raw(t)
 
 
-def _mills_bound_raw(t: Any) -> np.ndarray:
+def mills_bound_raw(t: Any) -> np.ndarray:
     """``mills_bound`` for a float ``t`` under the caller's ``errstate``."""
     return np.where(t < 0.0, 1.0 - t, 0.8 * np.exp(-0.5 * np.minimum(t, 1e154) ** 2))
 

@@ -254,7 +254,7 @@ class Gaussian(PrivacyLossMechanism):
             # the error e of each term (eₐ, e_b side by side)
             d = 1.01 * (_twice(dlam / mu) + U * (_twice(np.abs(ratio)) + np.abs(z)))
             elog, eterm = ELEM * np.abs(logw), U * np.abs(terms)
-            e = elog + rnd._ndtr_rel_raw(z) + rnd._mills_bound_raw(z - d) * d + eterm
+            e = elog + rnd.ndtr_rel_raw(z) + rnd.mills_bound_raw(z - d) * d + eterm
             # z = +∞ (λ/μ overflowed: the real z exceeds 1e308) has Φ = 1 to far below rounding
             e = np.where(z == np.inf, elog + eterm, e)  # (np.isposinf, as one ufunc)
             ftop = np.isfinite(top)
@@ -269,8 +269,8 @@ class Gaussian(PrivacyLossMechanism):
             r_lo = 1.01 * (p_lo[:n] + p_lo[n:] + round_)
             r_hi = 1.01 * (p_hi[:n] + p_hi[n:] + round_)
             fv = np.isfinite(v)
-            lo = rnd._lower_raw(v, r_lo, 4.0 * TINY, 0.0, fv)
-            hi = rnd._upper_raw(v, r_hi, 4.0 * TINY, None, fv)
+            lo = rnd.lower_raw(v, r_lo, 4.0 * TINY, 0.0, fv)
+            hi = rnd.upper_raw(v, r_hi, 4.0 * TINY, None, fv)
         exact = (pi <= 0.0) | (pi >= 1.0)
         lo = np.where(exact, 0.0, lo)
         hi = np.where(exact, 0.0, np.minimum(hi, np.minimum(pi, 1.0 - pi)))
@@ -454,9 +454,9 @@ class Laplace(PrivacyLossMechanism):
         with np.errstate(all="ignore"):  # π ∈ [0, 1] is validated: only underflow can occur
             scale = np.exp(-0.5 * m)  # (one exp for both ends: the same double each time)
             mid = scale * np.sqrt(pi * om)
-            lo = np.minimum(np.minimum(pi, om), rnd._lower_raw(mid, r, 2.0 * TINY, 0.0))
+            lo = np.minimum(np.minimum(pi, om), rnd.lower_raw(mid, r, 2.0 * TINY, 0.0))
             q = 1.0 - pi
-            hi_mid = rnd._upper_raw(scale * np.sqrt(pi * q), r + 2.0 * U, 2.0 * TINY, None)
+            hi_mid = rnd.upper_raw(scale * np.sqrt(pi * q), r + 2.0 * U, 2.0 * TINY, None)
             hi = np.minimum(np.minimum(pi, q), hi_mid)
         return lo, np.maximum(hi, lo)
 
