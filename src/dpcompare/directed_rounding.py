@@ -44,9 +44,36 @@ TINY = 5e-324
 def _margin(v: np.ndarray, rel: Any, abs_: Any) -> np.ndarray:
     rel = np.asarray(rel, dtype=float)
     with np.errstate(all="ignore"):
-        m = (rel * np.abs(v) + abs_) * (1.0 + 8.0 * U)
-        # below the normal range the three roundings are absolute (≤ ½ subnormal unit each): 2 units cover them
-        return np.where(((rel > 0) & (v != 0)) | (np.asarray(abs_) > 0), m + 2.0 * TINY, m)
+        return _margin_raw(v, rel, abs_)
+
+
+def _margin_raw(v: Any, rel: Any, abs_: Any) -> np.ndarray:
+    """``_margin`` for float ``v``/``rel`` under the caller's ``errstate(all="ignore")`` (the fast path of the
+    closed-form views: the same operations in the same order, so the same doubles)."""
+    m = (rel * np.abs(v) + abs_) * (1.0 + 8.0 * U)
+    # below the normal range the three roundings are absolute (≤ ½ subnormal unit each): 2 units cover them
+    if type(abs_) is float and abs_ > 0.0:  # every element takes the two units (the np.where below, all True)
+        return m + 2.0 * TINY
+    return np.where(((rel > 0) & (v != 0)) | (np.asarray(abs_) > 0), m + 2.0 * TINY, m)
+
+
+def lower_raw(v: Any, rel: Any, abs_: Any, floor: float | None, finite: Any = None) -> np.ndarray:
+    """``lower`` for float ``v``/``rel`` under the caller's ``errstate(all="ignore")``; ``finite`` is
+    ``np.isfinite(v)`` if the caller has it. The result is a fresh array."""
+    m = _margin_raw(v, rel, abs_)
+    out = np.where((m > 0) & (np.isfinite(v) if finite is None else finite), np.nextafter(v - m, -np.inf), v)
+    if floor is not None:  # np.maximum returns a NaN operand as it is
+        np.maximum(out, floor, out=out)
+    return out
+
+
+def upper_raw(v: Any, rel: Any, abs_: Any, ceil: float | None, finite: Any = None) -> np.ndarray:
+    """``upper`` for float ``v``/``rel`` under the caller's ``errstate(all="ignore")`` (see ``lower_raw``)."""
+    m = _margin_raw(v, rel, abs_)
+    out = np.where((m > 0) & (np.isfinite(v) if finite is None else finite), np.nextafter(v + m, np.inf), v)
+    if ceil is not None:  # np.minimum returns a NaN operand as it is
+        np.minimum(out, ceil, out=out)
+    return out
 
 
 def lower(v: Any, rel: Any, abs_: Any = 0.0, *, floor: float | None = 0.0) -> np.ndarray:
@@ -56,24 +83,14 @@ def lower(v: Any, rel: Any, abs_: Any = 0.0, *, floor: float | None = 0.0) -> np
     """
     v = np.asarray(v, dtype=float)
     with np.errstate(all="ignore"):
-        m = _margin(v, rel, abs_)
-        w = np.nextafter(v - m, -np.inf)
-        out = np.where((m > 0) & np.isfinite(v), w, v)
-        if floor is not None:
-            out = np.where(np.isnan(out), out, np.maximum(out, floor))
-    return out
+        return lower_raw(v, np.asarray(rel, dtype=float), abs_, floor)
 
 
 def upper(v: Any, rel: Any, abs_: Any = 0.0, *, ceil: float | None = None) -> np.ndarray:
     """A double ≥ v·(1 + rel) + abs_ (v ≥ 0), hence ≥ every real T ≤ v·(1 + rel) + abs_; clipped at ``ceil``."""
     v = np.asarray(v, dtype=float)
     with np.errstate(all="ignore"):
-        m = _margin(v, rel, abs_)
-        w = np.nextafter(v + m, np.inf)
-        out = np.where((m > 0) & np.isfinite(v), w, v)
-        if ceil is not None:
-            out = np.where(np.isnan(out), out, np.minimum(out, ceil))
-    return out
+        return upper_raw(v, np.asarray(rel, dtype=float), abs_, ceil)
 
 
 def one_minus_down(x: Any) -> np.ndarray:
@@ -107,11 +124,16 @@ def ndtr_rel(z: Any) -> np.ndarray:
     """
     z = np.asarray(z, dtype=float)
     with np.errstate(over="ignore", invalid="ignore", under="ignore"):
-        lower_tail = 8.0 * (1.0 + z * z) * U
-        # z ≥ 0: Φ(z) = 1 − ½erfc(z/√2) (Cephes ndtr), whose error is the erfc part's, ≤ ½e^{−z²/2} of it
-        zc = np.minimum(np.abs(z), 1e154)
-        upper_tail = 8.0 * U + 8.0 * (1.0 + zc * zc) * U * np.exp(-0.5 * zc * zc)
-        return np.where(z < 0.0, lower_tail, upper_tail) + ELEM
+        return ndtr_rel_raw(z)
+
+
+def ndtr_rel_raw(z: Any) -> np.ndarray:
+    """``ndtr_rel`` for a float ``z`` under the caller's ``errstate`` (the same operations, so the same doubles)."""
+    lower_tail = 8.0 * (1.0 + z * z) * U
+    # z ≥ 0: Φ(z) = 1 − ½erfc(z/√2) (Cephes ndtr), whose error is the erfc part's, ≤ ½e^{−z²/2} of it
+    zc = np.minimum(np.abs(z), 1e154)
+    upper_tail = 8.0 * U + 8.0 * (1.0 + zc * zc) * U * np.exp(-0.5 * zc * zc)
+    return np.where(z < 0.0, lower_tail, upper_tail) + ELEM
 
 
 def mills_bound(t: Any) -> np.ndarray:
@@ -120,7 +142,12 @@ def mills_bound(t: Any) -> np.ndarray:
     (Φ ≥ ½ there). So |log Φ(z + d) − log Φ(z)| ≤ mills_bound(z − |d|)·|d|."""
     t = np.asarray(t, dtype=float)
     with np.errstate(over="ignore", invalid="ignore"):
-        return np.where(t < 0.0, 1.0 - t, 0.8 * np.exp(-0.5 * np.minimum(t, 1e154) ** 2))
+        return mills_bound_raw(t)
+
+
+def mills_bound_raw(t: Any) -> np.ndarray:
+    """``mills_bound`` for a float ``t`` under the caller's ``errstate``."""
+    return np.where(t < 0.0, 1.0 - t, 0.8 * np.exp(-0.5 * np.minimum(t, 1e154) ** 2))
 
 
 # ---------------------------------------------------------------------------------------------- sums

@@ -78,9 +78,13 @@ def interval_bracket(lower: Any, upper: Any, sense: Sense, low: Any = None, high
     hi = np.asarray(upper, dtype=float)
     if low is not None or high is not None:
         lo, hi = np.clip(lo, low, high), np.clip(hi, low, high)
-    slack = (_ROUNDING_DELTA_ABS + _ROUNDING_REL * np.maximum(np.abs(lo), np.abs(hi))) if absolute is None else absolute
-    if np.all(lo - hi <= slack):  # False on a NaN
+    diff = lo - hi
+    if absolute is None and (diff <= 0.0).all():  # ordered (the slack below is > 0): the same branch, without it
         lo, hi = np.minimum(lo, hi), np.maximum(lo, hi)
+    else:
+        slack = (_ROUNDING_DELTA_ABS + _ROUNDING_REL * np.maximum(np.abs(lo), np.abs(hi))) if absolute is None else absolute
+        if (diff <= slack).all():  # False on a NaN
+            lo, hi = np.minimum(lo, hi), np.maximum(lo, hi)
     return Bracket.from_interval(lo[()], hi[()], sense)  # raises, naming the NaN or the inversion
 
 
@@ -102,7 +106,7 @@ def _ordered(bounds: Any, low: Any, high: Any, absolute: float | None = None) ->
         slack = _ROUNDING_DELTA_ABS + _ROUNDING_REL * np.maximum(np.abs(lo), np.abs(hi))
     else:
         slack = absolute
-    if np.all(lo - hi <= slack):  # False on a NaN
+    if np.asarray(lo - hi <= slack).all():  # False on a NaN
         return np.minimum(lo, hi), np.maximum(lo, hi)
     Bracket.from_interval(lo, hi, Sense.UPPER)  # raises, naming the NaN or the inversion
     raise AssertionError("unreachable: an inverted bracket passed the Bracket check")  # pragma: no cover

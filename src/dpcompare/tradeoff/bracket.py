@@ -46,6 +46,8 @@ class Sense(enum.Enum):
 
 
 def _as_value(x: Any) -> float | np.ndarray:
+    if type(x) is float:
+        return x
     arr = np.asarray(x, dtype=float)
     if arr.ndim == 0:
         return float(arr)
@@ -75,12 +77,17 @@ class Bracket:
         if not isinstance(self.sense, Sense):
             raise TypeError(f"sense must be a Sense, got {self.sense!r}")
         pess, opt = _as_value(self.pessimistic), _as_value(self.optimistic)
-        if np.shape(pess) != np.shape(opt):
-            raise ValueError(f"pessimistic and optimistic must have the same shape, got {np.shape(pess)} and {np.shape(opt)}")
-        if np.any(np.isnan(pess)) or np.any(np.isnan(opt)):
-            raise ValueError("a bracket end is nan")
-        bad = (pess < opt) if self.sense is Sense.UPPER else (pess > opt)
-        if np.any(bad):
+        if type(pess) is float and type(opt) is float:  # scalars: the same checks without numpy calls
+            if pess != pess or opt != opt:
+                raise ValueError("a bracket end is nan")
+            bad = (pess < opt) if self.sense is Sense.UPPER else (pess > opt)
+        else:
+            if np.shape(pess) != np.shape(opt):
+                raise ValueError(f"pessimistic and optimistic must have the same shape, got {np.shape(pess)} and {np.shape(opt)}")
+            if np.isnan(pess).any() or np.isnan(opt).any():
+                raise ValueError("a bracket end is nan")
+            bad = (pess < opt) if self.sense is Sense.UPPER else (pess > opt)
+        if bad.any() if type(bad) is not bool else bad:
             i = int(np.flatnonzero(np.ravel(bad))[0])
             p, o = float(np.ravel(pess)[i]), float(np.ravel(opt)[i])
             rel, word = (">=", "larger") if self.sense is Sense.UPPER else ("<=", "smaller")
