@@ -1,4 +1,4 @@
-"""BASELINE — the paper's own method, not dpcompare: seed 000, Appendix B.3 (Δ-divergence
+"""BASELINE — the paper's own method, not dpcompare: [BCP], Appendix B.3 (Δ-divergence
 implementation for the mechanisms of Figure 3), reproduced as our speed and accuracy baseline.
 
 The algorithm, as published:
@@ -30,7 +30,7 @@ from scipy.optimize import minimize_scalar
 from scipy.stats import laplace, norm
 
 
-# ----------------------------------------------------------------- seed 000, App. B.3, verbatim
+# ----------------------------------------------------------------- [BCP], App. B.3, verbatim
 def f_gauss(alpha: Union[Sequence[float], float], mu: float) -> float:
     "Gaussian mechanism trade-off function at alpha with parameter mu."
     assert (alpha >= np.zeros_like(alpha)).all() and (

@@ -1,24 +1,24 @@
-"""Every row of issue 17's performance table, each against its peers in the same run, as one Markdown table.
+"""Every row of the performance table, each against its peers in the same run, as one Markdown table.
 
 Rows (job | before, as measured in the issue | now | peer | peer / now):
 
   1. CLI ``dpcompare compare "gaussian(mu=1)" "laplace(b=1)"``, whole process (median of ``--cli-runs``); the
      peer is the floor: a process that only imports numpy, scipy.special (as dpcompare imports it), typer and rich;
   2. ``compare(Gaussian(mu=1), Laplace(b=1))`` (both Δ, crossings, verdict) and ``delta_divergences`` (both ways)
-     vs seed 000's Appendix B.3 code (``baseline_b3.py``) at its tolerance 1e-3, with the error against the
+     vs [BCP]'s Appendix B.3 code (``baseline_b3.py``) at its tolerance 1e-3, with the error against the
      30-digit mpmath reference;
-  3. the certified Theorem 3 pair (seed 000 §5: SGM σ = 2 vs 3, p = 9e-4, N = 1.4e6 vs 3.4e6), Δ both
+  3. the certified Theorem 3 pair ([BCP] §5: SGM σ = 2 vs 3, p = 9e-4, N = 1.4e6 vs 3.4e6), Δ both
      directions through the public ``delta_bracket`` (fresh process: time, peak RSS, bracket width) vs
      dp-accounting's PLDs at discretisation 1e-4 (fresh process);
-  4. σ calibration to (8, 1e-5), |ε − 8| ≤ 1e-3, certified, for p = 0.01, N = 1000 (issue 17) and for the Opacus
-     configuration of issue 14 (batch 256 of 60 000, 10 epochs: p = 256/60000, N = 2344), vs Opacus'
+  4. σ calibration to (8, 1e-5), |ε − 8| ≤ 1e-3, certified, for p = 0.01, N = 1000 and for the Opacus
+     configuration (batch 256 of 60 000, 10 epochs: p = 256/60000, N = 2344), vs Opacus'
      ``get_noise_multiplier`` (RDP and PRV) and dp-accounting's ``calibrate_dp_mechanism`` (PLD);
   5. one certified ε of DP-SGD (σ = 0.5863, p = 0.01, N = 1000, δ = 1e-5) vs dp-accounting's PLD accountant,
      Microsoft's prv-accountant, autodp and Opacus' RDP accountant (each peer's own, uncertified, ε);
-  6. shuffling (seed 002 Thm 4.2), ε₀ = 1, n = 10⁶: build + ε at δ = 1e-6 vs the clones bound of Feldman,
+  6. shuffling ([MIX] Thm 4.2), ε₀ = 1, n = 10⁶: build + ε at δ = 1e-6 vs the clones bound of Feldman,
      McMillan & Talwar (``dpcompare.mixtures.FMTBound``);
   7. shuffling, n = 10⁹ (fresh process: time, peak RSS, δ bracket at the reported ε);
-  8. the Figure-6 sweep of seed 000 (``examples/dpsgd_figure6.py``'s grid) on 2 processes: points/s.
+  8. the Figure-6 sweep of [BCP] (``examples/dpsgd_figure6.py``'s grid) on 2 processes: points/s.
 
 Every "now" is this tree; peers run in the same process or in fresh processes of the same run, so each ratio
 is measured under the same load. ``--quick`` (the smoke test) shrinks every job (B.3 at tol 1e-2, Theorem 3 at
@@ -51,13 +51,13 @@ SRC = ROOT / "src"
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "tests"))
 
-#: the issue's "today" column (issue 17, measured on main before the issue's work)
+#: the "before" column (measured on main before that work)
 BEFORE = {
     "cli": "0.86 s",
     "gauss_laplace": "3.6–6.4 ms; 519–3 442× B.3",
     "thm3": "4.0 s, 565 MB, width 5e-6",
     "calibrate_a": "0.37 s",
-    "calibrate_b": "— (issue 14: ≥ 1× Opacus RDP)",
+    "calibrate_b": "— (≥ 1× Opacus RDP)",
     "epsilon": "—",
     "shuffle_1e6": "~1 s",
     "shuffle_1e9": "killed",
@@ -143,7 +143,7 @@ def gauss_laplace(quick: bool, repeat: int) -> list[dict]:
         (ab, ba), t = _best(fn, repeat)
         err = max(abs(ab.value - ref.delta_gl), abs(ba.value - ref.delta_lg))
         rows.append(_row("gauss_laplace", f"Gaussian(μ=1) vs Laplace(b=1): {label}",
-                         f"{t * 1e3:.3f} ms, error {err:.1e}", f"seed 000 App. B.3 (tol {tol:g}) {b3['seconds']:.2f} s",
+                         f"{t * 1e3:.3f} ms, error {err:.1e}", f"[BCP] App. B.3 (tol {tol:g}) {b3['seconds']:.2f} s",
                          b3["seconds"] / t, seconds=t, peer_seconds=b3["seconds"], error=err))
     return rows
 
@@ -381,7 +381,7 @@ def figure6(quick: bool, points: int) -> list[dict]:
 
 # ---------------------------------------------------------------------------------------------- table
 def markdown(rows: list[dict]) -> str:
-    out = ["| job | before (issue 17) | now | peer (same run) | peer / now |", "| --- | --- | --- | --- | --- |"]
+    out = ["| job | before | now | peer (same run) | peer / now |", "| --- | --- | --- | --- | --- |"]
     last = None
     for r in rows:
         same = r["job"] == last

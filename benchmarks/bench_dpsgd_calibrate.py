@@ -2,8 +2,8 @@
 against the peers, as ratios.
 
 Configurations:
-  A. p = 0.01, N = 1000 (issue 17's row "σ calibration");
-  B. the Opacus configuration of issue 14: batch 256, dataset 60 000, 10 epochs → p = 256/60000,
+  A. p = 0.01, N = 1000 (the speed table's row "σ calibration");
+  B. the Opacus configuration: batch 256, dataset 60 000, 10 epochs → p = 256/60000,
      N = ⌈10·60000/256⌉ = 2344.
 
 Methods (each timed ``--repeat`` times, median reported; dpcompare's caches are cleared before every run):

@@ -1,4 +1,4 @@
-"""Benchmark: Δ-divergence of Gaussian μ=1 vs Laplace b=1, dpcompare against seed 000 App. B.3.
+"""Benchmark: Δ-divergence of Gaussian μ=1 vs Laplace b=1, dpcompare against [BCP] App. B.3.
 
 In one run it times
   1. the paper's method (``baseline_b3.py``: uniform π grid of ceil(1/tol) points, one
@@ -11,7 +11,7 @@ In one run it times
 and prints each Δ, its absolute error against the mpmath reference (``tests/reference_values.py``,
 30 digits), whether the certified bracket contains the reference, and the speed-up over B.3.
 
-Target (issue 17): dpcompare ≥ 10 000× faster than B.3 at its tolerance 1e-3, error ≤ 1e-12.
+Target: dpcompare ≥ 10 000× faster than B.3 at its tolerance 1e-3, error ≤ 1e-12.
 B.3 is timed once (it takes seconds); dpcompare is the minimum over ``--repeat`` runs.
 
 Usage:
@@ -44,7 +44,7 @@ from dpcompare.comparison import delta_divergence, delta_divergences  # noqa: E4
 from dpcompare.mechanisms.oracle import TradeoffOracle  # noqa: E402
 from reference_values import gauss_laplace_reference  # noqa: E402
 
-TARGET_SPEEDUP = 10_000.0  # issue 17: ≥ 10 000× B.3 at its tolerance 1e-3
+TARGET_SPEEDUP = 10_000.0  # target: ≥ 10 000× B.3 at its tolerance 1e-3
 TARGET_ERROR = 1e-12
 # a bracket "contains" the reference up to the rounding of double-precision Bayes errors
 BRACKET_SLACK = 1e-15

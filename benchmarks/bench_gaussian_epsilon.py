@@ -3,13 +3,13 @@
 In one run it times, on the same seeded pairs (ψ log-uniform in [0.05, 50], δ log-uniform in
 [1e-12, 1e-2]):
   1. ``dpcompare.gaussian.epsilon(psi, delta)`` — one vectorised call (monotone Newton in log space,
-     seed 001 eq 6.7; min over ``--repeat`` runs), and the same function called once per pair;
+     [SI] eq 6.7; min over ``--repeat`` runs), and the same function called once per pair;
   2. dp-accounting's analytic routine ``dp_accounting.gaussian_mechanism.get_epsilon_gaussian(σ, δ)``
      (Balle & Wang 2018, Brent in log space), one call per pair, σ = 1/ψ;
   3. autodp's ``autodp.dp_bank.get_eps_ana_gaussian(σ, δ)`` (same method, scipy ``root_scalar``),
      one call per pair;
 and prints each time, the speed-up ratios and the maximum disagreement |ε_ours − ε_theirs|
-(absolute, and relative to max(1, ε)). Target (issue 3): faster than both, disagreement ≤ 1e-6 —
+(absolute, and relative to max(1, ε)). Target: faster than both, disagreement ≤ 1e-6 —
 checked with the per-pair loop, so the comparison does not rest on vectorisation alone.
 
 A second, smaller table arbitrates accuracy on the full range the issue names (ψ ∈ [1e-4, 100],

@@ -5,7 +5,7 @@ tree in the same run.
 Jobs (each: build the certified pairs, then ε at δ = 1e-5, f on 1001 α and δ on 101 ε — every view
 reads both pairs, so a smaller pair is part of the gain):
 
-- ``random_init`` one step (seed 002 Thm 5.1): clipped least squares (Example D.2), least squares
+- ``random_init`` one step ([MIX] Thm 5.1): clipped least squares (Example D.2), least squares
   (Example D.1), logistic (Example D.3);
 - ``random_init`` T steps (heuristic): logistic T = 3 (the README example), clipped T = 10;
 - ``as_pairs`` of a closed-form mechanism (algebra.py: Gaussian μ = 1 and Laplace b = 1, ×10) and

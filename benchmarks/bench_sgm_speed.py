@@ -1,4 +1,4 @@
-"""Benchmark (issue 17): the certified Theorem 3 pair of seed 000, both directions — this tree against a
+"""Benchmark: the certified Theorem 3 pair of [BCP], both directions — this tree against a
 baseline tree of dpcompare, in one run.
 
 M = SGM(σ = 2, p = 9e-4, N = 1.4e6), M̃ = SGM(σ = 3, p = 9e-4, Ñ = 3.4e6): build both mechanisms

@@ -1,4 +1,4 @@
-"""Benchmark: the shuffle model at n = 10⁶ users, dpcompare (seed 002 Thm 4.2) against the clones bound.
+"""Benchmark: the shuffle model at n = 10⁶ users, dpcompare ([MIX] Thm 4.2) against the clones bound.
 
 In one run, for each ε₀ it times
 
@@ -12,7 +12,7 @@ and prints the times, their ratio, both ε and the width of dpcompare's certifie
 
 Target (issue): trade-off and δ(ε) for n = 10⁶ in under 10 s on 2 cores.
 
-Scaling mode (issue 17's targets: n = 10⁶ ≤ 0.1 s; n = 10⁹ ≤ 10 s and ≤ 1 GB, certified): for each
+Scaling mode (targets: n = 10⁶ ≤ 0.1 s; n = 10⁹ ≤ 10 s and ≤ 1 GB, certified): for each
 n, a fresh process builds ``Shuffled(1, n)`` (Thm 4.2) and computes ε at δ = 1e-6; the script
 reports the time of that work (after a warm-up) and the process's peak RSS, for this tree and for a
 baseline tree (default /work/main/src, i.e. main before this change) in the same run. Each child runs

@@ -1,4 +1,4 @@
-"""Benchmark (issue 17): the seed-000 Figure 6 DP-SGD sweep — points per second, this tree against a baseline
+"""Benchmark: the seed-000 Figure 6 DP-SGD sweep — points per second, this tree against a baseline
 tree of dpcompare, in one run.
 
 Grid (examples/dpsgd_figure6.py): baseline p = 0.01, N = 500, σ calibrated to (ε, δ) = (8, 1e-5); points

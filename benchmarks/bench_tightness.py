@@ -1,4 +1,4 @@
-"""Benchmark: how tight is the certified pessimistic δ(ε) of the subsampled Gaussian? (issue 13, part 3)
+"""Benchmark: how tight is the certified pessimistic δ(ε) of the subsampled Gaussian?
 
 For three SGM configurations (σ, p, N) and ε ∈ {0.5, 1, 2} it prints, in one run:
 

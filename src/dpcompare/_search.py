@@ -148,7 +148,7 @@ def solve(
     good_end, bad_end = (hi, lo) if side is Side.ABOVE else (lo, hi)
 
     def _run() -> SearchResult:
-        nonlocal lo, hi, step
+        nonlocal step
         # 1. coordinates
         if scale is Scale.LOG:
             t_lo = math.log(max(lo, _TINY)) if lo > 0 or not integer else 0.0

@@ -63,7 +63,7 @@ def test_bench_all_quick_prints_markdown_table():
     proc = _run_all()
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0] == "| job | before (issue 17) | now | peer (same run) | peer / now |"
+    assert lines[0] == "| job | before | now | peer (same run) | peer / now |"
     assert lines[1] == "| --- | --- | --- | --- | --- |"
     body = [ln for ln in lines[2:] if ln.startswith("| ")]
     assert len(body) == 4  # compare, delta_divergence, shuffling n = 1e4 and its fresh-process row

@@ -89,7 +89,7 @@ class Emergent:
                  "certified Δ(A^⊗N ‖ B^⊗Ñ)": c.delta_ab if c.delta_ab is not None else "not computed",
                  "certified Δ(B^⊗Ñ ‖ A^⊗N)": c.delta_ba if c.delta_ba is not None else "not computed",
                  "how": c.note}
-        lines = [f"[BCP] Theorem 3 for A^⊗N vs B^⊗Ñ, with the certified Δ", f"  A = {self.a.spec}, N = {self.steps_a}",
+        lines = ["[BCP] Theorem 3 for A^⊗N vs B^⊗Ñ, with the certified Δ", f"  A = {self.a.spec}, N = {self.steps_a}",
                  f"  B = {self.b.spec}, Ñ = {self.steps_b}"]
         return "\n".join(lines + [f"  {k}: {v}" for k, v in extra.items()])
 

@@ -217,6 +217,10 @@ def two_atom_window(pair: DiscretePair, steps: int) -> int:
     return sum(hi - lo + 1 for lo, hi in _atom_indices(lpa, lpb, lqa, lqb, steps))
 
 
+class LossesNotDistinct(ValueError):
+    """The composed losses of a two-atom step coincide in double precision: the exact route does not apply."""
+
+
 def compose_two_atoms(pair: DiscretePair, steps: int) -> tuple[DiscretePair, float]:
     """(the composed pair, η): ``steps`` compositions of an exact pair with one or two finite atoms
     (module docstring), every δ and Bayes error of the returned pair within η of the truth."""
@@ -227,8 +231,14 @@ def compose_two_atoms(pair: DiscretePair, steps: int) -> tuple[DiscretePair, flo
         raise ValueError(f"steps must be an integer >= 1, got {steps!r}")
     la, lb, lpa, lpb, lqa, lqb = _two_atom_sides(pair)
     log_sp, log_sq = float(np.logaddexp(lpa, lpb)), float(np.logaddexp(lqa, lqb))
-    p_inf = 1.0 if log_sp == -math.inf else -math.expm1(n * log_sp)  # 1 − s_P^N
-    q_inf = 1.0 if log_sq == -math.inf else -math.expm1(n * log_sq)
+    # log s carries the rounding of logaddexp (≤ 8u·(1 + |log s|), elementary functions within 4 ulp), and the
+    # binomial's probabilities π = e^{log b − log s}, ρ = e^{log a − log s} inherit it: Loader's m + m′ − n
+    # terms no longer cancel against N·log s, so every composed log-mass (and 1 − s^N) is off by ≤ N times it
+    sp_err = 0.0 if not math.isfinite(lpb) or not math.isfinite(lpa) else n * 8 * U * (1.0 + abs(log_sp))
+    sq_err = 0.0 if not math.isfinite(lqb) or not math.isfinite(lqa) else n * 8 * U * (1.0 + abs(log_sq))
+    # 1 − s^N ≥ 0 in real numbers; a log s that rounds above 0 is within the error just stated (counted in η)
+    p_inf = 1.0 if log_sp == -math.inf else max(0.0, -math.expm1(n * log_sp))  # 1 − s_P^N
+    q_inf = 1.0 if log_sq == -math.inf else max(0.0, -math.expm1(n * log_sq))
     if not math.isfinite(lpb):  # one atom: N·ℓₐ with masses s^N
         log_p, log_q = np.array([n * lpa]), np.array([n * lqa])
         err = np.array([4 * U * (abs(n * lpa) + abs(n * lqa) + abs(n * la))])
@@ -248,18 +258,21 @@ def compose_two_atoms(pair: DiscretePair, steps: int) -> tuple[DiscretePair, flo
         else:
             loss = n * la + jf * (lb - la)
             loss_err = 4 * U * (abs(n * la) + jf * abs(lb - la))
-        err = np.maximum(ep + 4 * U * (np.abs(log_p) + abs(n * log_sp)), eq + 4 * U * (np.abs(log_q) + abs(n * log_sq))) + loss_err
+        err = np.maximum(ep + sp_err + 4 * U * (np.abs(log_p) + abs(n * log_sp)),
+                         eq + sq_err + 4 * U * (np.abs(log_q) + abs(n * log_sq))) + loss_err
         keep = (log_p > LOG_MASS_FLOOR) | (log_q > LOG_MASS_FLOOR)
         kept_out += int(np.count_nonzero(~keep))
         loss, log_p, log_q, err = loss[keep], log_p[keep], log_q[keep], err[keep]
         if loss.size > 1 and not np.all(np.diff(loss) > 0):
-            raise ValueError("the composed losses are not distinct in double precision (step losses too close)")
+            raise LossesNotDistinct("the composed losses are not distinct in double precision (step losses too close)")
     with np.errstate(over="ignore"):
         rel = np.expm1(err)
         eta = float(np.sum(rel * (np.exp(log_p) + np.exp(log_q))))
     eta += (loss.size + 8) * U + (5e-324 if kept_out else 0.0)
+    # the ±∞ masses 1 − s^N: off by ≤ (e^{1.01·N·err(log s)} − 1)·s^N
+    eta += math.expm1(1.01 * sp_err) * (1.0 - p_inf) + math.expm1(1.01 * sq_err) * (1.0 - q_inf)
     out = DiscretePair(loss, log_p, p_inf, q_inf, exact_log_q=log_q)
     return out, eta * (1 + 1e-6)
 
 
-__all__ = ["compose_two_atoms", "two_atom_window", "binomial_log_pmf", "binomial_window", "stirlerr", "bd0", "MAX_ABS_LOSS", "MAX_ATOMS"]
+__all__ = ["LossesNotDistinct", "compose_two_atoms", "two_atom_window", "binomial_log_pmf", "binomial_window", "stirlerr", "bd0", "MAX_ABS_LOSS", "MAX_ATOMS"]

@@ -176,7 +176,7 @@ def _delta_bracket(comp, sigma: float, p: float, steps: int, eps: np.ndarray) ->
     """(δ_lo, δ_hi) of one composition at ``eps``, with the Chernoff tail bound where the FFT's is near η."""
     b = profile_bracket(comp, eps)
     hi, lo = np.asarray(b.pessimistic, dtype=float), np.asarray(b.optimistic, dtype=float)
-    if np.any(hi <= TAIL_FACTOR * comp.pessimistic_error):
+    if np.any(hi <= TAIL_FACTOR * comp.pessimistic_error_at(eps)):
         hi = np.minimum(hi, tail_bound(sigma, p, steps).delta(eps).reshape(hi.shape))
     return lo, hi
 

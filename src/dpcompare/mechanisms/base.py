@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import abc
 import importlib
-import importlib
 import math
 from functools import cached_property
 from typing import TYPE_CHECKING, Any

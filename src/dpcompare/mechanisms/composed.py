@@ -129,7 +129,7 @@ class Composed(PairMechanism):
         """The exact binomial composition of a step with one or two finite atoms (randomized response,
         ε-DP, (ε, δ)-DP: composition/binomial.py), or None where it does not apply or would build more
         than ``MAX_ATOMS`` atoms (checked before any allocation); ``discretization`` is not used there."""
-        from ..composition.binomial import MAX_ABS_LOSS, MAX_ATOMS, compose_two_atoms, two_atom_window
+        from ..composition.binomial import MAX_ABS_LOSS, MAX_ATOMS, LossesNotDistinct, compose_two_atoms, two_atom_window
         from ..composition.sgm_certified import CertifiedComposition
         from ..tradeoff.compose import CompositionReport
 
@@ -140,7 +140,7 @@ class Composed(PairMechanism):
         t0 = time.perf_counter()
         try:
             out, eta = compose_two_atoms(pair, self.steps)
-        except ValueError:  # composed losses not distinct in double precision: the grid route
+        except LossesNotDistinct:  # composed losses not distinct in double precision: the grid route
             return None
         lo, hi = (float(out.loss[0]), float(out.loss[-1])) if out.size else (0.0, 0.0)
         report = CompositionReport(self.steps, 0.0, 0, (lo, hi), 0.0, 0.0, 0.0, eta, eta)

@@ -43,7 +43,12 @@ class Under(str, enum.Enum):
 
 class PrivacyLossMechanism(Mechanism):
     """A symmetric mechanism with closed-form privacy-loss tails; views are closed forms rounded outwards
-    (brackets a few ulp wide around the real value, from each view's error analysis)."""
+    (brackets a few ulp wide around the real value, from each view's error analysis).
+
+    A subclass supplies that analysis by overriding ``_bayes_error_directed``, ``_tradeoff_directed`` and
+    ``_delta_bounds`` (the Gaussian and Laplace do); the defaults return the plain closed-form value as
+    both ends, i.e. no outward rounding, so a subclass without its own analysis is exact only to the last
+    few ulps of its formulas."""
 
     exact = True
 

@@ -12,7 +12,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ..tradeoff import DiscretePair, PairBracket, Sense
+from ..tradeoff import Bracket, DiscretePair, PairBracket, Sense
 from .base import _ROUNDING_ABS, Mechanism, interval_bracket
 
 #: Bayes-error slack of the order check of a pair bracket (floating-point rounding of R)

@@ -161,9 +161,7 @@ def chernoff_log_mgf(a: np.ndarray, g: np.ndarray, steps: int, *, upper: bool) -
     nb = -(-a.size // _BLOCK)
     starts = np.arange(nb) * _BLOCK
     mass = np.add.reduceat(a, starts)
-    ends = np.minimum(starts + _BLOCK, a.size) - 1
     gb = np.maximum.reduceat(g, starts) if upper else np.minimum.reduceat(g, starts)
-    del ends
     sign = 1.0 if upper else -1.0
     with np.errstate(divide="ignore", over="ignore"):
         v = np.log(mass)[None, :] + sign * _S_GRID[:, None] * gb[None, :]

@@ -11,7 +11,7 @@ from typing import Any
 
 from .app import main
 
-del app  # the submodule: the name `app` of this package is the Typer app (below)
+del app  # noqa: F821  (the submodule: the name `app` of this package is the Typer app (below))
 
 __all__ = ["app", "main"]
 
