@@ -90,9 +90,10 @@ def test_corollary43_profile(n, eps0):
     raw = symmetrize_eq3(mix_with_identity(prop41_pairs(eps0, n)[0], 2 * w))
     eps = np.linspace(0.0, eps0 + 0.5, 41)
     assert np.max(np.abs(cor43_delta(eps0, n, eps) - raw.delta(eps))) <= 1e-12
-    # the mechanism reports the ε₀-DP floor of it: never above Cor 4.3, and 0 from ε₀ on
+    # the mechanism reports the ε₀-DP floor of it: never above Cor 4.3 beyond the outward rounding of a large
+    # pair's δ (≤ 5e-12 relative, tradeoff/pair.py; 3.1e-12 measured at n = 500, ε = 0), and 0 from ε₀ on
     d = Shuffled(eps0, n).delta(eps)
-    assert np.all(d <= cor43_delta(eps0, n, eps) * (1 + 1e-12) + 1e-15)
+    assert np.all(d <= cor43_delta(eps0, n, eps) * (1 + 5e-12) + 1e-15)
     assert np.all(d[eps >= eps0] == 0.0)
 
 
