@@ -104,12 +104,18 @@ def main() -> None:
     ap.add_argument("--baseline-src", default=None, help="a baseline src/ directory instead of a commit")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--rounds", type=int, default=3, help="processes per tree and job, alternating (the fastest counts)")
+    ap.add_argument("--only", default=None, help="job names separated by ';' (default: every job)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    names = list(JOBS) if args.only is None else args.only.split(";")
+    unknown = [name for name in names if name not in JOBS]
+    if unknown:
+        ap.error(f"--only: unknown job(s) {unknown}; the jobs are {list(JOBS)}")
+    jobs = {name: JOBS[name] for name in names}
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         base = args.baseline_src or _baseline_src(args.baseline_rev, tmp)
-        for name, expr in JOBS.items():
+        for name, expr in jobs.items():
             bs, ns = [], []
             for _ in range(args.rounds):  # alternate the trees; the fastest round is the least disturbed
                 bs.append(_child(base, expr, args.repeat))
