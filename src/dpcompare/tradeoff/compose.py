@@ -119,6 +119,7 @@ that the caller's cell masses rely on where quadrature is not used. Everything e
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -180,11 +181,8 @@ class CompositionReport:
         eps = np.asarray(eps, dtype=float)
         if self.atom_loss is None or self.atom_error is None or not math.isfinite(self.numerical_error):
             return np.full(eps.shape, self.numerical_error)
-        loss, err = self.atom_loss, self.atom_error
-        up = np.where(loss >= 0.0, err, 0.0)
-        down = np.where(loss < 0.0, err, 0.0)
-        hi_cum = np.concatenate([np.cumsum(up[::-1])[::-1], [0.0]])  # Σ_{i ≥ k}
-        lo_cum = np.concatenate([[0.0], np.cumsum(down)])  # Σ_{i < k}
+        loss = self.atom_loss
+        hi_cum, lo_cum = self._error_sums
         k_hi = np.searchsorted(loss, eps, side="right")  # first atom with loss > ε
         k_lo = np.searchsorted(loss, -eps, side="left")  # atoms with loss < −ε
         base = self.numerical_error - self.atom_error_total
@@ -193,6 +191,17 @@ class CompositionReport:
         out = base + (hi_cum[k_hi] + lo_cum[k_lo]) * slack
         out = np.minimum(out, self.numerical_error)  # both are valid bounds
         return np.where(eps >= 0.0, out, self.numerical_error)
+
+    @functools.cached_property
+    def _error_sums(self) -> tuple[np.ndarray, np.ndarray]:
+        """(Σ_{i ≥ k} of the bounds of the atoms with loss ≥ 0, Σ_{i < k} of those below 0), k = 0 … n, for
+        :meth:`error_at` (computed once: a search for ε(δ) reads η(ε) a dozen times)."""
+        loss, err = self.atom_loss, self.atom_error
+        up = np.where(loss >= 0.0, err, 0.0)
+        down = np.where(loss < 0.0, err, 0.0)
+        hi_cum = np.concatenate([np.cumsum(up[::-1])[::-1], [0.0]])  # Σ_{i ≥ k}
+        lo_cum = np.concatenate([[0.0], np.cumsum(down)])  # Σ_{i < k}
+        return hi_cum, lo_cum
 
 
 #: atoms per block in the coarse search of :func:`chernoff_window`
