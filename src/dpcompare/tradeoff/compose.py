@@ -97,7 +97,11 @@ Argument, in numbered steps (the code follows the numbering)
    own pass, so the chosen one is too). This serves tails reached through a few large steps — the
    subsampled Gaussian at small p, N = 10 or 1000; a light-tailed step reaching the tail through many
    moderate steps (the Gaussian, μ = 2 at δ = 1e-12) is helped little: there neither N·m_b nor the bulk's
-   bound is small at any cut.
+   bound is small at any cut. The passes cost about as much as the rest of the composition and matter only
+   where δ is within reach of η(ε), so the subsampled Gaussian's accountant composes without them and adds
+   them from the same window and spectra when a question needs them
+   (:func:`~dpcompare.tradeoff.compose_coarse.compose_coarsened_lazy`; the trigger is
+   ``composition.sgm_certified.side_for_epsilon``/``side_for_profile``).
 8. **Coarsening for output.** The composed pairs (10⁶ atoms) are coarsened once before they are
    handed to :class:`~dpcompare.tradeoff.DiscretePair`: the pessimistic one by a split onto a coarser
    grid (step 2 again, exact), the optimistic one by merging runs of atoms (step 3's post-processing,
