@@ -21,22 +21,25 @@ Rows:
   cli        whole CLI processes vs ``python -c "import numpy, scipy.special"``;
   b3         ``compare(Gaussian(μ=1), Laplace(b=1))`` vs [BCP] Appendix B.3's code (tol 1e-3), in-process.
 
-Profile of the warm ε job (N = 10⁴, a new σ: nothing cached), this tree. Without the profiler: CPU 0.10–0.11 s
-(was 0.16–0.23 s before the pessimistic side's one-step partition used one cell per grid interval, which cut
-``_log_gauss_interval`` from 0.137 s to 0.038 s tottime under cProfile). cProfile (inflates pure-Python loops
-~4×; load ≈ 4 on 2 cores), top rows by tottime, 0.55 s in all:
+Profile of the warm ε job (N = 10⁴, a new σ: nothing cached), this tree: CPU 0.07–0.10 s (load 8–11 on 2 cores;
+0.19–0.21 s at load 2 when the far-tail passes were built for every composition, 0.10–0.11 s before they
+existed). ``time.process_time`` per stage (medians over 9 new σ, load ≈ 10; cProfile at this load was useless):
 
-    tradeoff/compose.py  _extended_dft (10 spectral entries in long double)   0.167 s
-    tradeoff/compose.py  lse (Chernoff window refinement)                     0.059 s (0.079 cum.)
-    scipy.fft r2c (forward rFFT)                                              0.044 s
-    composition/sgm_step.py  _log_gauss_interval (one-step cell masses)       0.038 s (0.063 cum.)
-    tradeoff/compose_coarse.py  spectrum                                      0.034 s (0.253 cum.)
-    tradeoff/compose.py  a_of / b_of (Chernoff bounds)                        0.024 + 0.018 s
+    composition/sgm_step.py  one-step partition (certified cell masses)                          0.025 s
+    tradeoff/grid.py  pessimistic split onto the grid (step 2)                                   0.008 s
+    tradeoff/compose.py  chernoff_window (block search, refinement on one in-place buffer)       0.015 s (was 0.03)
+    tradeoff/compose.py  power_spectrum, Q and P passes (rFFT, live entries)                     0.010 s
+    tradeoff/compose.py  _extended_dft (10 entries per pass in long double, chained in k)        0.016 s (was 0.04)
+    tradeoff/compose_coarse.py  _finish (coarse read-out, removal, caps)                         0.009 s
+    composition/sgm_certified.py  side_for_epsilon (ε search, 34 δ(ε) of 0.25 ms; the trigger)   0.018 s
+    far-tail passes (step 6″): not built at δ = 1e-5 (they were ≈ 0.1 s, half the warm time)
     imports (cold only): dpcompare.mechanisms.sgm + composition ≈ 0.1 s wall; dp-accounting not imported
 
-What is left is tradeoff/compose.py's error-bound machinery (extended-precision DFT entries, Chernoff window),
-about 60 % of the warm time. The same question asked again (a new ``SubsampledGaussian`` with the same σ, p, N
-in the same process) is answered from the module-level cache of pessimistic pairs
+The passes are built when a question reaches the far tail (composition/sgm_certified.py ``side_for_epsilon``,
+``side_for_profile``: where they could improve the certified answer by more than 1e-5 of it), from the window
+and spectra already computed. What is left is the one-step partition and the scalar δ(ε) evaluations of the ε
+search (tradeoff/pair.py, log space). The same question asked again (a new ``SubsampledGaussian`` with the same
+σ, p, N in the same process) is answered from the module-level cache of pessimistic pairs
 (``composition.sgm_compose.pessimistic_side``, 16 entries) in a few ms: that is how a user who re-asks meets it,
 and the "same σ" warm rows measure it.
 

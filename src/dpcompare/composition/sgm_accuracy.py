@@ -42,7 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._limits import FFT_BYTES_COARSE, fft_points_that_fit
-from .sgm_certified import certified_delta, pair_epsilon, profile_bracket
+from .sgm_certified import certified_delta, composition_for_profile, pair_epsilon, profile_bracket
 from .sgm_compose import TAIL_FACTOR, compose_subsampled_gaussian, tail_bound
 from .sgm_grid import AUTO_MAX_FFT, _estimated_fft_len, default_discretization
 
@@ -174,6 +174,7 @@ class DeltaAnswer:
 
 def _delta_bracket(comp, sigma: float, p: float, steps: int, eps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(δ_lo, δ_hi) of one composition at ``eps``, with the Chernoff tail bound where the FFT's is near η."""
+    comp = composition_for_profile(comp, eps)  # with the far-tail passes where ``eps`` needs them
     b = profile_bracket(comp, eps)
     hi, lo = np.asarray(b.pessimistic, dtype=float), np.asarray(b.optimistic, dtype=float)
     if np.any(hi <= TAIL_FACTOR * comp.pessimistic_error_at(eps)):

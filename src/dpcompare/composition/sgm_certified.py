@@ -55,6 +55,66 @@ from .sgm_grid import (  # noqa: F401  (re-exported)
 from .sgm_step import grid_range, inverse_privacy_loss, loss_std, privacy_loss, sgm_partition  # noqa: F401
 
 
+#: the far-tail passes (tradeoff/compose.py step 6″) are built for a question only where they could improve its
+#: certified answer by more than this fraction (:func:`side_for_epsilon`, :func:`side_for_profile`)
+FAR_TAIL_GAIN = 1e-5
+
+
+def _could_gain(side: PessimisticSide, eps: np.ndarray, delta: np.ndarray) -> bool:
+    """Whether the far-tail passes could certify δ(ε) ≤ ``delta`` at some finite ``eps`` where this side does not.
+
+    The passes recompute the itemised atoms only: the uniform part of η(ε) (window, input, ±∞ atoms) stays, and
+    each recomputed atom is another bounded computation of the same exact composed mass. This side's δ̂(ε) is within
+    I(ε) (the itemised part of η(ε), :meth:`PessimisticSide.itemised_at`) of that exact mass's δ(ε), and the
+    passes' certified δ(ε) is ≥ it, so the passes lower the certified δ(ε) = δ̂(ε) + η(ε) by at most 2·I(ε): they
+    cannot help where δ̂(ε) + η(ε) − 2·I(ε) > ``delta``."""
+    eps = np.asarray(eps, dtype=float)
+    if side.far_tail_builder is None:
+        return False
+    fin = np.isfinite(eps)
+    if not np.any(fin):
+        return False
+    e = eps[fin]
+    d = np.broadcast_to(np.asarray(delta, dtype=float), eps.shape)[fin]
+    hi = np.maximum(side.pair.delta(e), side.swapped.delta(e)) + side.error_at(e)
+    return bool(np.any(hi - 2.0 * side.itemised_at(e) <= d))
+
+
+def side_for_epsilon(side: PessimisticSide, delta: float) -> tuple[PessimisticSide, float]:
+    """(side, certified ε(δ)) for ε(δ) read off a pessimistic side whose far-tail passes may not be built yet:
+    the side itself, or the side with its passes (:attr:`PessimisticSide.with_far_tails`, built once) where they
+    could certify an ε below (1 − FAR_TAIL_GAIN)·ε (:func:`_could_gain` at that point), or where this side certifies
+    no finite ε. Either answer is certified (:func:`pair_epsilon` with the side's η(ε)); where the passes are
+    built, the answer is the one of a side built with them from the start, bit for bit."""
+    eps = pair_epsilon(side.pair, side.numerical_error, delta, side.swapped, side.error_at)
+    if side.far_tail_builder is None or eps == 0.0:
+        return side, eps
+    if math.isfinite(eps) and not _could_gain(side, np.array([eps * (1.0 - FAR_TAIL_GAIN)]), delta):
+        return side, eps
+    far = side.with_far_tails
+    if far is side:
+        return side, eps
+    return far, pair_epsilon(far.pair, far.numerical_error, delta, far.swapped, far.error_at)
+
+
+def side_for_profile(side: PessimisticSide, eps) -> PessimisticSide:
+    """The side to read δ(ε) at ``eps`` off: itself, or itself with the far-tail passes where they could lower a
+    certified δ(ε) by more than FAR_TAIL_GAIN of it (:func:`_could_gain`; both are certified)."""
+    eps = np.atleast_1d(np.asarray(eps, dtype=float))
+    if side.far_tail_builder is None:
+        return side
+    hi = np.maximum(side.pair.delta(eps), side.swapped.delta(eps)) + side.error_at(eps)
+    return side.with_far_tails if _could_gain(side, eps, hi * (1.0 - FAR_TAIL_GAIN)) else side
+
+
+def composition_for_profile(comp: CertifiedComposition, eps) -> CertifiedComposition:
+    """:func:`side_for_profile` for a composition: ``comp`` or ``comp.with_far_tails``."""
+    side = comp.pessimistic_side
+    if side is None or side.far_tail_builder is None:
+        return comp
+    return comp.with_far_tails if side_for_profile(side, eps) is not side else comp
+
+
 def profile_bracket(comp: CertifiedComposition, eps: np.ndarray) -> Bracket:
     """Certified bracket of the symmetrised δ(ε) of a composition, read off the *asymmetric* pairs.
 
@@ -63,9 +123,11 @@ def profile_bracket(comp: CertifiedComposition, eps: np.ndarray) -> Bracket:
     the asymmetric pairs avoids the cancellation of building the symmetrised curve. Both ends are
     widened by the composition's ``numerical_error`` (which bounds the error of every δ at ε ≥ 0: the
     masses with L ≥ 0 come from the Q-pass, so |Δδ| ≤ Σ|Δq|, tradeoff/compose.py steps 4 and 7) — the
-    pessimistic end by its per-threshold form η(ε) ≤ η (step 7′) — and clipped to [0, 1].
+    pessimistic end by its per-threshold form η(ε) ≤ η (step 7′) — and clipped to [0, 1]. The far-tail passes of
+    the pessimistic side are built where ``eps`` needs them (:func:`composition_for_profile`).
     """
     eps = np.asarray(eps, dtype=float)
+    comp = composition_for_profile(comp, eps)
     pess, opt = comp.pessimistic, comp.optimistic
     hi = np.maximum(pess.delta(eps), pess.swap().delta(eps)) + comp.pessimistic_error_at(eps)
     lo = np.maximum(opt.delta(eps), opt.swap().delta(eps)) - comp.optimistic_error
@@ -202,6 +264,7 @@ def certified_delta(
     """
     eps = np.asarray(eps, dtype=float)
     side = pessimistic_side(sigma, p, steps, _spacing(sigma, p, steps, discretization, tolerance))
+    side = side_for_profile(side, eps)
     hi = np.minimum(np.maximum(side.pair.delta(eps), side.swapped.delta(eps)) + side.error_at(eps), 1.0)
     if np.any(hi <= TAIL_FACTOR * side.error_at(eps)):
         hi = np.minimum(hi, tail_bound(sigma, p, steps).delta(eps).reshape(hi.shape))
@@ -223,7 +286,7 @@ def certified_epsilon(
     True
     """
     side = pessimistic_side(sigma, p, steps, _spacing(sigma, p, steps, discretization, tolerance))
-    eps = pair_epsilon(side.pair, side.numerical_error, delta, side.swapped, side.error_at)
+    side, eps = side_for_epsilon(side, delta)
     if not math.isfinite(eps) or delta <= TAIL_FACTOR * float(side.error_at(eps)):
         eps = min(eps, tail_bound(sigma, p, steps).epsilon(delta))
     return eps

@@ -11,8 +11,8 @@ import functools
 import math
 import os
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -20,7 +20,7 @@ from ..tradeoff import DiscretePair, Rounding
 from ..tradeoff import compose as certified_compose
 from ..tradeoff import grid as certified_grid
 from ..tradeoff.compose import CompositionReport, DiscretizationTooFine
-from ..tradeoff.compose_coarse import compose_coarsened
+from ..tradeoff.compose_coarse import compose_coarsened, compose_coarsened_lazy
 from ..tradeoff.grid import U
 from .sgm_grid import KAPPA_H, MAX_ABS_LOSS, NEGLIGIBLE_MU, OUTPUT_ATOMS, WINDOW_TAIL, _check_grid
 from .sgm_step import grid_range, loss_std, sgm_partition
@@ -45,6 +45,9 @@ class CertifiedComposition:
     #: the error bounds of each side alone (η of the pessimistic pair, η of the optimistic pair);
     #: ``numerical_error`` is their maximum
     side_errors: tuple[float, float] | None = None
+    #: the :class:`PessimisticSide` the pessimistic pair comes from (None where it was built otherwise): it
+    #: builds the far-tail passes on demand (:attr:`with_far_tails`)
+    pessimistic_side: PessimisticSide | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         # direction is a type: a pessimistic field holding an optimistic pair (or vice versa) is refused
@@ -70,6 +73,18 @@ class CertifiedComposition:
         if rep is None or rep.atom_error is None or not math.isfinite(rep.numerical_error):
             return np.full(eps.shape, self.pessimistic_error)
         return rep.error_at(eps) + (self.pessimistic_error - rep.numerical_error)
+
+    @functools.cached_property
+    def with_far_tails(self) -> CertifiedComposition:
+        """This composition with its pessimistic side's far-tail passes built (:attr:`PessimisticSide.with_far_tails`);
+        itself where there are none to build. Every answer of either is certified."""
+        side = self.pessimistic_side
+        far = side.with_far_tails if side is not None else None
+        if far is None or far is side:
+            return self
+        errs = (far.numerical_error, self.optimistic_error)
+        return dataclasses.replace(self, pessimistic=far.pair, numerical_error=max(errs),
+                                   reports=(far.report, *self.reports[1:]), side_errors=errs, pessimistic_side=far)
 
     def to_dict(self) -> dict[str, object]:
         rep = self.reports[0] if self.reports else None
@@ -122,9 +137,9 @@ def fft_workers() -> int:
     return w if w >= 1 else (os.cpu_count() or 1)
 
 
-def _sides_or_error(sigma: float, p: float, steps: int, h: float, sub: int, tail: float, roundings):
+def _sides_or_error(sigma: float, p: float, steps: int, h: float, sub: int, tail: float, roundings, *, lazy: bool = False):
     try:
-        return _build_sides(sigma, p, steps, h, sub, tail, roundings)
+        return _build_sides(sigma, p, steps, h, sub, tail, roundings, lazy=lazy)
     except DiscretizationTooFine:
         raise
     except (RuntimeError, ValueError, OverflowError, FloatingPointError) as exc:
@@ -174,7 +189,7 @@ def compose_subsampled_gaussian(
             _shared_partition.cache_clear()
         errs = (pess.numerical_error, reports[0].numerical_error + 64 * U)
         return CertifiedComposition(
-            pess.pair, sides[0], max(errs), h, steps, (pess.report, reports[0]), time.perf_counter() - t0, errs
+            pess.pair, sides[0], max(errs), h, steps, (pess.report, reports[0]), time.perf_counter() - t0, errs, pess
         )
     sides, reports = _sides_or_error(sigma, p, steps, h, sub, tail, (Rounding.PESSIMISTIC, Rounding.OPTIMISTIC))
     errs = (reports[0].numerical_error + 64 * U, reports[1].numerical_error + 64 * U)
@@ -204,8 +219,9 @@ def pessimistic_pair(sigma: float, p: float, steps: int, discretization: float |
     return pessimistic_side(sigma, p, steps, discretization).pair
 
 
-def _build_sides(sigma: float, p: float, steps: int, h: float, sub: int, tail: float, roundings):
-    """The pairs of the requested ``roundings`` (tradeoff/compose.py steps 1–8) and their reports.
+def _build_sides(sigma: float, p: float, steps: int, h: float, sub: int, tail: float, roundings, *, lazy: bool = False):
+    """The pairs of the requested ``roundings`` (tradeoff/compose.py steps 1–8) and their reports; with ``lazy``
+    also, per side, a function that builds it with the far-tail passes (:func:`_build_side_lazy`).
 
     The sides are built one after the other: building them in two threads (the optimistic merge holds the
     GIL, the FFTs release it) was not faster on two shared cores and raised the peak memory by 100 MB."""
@@ -219,6 +235,9 @@ def _build_sides(sigma: float, p: float, steps: int, h: float, sub: int, tail: f
     else:
         part = sgm_partition(sigma, p, h, sub=sub, tail=tail)
     workers = fft_workers()
+    if lazy:
+        done = [_build_side_lazy(part, steps, h, r, workers) for r in roundings]
+        return [d[0] for d in done], [d[1] for d in done], [d[2] for d in done]
     done = [_build_side(part, steps, h, r, workers) for r in roundings]
     return [d[0] for d in done], [d[1] for d in done]
 
@@ -237,7 +256,19 @@ def _shared_partition(sigma: float, p: float, h: float, sub: int, tail: float):
 
 
 def _build_side(part, steps: int, h: float, rounding: Rounding, workers: int) -> tuple[DiscretePair, CompositionReport]:
-    """One side of :func:`_build_sides`."""
+    """One side of :func:`_build_sides` (a pessimistic one with the far-tail passes, step 6″)."""
+    pair, rep, _ = _build_side_any(part, steps, h, rounding, workers, lazy=False)
+    return pair, rep
+
+
+def _build_side_lazy(part, steps: int, h: float, rounding: Rounding, workers: int):
+    """One side of :func:`_build_sides` *without* the far-tail passes (step 6″ of tradeoff/compose.py), and a function
+    returning (pair, report) with them — what :func:`_build_side` returns, bit for bit, reusing this side's window and
+    composed spectra — or None where no pass applies (an optimistic side, a single step)."""
+    return _build_side_any(part, steps, h, rounding, workers, lazy=True)
+
+
+def _build_side_any(part, steps: int, h: float, rounding: Rounding, workers: int, *, lazy: bool):
     build = certified_grid.pessimistic_step if rounding is Rounding.PESSIMISTIC else certified_grid.optimistic_step
     try:
         step = build(part)
@@ -246,11 +277,20 @@ def _build_side(part, steps: int, h: float, rounding: Rounding, workers: int) ->
         if float(np.max(np.abs(loss))) > MAX_ABS_LOSS:
             raise
         rep = CompositionReport(steps, h, 0, (float(loss.min()), float(loss.max())), 0.0, 0.0, 0.0, eta, eta)
-        return certified_grid.to_pair(loss, clp, rounding), rep
+        return certified_grid.to_pair(loss, clp, rounding), rep, None
     # the ±∞ atoms of the step: N steps put at most N·(q₊∞ + p₋∞) there. The pair below represents
     # them only as 1 − Σ(finite masses), which cannot resolve masses below ~1e-16, so they are
     # added to the error bound explicitly ("never understated" has no size exemption)
     inf_mass = float(steps) * (step.q_pos_inf + step.p_neg_inf)
+
+    def finish(loss, clp, rep):
+        if steps > 1:
+            rep = dataclasses.replace(rep, numerical_error=rep.numerical_error + inf_mass)
+        if float(np.max(np.abs(loss[np.isfinite(clp)]), initial=0.0)) > MAX_ABS_LOSS:
+            raise ValueError(f"composed losses reach {float(np.max(np.abs(loss))):.3g} nats")
+        return certified_grid.to_pair(loss, clp, rounding), rep
+
+    far = None
     if steps == 1:
         log_p, i_lo = step.log_p.copy(), step.k_lo
         eta = step.err + inf_mass
@@ -258,14 +298,20 @@ def _build_side(part, steps: int, h: float, rounding: Rounding, workers: int) ->
         factor = _coarsening_factor(log_p.size, steps)
         coarsen = certified_grid.coarsen_pessimistic if rounding is Rounding.PESSIMISTIC else certified_grid.coarsen_optimistic
         loss, clp = coarsen(log_p, i_lo, h, factor, steps * part.offset)
+    elif lazy:  # as below, the far-tail passes left for later (a function that adds them to this composition)
+        (loss, clp, rep), more = compose_coarsened_lazy(
+            step, steps, lambda width: _coarsening_factor(width, steps), tau=WINDOW_TAIL, workers=workers
+        )
+        if more is not None:
+            def later():
+                return finish(*more())
+
+            far = later
     else:  # steps 4–8 in the Fourier domain (tradeoff/compose_coarse.py): no fine composed grid is formed
         loss, clp, rep = compose_coarsened(
             step, steps, lambda width: _coarsening_factor(width, steps), tau=WINDOW_TAIL, workers=workers
         )
-        rep = dataclasses.replace(rep, numerical_error=rep.numerical_error + inf_mass)
-    if float(np.max(np.abs(loss[np.isfinite(clp)]), initial=0.0)) > MAX_ABS_LOSS:
-        raise ValueError(f"composed losses reach {float(np.max(np.abs(loss))):.3g} nats")
-    return certified_grid.to_pair(loss, clp, rounding), rep
+    return (*finish(loss, clp, rep), far)
 
 
 def _coarsening_factor(n_atoms: int, steps: int) -> int:
@@ -310,6 +356,33 @@ class PessimisticSide:
     numerical_error: float
     #: the composition's report (None for the negligible-μ pair, which is not composed)
     report: CompositionReport | None = None
+    #: builds this side again *with* the far-tail passes (tradeoff/compose.py step 6″) from this side's window and
+    #: spectra; None where they are built already or none apply. Use :attr:`with_far_tails`.
+    far_tail_builder: Callable[[], PessimisticSide] | None = field(default=None, repr=False)
+
+    @functools.cached_property
+    def with_far_tails(self) -> PessimisticSide:
+        """This side with the far-tail passes (step 6″), built once; itself where there are none to build.
+
+        Both sides are certified (same pair up to which of two bounded computations of each far-tail atom is
+        kept); the passes only tighten η(ε) in the far tail. Should the passes fail numerically (a non-finite
+        spectrum: ``FloatingPointError``, which would have failed the whole composition had they been built
+        with it), this side — certified without them — answers."""
+        if self.far_tail_builder is None:
+            return self
+        try:
+            return self.far_tail_builder()
+        except (FloatingPointError, OverflowError, ValueError, RuntimeError):
+            return self
+
+    def itemised_at(self, eps) -> np.ndarray:
+        """The part of :meth:`error_at` that is itemised per atom (what the far-tail passes can shrink): η(ε) less
+        its uniform part (window, input, ±∞ atoms); 0 where the composition has no itemised atoms."""
+        eps = np.asarray(eps, dtype=float)
+        rep = self.report
+        if rep is None or rep.atom_error is None or not math.isfinite(rep.numerical_error):
+            return np.zeros(eps.shape)
+        return np.maximum(rep.error_at(eps) - (rep.numerical_error - rep.atom_error_total), 0.0)
 
     @functools.cached_property
     def swapped(self) -> DiscretePair:
@@ -334,5 +407,13 @@ def pessimistic_side(sigma: float, p: float, steps: int, discretization: float |
     if p >= 1.0 and steps > 1:
         return pessimistic_side(sigma / math.sqrt(steps), 1.0, 1, discretization)
     h, tail, sub = _check_grid(sigma, p, steps, discretization)
-    sides, reports = _sides_or_error(sigma, p, steps, h, sub, tail, (Rounding.PESSIMISTIC,))
-    return PessimisticSide(sides[0], reports[0].numerical_error + 64 * U, reports[0])
+    # the far-tail passes (step 6″) are built only when a question needs them (sgm_certified.side_for_epsilon,
+    # side_for_profile): they cost as much as the rest of the composition and serve δ within reach of η(ε) only
+    sides, reports, fars = _sides_or_error(sigma, p, steps, h, sub, tail, (Rounding.PESSIMISTIC,), lazy=True)
+    far = fars[0]
+
+    def with_passes() -> PessimisticSide:
+        pair, rep = far()
+        return PessimisticSide(pair, rep.numerical_error + 64 * U, rep)
+
+    return PessimisticSide(sides[0], reports[0].numerical_error + 64 * U, reports[0], None if far is None else with_passes)

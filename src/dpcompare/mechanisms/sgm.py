@@ -124,7 +124,7 @@ class SubsampledGaussian(PairMechanism):
             return _huge_gaussian_delta_bounds(self._gaussian.mu, np.asarray(eps, dtype=float))
         if self._closed_form:
             return self._gaussian._delta_bounds(eps)
-        from ..composition.sgm_certified import NEGLIGIBLE_MU, TAIL_FACTOR, profile_bracket, tail_bound
+        from ..composition.sgm_certified import NEGLIGIBLE_MU, TAIL_FACTOR, composition_for_profile, profile_bracket, tail_bound
         from ..tradeoff import Bracket
 
         eps = np.asarray(eps, dtype=float)
@@ -137,8 +137,9 @@ class SubsampledGaussian(PairMechanism):
         else:
             b = profile_bracket(self.composition, eps)
         hi = np.minimum(b.pessimistic, self._gaussian._delta_bounds(eps)[1])
-        # the other certified bounds are consulted where the error bound (per ε) is within TAIL_FACTOR of δ
-        if np.any(hi <= TAIL_FACTOR * self.composition.pessimistic_error_at(eps)):
+        # the other certified bounds are consulted where the error bound (per ε) is within TAIL_FACTOR of δ (read
+        # off the composition with its far-tail passes where ``eps`` needs them, as profile_bracket reads it)
+        if np.any(hi <= TAIL_FACTOR * composition_for_profile(self.composition, eps).pessimistic_error_at(eps)):
             hi = np.minimum(hi, tail_bound(self.sigma, self.sampling_rate, self.steps).delta(eps).reshape(hi.shape))
             # the coarser grids ε(δ) consults in the far tail certify δ there too: the views agree, δ(ε(δ)) ≤ δ
             hi = np.minimum(hi, self._coarse_grid_delta(eps, self.composition.discretization).reshape(hi.shape))
@@ -152,20 +153,22 @@ class SubsampledGaussian(PairMechanism):
             return float(self._gaussian._epsilon_scalar(delta))
         if delta >= 1.0:
             return 0.0
-        from ..composition.sgm_certified import TAIL_FACTOR, default_discretization, pair_epsilon, pessimistic_side, tail_bound
+        from ..composition.sgm_certified import (
+            TAIL_FACTOR, PessimisticSide, default_discretization, pessimistic_side, side_for_epsilon, tail_bound,
+        )
 
-        if "composition" in self.__dict__:  # both sides are built already
-            c = self.composition
-            pess, pess_err, h = c.pessimistic, c.pessimistic_error, c.discretization
-            pess_err_at = c.pessimistic_error_at
+        c = self.__dict__.get("composition")  # both sides are built already
+        if c is not None:
+            h = c.discretization
+            side = c.pessimistic_side or PessimisticSide(c.pessimistic, c.pessimistic_error, c.reports[0] if c.reports else None)
         else:  # ε(δ) needs the pessimistic side only: the same pair bit for bit, at half the cost
             h = self._grid_spacing
             if h is None:  # resolved here so that a later ``composition`` finds this side in its cache
                 h = default_discretization(self.sigma, self.sampling_rate, self.steps)
             side = pessimistic_side(self.sigma, self.sampling_rate, self.steps, h)
-            pess, pess_err, pess_err_at = side.pair, side.numerical_error, side.error_at
-        eps = pair_epsilon(pess, pess_err, delta, eta_at=pess_err_at)
-        if not math.isfinite(eps) or delta <= TAIL_FACTOR * float(pess_err_at(eps)):
+        # with the far-tail passes (tradeoff/compose.py step 6″) only where δ is within their reach
+        side, eps = side_for_epsilon(side, delta)
+        if not math.isfinite(eps) or delta <= TAIL_FACTOR * float(side.error_at(eps)):
             eps = min(eps, tail_bound(self.sigma, self.sampling_rate, self.steps).epsilon(delta))
             eps = min(eps, self._coarse_grid_epsilon(delta, h))
         return min(eps, float(self._gaussian._epsilon_scalar(delta)))
@@ -181,7 +184,7 @@ class SubsampledGaussian(PairMechanism):
         (1.12, 0.5, 2), δ = 1e-12, the default grid gives 8.074 and 16× coarser 7.917 (then 7.910, 7.9997
         at 32×, 64×). The coarser compositions cost a fraction of the default one's FFT.
         """
-        from ..composition.sgm_certified import pair_epsilon
+        from ..composition.sgm_certified import side_for_epsilon
         from ..composition.sgm_compose import pessimistic_side
 
         best = math.inf
@@ -190,18 +193,19 @@ class SubsampledGaussian(PairMechanism):
                 side = pessimistic_side(self.sigma, self.sampling_rate, self.steps, factor * h)
             except ValueError:  # too coarse for this mechanism: the finer grids have answered
                 break
-            best = min(best, pair_epsilon(side.pair, side.numerical_error, delta, side.swapped, side.error_at))
+            best = min(best, side_for_epsilon(side, delta)[1])
         return best
 
     def _coarse_grid_delta(self, eps: np.ndarray, h: float) -> np.ndarray:
         """min over the coarser grids of :meth:`_coarse_grid_epsilon` of their certified δ(ε) = max(δ_rem, δ_add)
         + η (each an upper bound of the true δ: tradeoff/compose.py step 7)."""
+        from ..composition.sgm_certified import side_for_profile
         from ..composition.sgm_compose import pessimistic_side
 
         best = np.full(np.shape(eps), np.inf)
         for factor in self.FAR_TAIL_FACTORS:
             try:
-                side = pessimistic_side(self.sigma, self.sampling_rate, self.steps, factor * h)
+                side = side_for_profile(pessimistic_side(self.sigma, self.sampling_rate, self.steps, factor * h), eps)
             except ValueError:  # too coarse for this mechanism: the finer grids have answered
                 break
             d = np.maximum(side.pair.delta(eps), side.swapped.delta(eps)) + side.error_at(eps)

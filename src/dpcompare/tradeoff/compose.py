@@ -97,7 +97,11 @@ Argument, in numbered steps (the code follows the numbering)
    own pass, so the chosen one is too). This serves tails reached through a few large steps — the
    subsampled Gaussian at small p, N = 10 or 1000; a light-tailed step reaching the tail through many
    moderate steps (the Gaussian, μ = 2 at δ = 1e-12) is helped little: there neither N·m_b nor the bulk's
-   bound is small at any cut.
+   bound is small at any cut. The passes cost about as much as the rest of the composition and matter only
+   where δ is within reach of η(ε), so the subsampled Gaussian's accountant composes without them and adds
+   them from the same window and spectra when a question needs them
+   (:func:`~dpcompare.tradeoff.compose_coarse.compose_coarsened_lazy`; the trigger is
+   ``composition.sgm_certified.side_for_epsilon``/``side_for_profile``).
 8. **Coarsening for output.** The composed pairs (10⁶ atoms) are coarsened once before they are
    handed to :class:`~dpcompare.tradeoff.DiscretePair`: the pessimistic one by a split onto a coarser
    grid (step 2 again, exact), the optimistic one by merging runs of atoms (step 3's post-processing,
@@ -119,6 +123,7 @@ that the caller's cell masses rely on where quadrature is not used. Everything e
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -180,11 +185,8 @@ class CompositionReport:
         eps = np.asarray(eps, dtype=float)
         if self.atom_loss is None or self.atom_error is None or not math.isfinite(self.numerical_error):
             return np.full(eps.shape, self.numerical_error)
-        loss, err = self.atom_loss, self.atom_error
-        up = np.where(loss >= 0.0, err, 0.0)
-        down = np.where(loss < 0.0, err, 0.0)
-        hi_cum = np.concatenate([np.cumsum(up[::-1])[::-1], [0.0]])  # Σ_{i ≥ k}
-        lo_cum = np.concatenate([[0.0], np.cumsum(down)])  # Σ_{i < k}
+        loss = self.atom_loss
+        hi_cum, lo_cum = self._error_sums
         k_hi = np.searchsorted(loss, eps, side="right")  # first atom with loss > ε
         k_lo = np.searchsorted(loss, -eps, side="left")  # atoms with loss < −ε
         base = self.numerical_error - self.atom_error_total
@@ -194,16 +196,31 @@ class CompositionReport:
         out = np.minimum(out, self.numerical_error)  # both are valid bounds
         return np.where(eps >= 0.0, out, self.numerical_error)
 
+    @functools.cached_property
+    def _error_sums(self) -> tuple[np.ndarray, np.ndarray]:
+        """(Σ_{i ≥ k} of the bounds of the atoms with loss ≥ 0, Σ_{i < k} of those below 0), k = 0 … n, for
+        :meth:`error_at` (computed once: a search for ε(δ) reads η(ε) a dozen times)."""
+        loss, err = self.atom_loss, self.atom_error
+        up = np.where(loss >= 0.0, err, 0.0)
+        down = np.where(loss < 0.0, err, 0.0)
+        hi_cum = np.concatenate([np.cumsum(up[::-1])[::-1], [0.0]])  # Σ_{i ≥ k}
+        lo_cum = np.concatenate([[0.0], np.cumsum(down)])  # Σ_{i < k}
+        return hi_cum, lo_cum
+
 
 #: atoms per block in the coarse search of :func:`chernoff_window`
 CHERNOFF_BLOCK = 32
+#: in the refinement of :func:`chernoff_window`, a block enters with its upper bound (not atom by atom) when that
+#: is e^{−CHERNOFF_PRUNE} below the sum: the moment generating function is then overstated by ≤ nb·e^{−50} relative
+CHERNOFF_PRUNE = 50.0
 
 
 def chernoff_window(step: GridStep, steps: int, tau: float) -> tuple[int, int]:
     """Indices [i_lo, i_hi] of the composed grid N·offset + I·h outside which P^N(L < ·) ≤ τ and
     Q^N(L > ·) ≤ τ (step 5), from the Chernoff bounds Q^N(L > a) ≤ τ at a(t) = (N log M_Q(t) − log τ)/t and
     P^N(L < b) ≤ τ at b(t) = (log τ − N log M_P(−t))/t, valid at every t > 0; the best t is searched on
-    blocks of atoms (upper bounds of the MGFs, so valid values too) and refined on the atoms."""
+    blocks of atoms (upper bounds of the MGFs, so valid values too) and refined on the atoms (those of the blocks that
+    matter at that t; the others enter with their block's upper bound, so every value is still a valid bound)."""
     g = step.losses
     lp = step.log_p
     fin = np.isfinite(lp)
@@ -219,12 +236,6 @@ def chernoff_window(step: GridStep, steps: int, tau: float) -> tuple[int, int]:
         m = v.max(axis=1)
         return m + np.log(np.sum(np.exp(v - m[:, None]), axis=1))
 
-    def a_of(t: np.ndarray) -> np.ndarray:  # Q upper tail: a(t) = (N log M_Q(t) − log τ)/t
-        return (steps * lse(lq[None, :] + t[:, None] * g[None, :]) - log_tau) / t
-
-    def b_of(t: np.ndarray) -> np.ndarray:  # P lower tail: b(t) = (log τ − N log M_P(−t))/t
-        return (log_tau - steps * lse(lp[None, :] - t[:, None] * g[None, :])) / t
-
     # the coarse search runs on blocks of CHERNOFF_BLOCK atoms, each moved to its block's largest loss (for
     # the Q upper tail) or smallest loss (for the P lower tail) with the block's mass: that only raises
     # M_Q(t) and M_P(−t) for t > 0, so every coarse value is a valid (looser) bound too
@@ -238,6 +249,33 @@ def chernoff_window(step: GridStep, steps: int, tau: float) -> tuple[int, int]:
 
     g_hi_blk, g_lo_blk = g[starts + lens - 1], g[starts]  # g is increasing
     lq_blk, lp_blk = block_lse(lq), block_lse(lp)
+    blk_of = np.repeat(np.arange(nb), lens)
+
+    def pruned_lse(w: np.ndarray, w_blk: np.ndarray, s: np.ndarray) -> np.ndarray:
+        """log Σᵢ e^{wᵢ + s·gᵢ} per row s (an upper bound, ≤ the exact value + nb·e^{−CHERNOFF_PRUNE} relative): the
+        blocks whose upper bound w_blk + max(s·g) lies CHERNOFF_PRUNE below a lower bound of the whole sum (the
+        largest w_blk + min(s·g)) enter with that upper bound, the others atom by atom."""
+        s = s[:, None]
+        a, b = s * g_lo_blk[None, :], s * g_hi_blk[None, :]
+        up = w_blk[None, :] + np.maximum(a, b)
+        floor = np.max(w_blk[None, :] + np.minimum(a, b), axis=1)
+        keep = np.any(up >= floor[:, None] - CHERNOFF_PRUNE, axis=0)
+        atoms = keep[blk_of]
+        ga, wa = (g, w) if keep.all() else (g[atoms], w[atoms])
+        v = np.empty((s.shape[0], ga.size + int(np.count_nonzero(~keep))))  # one buffer, updated in place
+        np.multiply(s, ga[None, :], out=v[:, : ga.size])
+        v[:, : ga.size] += wa[None, :]
+        v[:, ga.size :] = up[:, ~keep]
+        m = v.max(axis=1)
+        v -= m[:, None]
+        np.exp(v, out=v)
+        return m + np.log(np.sum(v, axis=1))
+
+    def a_of(t: np.ndarray) -> np.ndarray:  # Q upper tail: a(t) = (N log M_Q(t) − log τ)/t
+        return (steps * pruned_lse(lq, lq_blk, t) - log_tau) / t
+
+    def b_of(t: np.ndarray) -> np.ndarray:  # P lower tail: b(t) = (log τ − N log M_P(−t))/t
+        return (log_tau - steps * pruned_lse(lp, lp_blk, -t)) / t
 
     def a_coarse(t: np.ndarray) -> np.ndarray:
         return (steps * lse(lq_blk[None, :] + t[:, None] * g_hi_blk[None, :]) - log_tau) / t
@@ -306,17 +344,31 @@ class PowerSpectrum:
 REFINE = 10
 
 
+#: longest run of consecutive indices k whose terms :func:`_extended_dft` advances by one multiplication each
+DFT_CHAIN = 10
+
+
 def _extended_dft(x: np.ndarray, n: int, k: np.ndarray) -> np.ndarray | None:
     """ĉ_k = Σ_j x_j·e^{−2πi·jk/n} at a few rfft indices k, summed in 80-bit extended precision and rounded to
     complex128 (None where long double is not wider than double).
 
-    Phases are reduced exactly in integers (r = jk mod n), then e^{−2πi r/n} = T_hi[r div B]·T_lo[r mod B]
-    from two tables computed by the extended-precision exponential; each term and the pairwise sum err by
-    ≲ 50·ε_ext·Σx ≈ 5e-18·Σx; the smallest inputs, of total mass ≤ u·Σx, are skipped. The result is within
-    (1.5 + 1 + 0.1)u·Σx of the truth (rounding to double, skipped inputs, extended-precision arithmetic)."""
+    Phases are reduced exactly in integers (r = jk mod n), e^{−2πi r/n} = T_hi[r div B]·T_lo[r mod B] from two
+    tables computed by the extended-precision exponential (relative error e_T ≲ 50·ε_ext per term, ε_ext = 2⁻⁶⁴),
+    and each term is y_j = x_j·e^{−2πi·jk/n}.
+    For a run of consecutive indices k, k + 1, …, the terms of k + 1 are those of k times w_j = e^{−2πi·j/n}
+    (tables again): each such product adds ≤ e_T + √5·ε_ext to the terms' relative error (Brent, Percival &
+    Zimmermann, "Error bounds on complex floating-point multiplication", Math. Comp. 2007), so after c ≤ DFT_CHAIN
+    = 10 steps it is ≤ (c + 1)·(e_T + √5·ε_ext) + ε_ext ≤ 580·ε_ext < 0.3u (ε_ext = u/2048). The terms are summed
+    pairwise (≤ log₂(#terms)·ε_ext ≈ 0.01u more) and the smallest inputs, of total mass ≤ u·Σx, are skipped. The
+    result is within (1.5 + 1 + 0.4)u·Σx ≤ 3u·Σx of the truth (rounding to double, skipped inputs, extended-precision
+    arithmetic), the bound :func:`power_spectrum` uses."""
     ld = np.longdouble
     if float(np.finfo(ld).eps) > 1e-18:
         return None
+    out = np.empty(k.size, dtype=complex)
+    kp = np.unique(k)
+    if kp.size == 0:
+        return out
     # the smallest inputs, of total mass ≤ u·Σx, are left out (callers' bound 3u·Σx has room for them)
     order = np.argsort(x, kind="stable")
     cut = int(np.searchsorted(np.cumsum(x[order]), U * float(np.sum(x)), side="right"))
@@ -327,12 +379,24 @@ def _extended_dft(x: np.ndarray, n: int, k: np.ndarray) -> np.ndarray | None:
     two_pi_n = 2 * np.arccos(ld(-1)) / ld(n)
     t_lo = np.exp(-1j * (two_pi_n * np.arange(b, dtype=ld)).astype(np.clongdouble))
     t_hi = np.exp(-1j * (two_pi_n * (b * np.arange(n // b + 1, dtype=ld))).astype(np.clongdouble))
-    out = np.empty(k.size, dtype=complex)
-    rows = max(1, (1 << 19) // max(1, j.size))
-    for i in range(0, k.size, rows):
-        r = (j[None, :] * k[i : i + rows, None]) % n
-        hi, lo = np.divmod(r, b)
-        out[i : i + rows] = np.sum(t_hi[hi] * t_lo[lo] * xj[None, :], axis=1).astype(complex)
+
+    def twiddle(kk: int) -> np.ndarray:  # e^{−2πi·j·kk/n} from the tables
+        hi, lo = np.divmod((j * kk) % n, b)
+        return t_hi[hi] * t_lo[lo]
+
+    w1 = twiddle(1) if np.any(np.diff(kp) == 1) else None
+    vals: dict[int, complex] = {}
+    y, prev, chain = None, None, 0
+    for kk in kp.tolist():
+        if y is not None and w1 is not None and kk == prev + 1 and chain < DFT_CHAIN:
+            y = y * w1
+            chain += 1
+        else:
+            y = xj * twiddle(kk)
+            chain = 0
+        vals[kk] = complex(np.sum(y))
+        prev = kk
+    out[:] = [vals[int(kk)] for kk in k]
     return out
 
 

@@ -36,6 +36,7 @@ atom counts in η.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Callable
 
@@ -143,7 +144,49 @@ def compose_coarsened(
     (:mod:`dpcompare.tradeoff.compose_jump`) recomputes the atoms above N × its cut from the tail's spectrum,
     with an error proportional to that tail mass; each atom keeps the value with the smallest bound.
     """
-    pess = step.rounding is not Rounding.OPTIMISTIC
+    return _finish(_prepare(step, steps, factor, tau, workers), tail_masses)
+
+
+def compose_coarsened_lazy(
+    step: GridStep, steps: int, factor: int | Callable[[int], int], *, tau: float = 1e-18, workers: int = 2,
+) -> tuple[tuple[np.ndarray, np.ndarray, CompositionReport], Callable[[], tuple[np.ndarray, np.ndarray, CompositionReport]] | None]:
+    """:func:`compose_coarsened` without the far-tail passes, and a function that adds them later.
+
+    Returns (result without step 6″, ``with_far_tails``); ``with_far_tails()`` returns what
+    ``compose_coarsened(step, steps, factor, tau=tau, workers=workers)`` (default ``tail_masses``) returns, bit
+    for bit, reusing this call's window and composed spectra (only the passes themselves are computed). It is
+    None where no pass would be built (an optimistic step). Both results are certified; the passes only
+    tighten the per-threshold bound η(ε) of the far tail (step 6″ of :mod:`dpcompare.tradeoff.compose`),
+    so a caller builds them when its question reaches that tail.
+    """
+    prep = _prepare(step, steps, factor, tau, workers)
+    plain = _finish(prep, ())
+    if step.rounding is Rounding.OPTIMISTIC or not JUMP_TAIL_MASSES:
+        return plain, None
+    return plain, functools.partial(_finish, prep, JUMP_TAIL_MASSES)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class _Prepared:
+    """What :func:`compose_coarsened` computes before the far-tail passes: the window, the coarse FFT sizes and
+    the composed spectra (steps 4–6); ``fine``: the live band does not fit M (the fine-grid route instead)."""
+
+    step: GridStep
+    steps: int
+    tau: float
+    workers: int
+    requested: int
+    fine: bool
+    f: int = 1
+    m: int = 0
+    n: int = 0
+    i_lo: int = 0
+    i_hi: int = 0
+    spectra: dict | None = None
+
+
+def _prepare(step: GridStep, steps: int, factor: int | Callable[[int], int], tau: float, workers: int) -> _Prepared:
+    """Steps 4–6 of :func:`compose_coarsened`: the window, the coarse FFT sizes, the composed spectra."""
     h = step.h
     i_lo, i_hi = chernoff_window(step, steps, tau)
     width = i_hi - i_lo + 1
@@ -182,7 +225,22 @@ def compose_coarsened(
     if f > 1 and 2 * k_max >= m:
         # the live band does not fit M (few steps; or a step whose masses alternate, a Nyquist peak): the
         # composition on the fine grid, coarsened there by the requested factor (steps 4–8 as specified)
-        return _on_fine_grid(step, steps, requested, tau, workers)
+        return _Prepared(step, steps, tau, workers, requested, True)
+    return _Prepared(step, steps, tau, workers, requested, False, f, m, n, i_lo, i_hi, spectra)
+
+
+def _finish(prep: _Prepared, tail_masses: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray, CompositionReport]:
+    """Steps 6″–8 of :func:`compose_coarsened` from :func:`_prepare`'s window and spectra."""
+    step, steps, tau, workers = prep.step, prep.steps, prep.tau, prep.workers
+    if prep.fine:
+        return _on_fine_grid(step, steps, prep.requested, tau, workers, tail_masses)
+    f, m, n, i_lo, i_hi, spectra = prep.f, prep.m, prep.n, prep.i_lo, prep.i_hi, prep.spectra
+    pess = step.rounding is not Rounding.OPTIMISTIC
+    h = step.h
+    fin = np.isfinite(step.log_p)
+    kk = np.flatnonzero(fin)
+    g = step.losses[fin]
+    base = steps * step.offset
     # step 6″: far-tail passes, {pass: [(spectrum of R, range [lo, hi] of absolute composed indices where x^{*N} = R)]}
     # (coarse atom J reads fine entries I_J + d, d ∈ [−F, F) for F > 1, d = 0 for F = 1)
     jumps: dict[str, list] = {"Q": [], "P": []}
@@ -311,7 +369,9 @@ def compose_coarsened(
     return out_loss[keep], out_logp[keep], report
 
 
-def _on_fine_grid(step: GridStep, steps: int, factor: int, tau: float, workers: int) -> tuple[np.ndarray, np.ndarray, CompositionReport]:
+def _on_fine_grid(
+    step: GridStep, steps: int, factor: int, tau: float, workers: int, tail_masses: tuple[float, ...] = JUMP_TAIL_MASSES
+) -> tuple[np.ndarray, np.ndarray, CompositionReport]:
     """Steps 4–7 on the fine grid (:func:`~dpcompare.tradeoff.compose.compose`), then step 8 there.
 
     A pessimistic step is composed by :func:`compose_coarsened` at F = 1 instead (the same steps 4–7, with the
@@ -321,7 +381,7 @@ def _on_fine_grid(step: GridStep, steps: int, factor: int, tau: float, workers: 
     bounds are carried over with their losses shifted by +H (Q side, fine atoms above −H: a P-unit bound
     there also bounds the Q-error, e^{L} ≤ 1) and by −H (P side, fine atoms below H, likewise)."""
     if step.rounding is not Rounding.OPTIMISTIC:
-        loss_f, clp_f, rep = compose_coarsened(step, steps, 1, tau=tau, workers=workers)
+        loss_f, clp_f, rep = compose_coarsened(step, steps, 1, tau=tau, workers=workers, tail_masses=tail_masses)
         base = steps * step.offset
         idx = np.rint((loss_f - base) / step.h).astype(np.int64)
         i_lo = int(idx.min()) if idx.size else 0
