@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -90,6 +91,11 @@ class Grid:
     def sides(self, reverse: bool):
         return (self.blo, self.bhi, self.alo, self.ahi) if reverse else (self.alo, self.ahi, self.blo, self.bhi)
 
+    @cached_property
+    def geometry(self) -> LineGeometry:
+        """x's ``LineGeometry``, computed once per grid (both directions of Δ read it)."""
+        return LineGeometry(self.x)
+
 
 class FoldedWeight:
     """Ψ on [0, ½] folded from [0, 1]: Ψ̃ = max(Ψ(π), Ψ(1−π)) (for a max) and Ψ(π) + Ψ(1−π) (for an integral)."""
@@ -116,7 +122,34 @@ class FoldedWeight:
         return self.h.tail_bound(eps)
 
 
-def _lines(x, lo, hi):
+class LineGeometry:
+    """The parts of ``_lines`` that depend on the grid x only (shared by both directions of Δ on one grid):
+    the interval widths h, the far nodes jₗ, jᵣ of the extended secants and their distances to the interval
+    ends, and the mask of intervals still wider than the rounding of x (``_max_state``'s split test)."""
+
+    __slots__ = ("n", "xl", "h", "ok_l", "jj_l", "den_l", "ok_r", "jj_r", "den_r", "one_minus_xl", "splittable")
+
+    def __init__(self, x: np.ndarray) -> None:
+        n = self.n = x.size - 1
+        xl, h = self.xl, self.h = x[:-1], np.diff(x)
+        k = np.arange(n)
+        far_l = np.minimum(np.searchsorted(x, xl - h, side="right") - 1, k - 1)
+        far_r = np.maximum(np.searchsorted(x, x[1:] + h, side="left"), k + 2)
+        near_l = np.concatenate([[np.inf], h[:-1]]) >= 0.25 * h
+        near_r = np.concatenate([h[1:], [np.inf]]) >= 0.25 * h
+        j_l = np.where(near_l, k - 1, far_l)
+        j_r = np.where(near_r, k + 2, far_r)
+        self.ok_l = j_l >= 0
+        self.jj_l = np.where(self.ok_l, j_l, 0)
+        self.den_l = xl - x[self.jj_l]
+        self.ok_r = j_r <= n
+        self.jj_r = np.where(self.ok_r, j_r, n)
+        self.den_r = x[self.jj_r] - x[1:]
+        self.one_minus_xl = 1.0 - xl
+        self.splittable = h > 4e-16 * np.maximum(x[1:], 1e-300)
+
+
+def _lines(x, lo, hi, geom: LineGeometry | None = None):
     """Slopes and values at xₖ of the four lines bounding a concave R from above on each interval.
 
     Left of [xₖ, xₖ₊₁] any node xⱼ < xₖ gives R(x) ≤ hiₖ + (hiₖ − loⱼ)/(xₖ − xⱼ)·(x − xₖ) for x ≥ xₖ (a
@@ -124,31 +157,23 @@ def _lines(x, lo, hi):
     plus R ≤ π and R ≤ 1 − π. The nearest node gives the tightest line in exact arithmetic, but it
     multiplies the nodes' rounding by h/(xₖ − xⱼ), which a geometric cluster of points makes 10¹²; where
     the neighbouring interval is shorter than h/4 the nearest node at least h away is used instead, so
-    the rounding is never multiplied by more than 4.
+    the rounding is never multiplied by more than 4. ``geom``: x's ``LineGeometry`` if the caller has it.
     """
-    n = x.size - 1
-    xl, h = x[:-1], np.diff(x)
-    k = np.arange(n)
-    far_l = np.minimum(np.searchsorted(x, xl - h, side="right") - 1, k - 1)
-    far_r = np.maximum(np.searchsorted(x, x[1:] + h, side="left"), k + 2)
-    near_l = np.concatenate([[np.inf], h[:-1]]) >= 0.25 * h
-    near_r = np.concatenate([h[1:], [np.inf]]) >= 0.25 * h
-    j_l = np.where(near_l, k - 1, far_l)
-    j_r = np.where(near_r, k + 2, far_r)
+    gm = LineGeometry(x) if geom is None else geom
+    n = gm.n
     slope = np.empty((4, n))
     icept = np.empty((4, n))
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        ok = j_l >= 0
-        jj = np.where(ok, j_l, 0)
-        slope[0] = np.where(ok, (hi[:-1] - lo[jj]) / (xl - x[jj]), np.inf)
-        icept[0] = np.where(ok, hi[:-1], np.inf)
-        ok = j_r <= n
-        jj = np.where(ok, j_r, n)
-        slope[1] = np.where(ok, (lo[jj] - hi[1:]) / (x[jj] - x[1:]), -np.inf)
-        icept[1] = np.where(ok, hi[1:] - slope[1] * h, np.inf)
-    slope[2], icept[2] = 1.0, xl  # R ≤ π
-    slope[3], icept[3] = -1.0, 1.0 - xl  # R ≤ 1 − π
-    slope = np.where(np.isfinite(slope), slope, 0.0)
+        hl, hr = hi[:-1], hi[1:]
+        s0 = np.where(gm.ok_l, (hl - lo[gm.jj_l]) / gm.den_l, np.inf)
+        icept[0] = np.where(gm.ok_l, hl, np.inf)
+        s1 = np.where(gm.ok_r, (lo[gm.jj_r] - hr) / gm.den_r, -np.inf)
+        icept[1] = np.where(gm.ok_r, hr - s1 * gm.h, np.inf)
+        # (rows 2, 3 are ±1, finite: only the secant slopes can be ±∞ or NaN)
+        slope[0] = np.where(np.isfinite(s0), s0, 0.0)
+        slope[1] = np.where(np.isfinite(s1), s1, 0.0)
+    slope[2], icept[2] = 1.0, gm.xl  # R ≤ π
+    slope[3], icept[3] = -1.0, gm.one_minus_xl  # R ≤ 1 − π
     return slope, icept
 
 
@@ -176,10 +201,12 @@ def _envelope(slope, icept, t):
     return np.min(icept[:, None, :] + slope[:, None, :] * t[None, :, :], axis=0)
 
 
-def interval_upper(x, alo, ahi, blo):
-    """Exact max over each [xₖ, xₖ₊₁] of U_A(x) − chord_B(x), vectorised over intervals."""
-    h = np.diff(x)
-    slope, icept = _lines(x, alo, ahi)
+def interval_upper(x, alo, ahi, blo, geom: LineGeometry | None = None):
+    """Exact max over each [xₖ, xₖ₊₁] of U_A(x) − chord_B(x), vectorised over intervals (``geom``: x's
+    ``LineGeometry`` if the caller has it)."""
+    gm = LineGeometry(x) if geom is None else geom
+    h = gm.h
+    slope, icept = _lines(x, alo, ahi, gm)
     with np.errstate(invalid="ignore", divide="ignore"):
         sb = (blo[1:] - blo[:-1]) / h
     t = _candidates(slope, icept, h, ordered=False)
@@ -199,14 +226,15 @@ def _positive_integral(t, y):
 
 def interval_positive_integrals(x, alo, ahi, blo, bhi):
     """Per interval, [∫(chord_A − U_B)₊, ∫(U_A − chord_B)₊] ∋ ∫(R_A − R_B)₊ (both integrands piecewise linear)."""
-    h = np.diff(x)
+    gm = LineGeometry(x)  # shared by both directions' lines
+    h = gm.h
     with np.errstate(invalid="ignore", divide="ignore"):
         sa = np.where(h > 0, (alo[1:] - alo[:-1]) / h, 0.0)
         sb = np.where(h > 0, (blo[1:] - blo[:-1]) / h, 0.0)
-    slope_a, icept_a = _lines(x, alo, ahi)
+    slope_a, icept_a = _lines(x, alo, ahi, gm)
     ta = _candidates(slope_a, icept_a, h)
     up = _positive_integral(ta, _envelope(slope_a, icept_a, ta) - (blo[:-1] + sb * ta))
-    slope_b, icept_b = _lines(x, blo, bhi)
+    slope_b, icept_b = _lines(x, blo, bhi, gm)
     tb = _candidates(slope_b, icept_b, h)
     low = _positive_integral(tb, (alo[:-1] + sa * tb) - _envelope(slope_b, icept_b, tb))
     return np.maximum(low, 0.0), np.maximum(up, low)
@@ -273,7 +301,8 @@ def _max_state(g: Grid, t: MaxTarget, exact: bool, tol: float):
     # least lower + (A's bracket width + B's): refining beyond twice that only spends points
     node = float(ahi[k] - alo[k] + bhi[k] - blo[k])
     tol = max(tol, 2.0 * node * (1.0 if w is None else float(w[k])))
-    ub = interval_upper(x, alo, ahi, blo)
+    geom = g.geometry
+    ub = interval_upper(x, alo, ahi, blo, geom)
     if w is not None:
         ub = ub.copy()
         wmin, wmax = t.weight.extremes(x[i0:-1], x[i0 + 1:])
@@ -285,7 +314,7 @@ def _max_state(g: Grid, t: MaxTarget, exact: bool, tol: float):
     upper = max(lower, float(np.max(np.where(np.isnan(ub), np.inf, ub))), float(np.max(np.where(np.isnan(d_hi), np.inf, d_hi))))
     if w is not None:
         upper = max(upper, t.weight.tail_bound(PI_MIN))
-    split = (ub > lower + tol) & (ub - point_ub > 0.25 * tol) & (np.diff(x) > 4e-16 * np.maximum(x[1:], 1e-300))
+    split = (ub > lower + tol) & (ub - point_ub > 0.25 * tol) & geom.splittable
     pi = float(x[k]) if lower > 0 else 0.0
     if w is not None and lower > 0 and t.weight.r.density(np.asarray(pi)) > t.weight.h.density(np.asarray(pi)):
         pi = 1.0 - pi  # the folded search found the mirror image of the maximiser
@@ -383,9 +412,9 @@ def sweep(a: Mechanism, b: Mechanism, targets, *, tol: float, regret_rtol: float
     # (new points only tighten the interval bounds), and is re-read from the final grid at the end
     # (unless its last state was computed on that very grid)
     last: dict[int, tuple[np.ndarray, object]] = {}
+    g = Grid(x, alo, ahi, blo, bhi)  # one Grid per x, so its LineGeometry is computed once
     for ti, t in enumerate(targets):
         for _ in range(400):
-            g = Grid(x, alo, ahi, blo, bhi)
             outcome, split, done, k = state(g, t)
             last[ti] = (x, outcome)
             if done or not np.any(split) or x.size > max_points:
@@ -396,7 +425,7 @@ def sweep(a: Mechanism, b: Mechanism, targets, *, tol: float, regret_rtol: float
             if k is not None:
                 mid = np.union1d(mid, _cluster(x, k, split))
             x, (alo, ahi, blo, bhi) = insert_points(x, mid, (alo, ahi, blo, bhi), (*_bounds(a, mid), *_bounds(b, mid)))
-    g = Grid(x, alo, ahi, blo, bhi)
+            g = Grid(x, alo, ahi, blo, bhi)
     return g, [last[ti][1] if last[ti][0] is x else state(g, t)[0] for ti, t in enumerate(targets)]
 
 
@@ -465,10 +494,11 @@ def crossings(a: Mechanism, b: Mechanism, g: Grid, *, slack: float = FP_SLACK, x
     d_hi = g.ahi - g.blo
     sign = np.where(d_lo > slack, 1, np.where(d_hi < -slack, -1, 0))
     nz = np.flatnonzero(sign)
+    # neighbouring certified points of opposite sign (found at once: a Python loop over the grid cost more
+    # than the root refinement itself)
+    change = np.flatnonzero(sign[nz[:-1]] != sign[nz[1:]])
     roots = []
-    for i, j in zip(nz[:-1], nz[1:]):
-        if sign[i] == sign[j]:
-            continue
+    for i, j in zip(nz[change].tolist(), nz[change + 1].tolist()):
         lo, hi = float(g.x[i]), float(g.x[j])
         flo = 0.5 * (d_lo[i] + d_hi[i])
         fhi = 0.5 * (d_lo[j] + d_hi[j])
