@@ -278,6 +278,12 @@ class RegretOutcome(UpperBracketed):
     certified: bool
 
 
+def _max_nan_inf(v: np.ndarray) -> float:
+    """max(v) with a NaN counted as +∞ (``ndarray.max`` propagates a NaN, which becomes ∞ here)."""
+    m = float(v.max())
+    return math.inf if m != m else m
+
+
 def _max_state(g: Grid, t: MaxTarget, exact: bool, tol: float):
     """(outcome, split mask over intervals) for one max target."""
     tol = tol if t.tol is None else t.tol
@@ -295,7 +301,8 @@ def _max_state(g: Grid, t: MaxTarget, exact: bool, tol: float):
     k = int(np.argmax(d_lo))
     # among points equal to the best within rounding, report the one nearest ½ (a flat maximum at the
     # fold is attained at π = ½ exactly, by symmetry)
-    k = int(np.flatnonzero(d_lo >= d_lo[k] - FP_SLACK)[-1])
+    near_best = d_lo >= d_lo[k] - FP_SLACK  # (True at k: the last True is found from the end)
+    k = d_lo.size - 1 - int(near_best[::-1].argmax())
     lower = max(float(d_lo[k]), 0.0)
     # no grid certifies Δ more tightly than the node brackets allow: at the maximiser the bound is at
     # least lower + (A's bracket width + B's): refining beyond twice that only spends points
@@ -311,7 +318,7 @@ def _max_state(g: Grid, t: MaxTarget, exact: bool, tol: float):
     d_hi = ahi - blo if w is None else w * (ahi - blo)
     point_ub = np.maximum(d_hi[:-1], d_hi[1:])
     # a NaN bound is no bound: it counts as +inf (a Python max would silently skip it)
-    upper = max(lower, float(np.max(np.where(np.isnan(ub), np.inf, ub))), float(np.max(np.where(np.isnan(d_hi), np.inf, d_hi))))
+    upper = max(lower, _max_nan_inf(ub), _max_nan_inf(d_hi))
     if w is not None:
         upper = max(upper, t.weight.tail_bound(PI_MIN))
     split = (ub > lower + tol) & (ub - point_ub > 0.25 * tol) & geom.splittable
