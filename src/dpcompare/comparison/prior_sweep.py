@@ -37,6 +37,8 @@ FP_SLACK = 1e-15
 PI_MIN = 1e-30
 #: the initial grid seeds geometric clusters around ½ and around each kink when there are at most this many
 SEEDED_KINKS = 8
+#: grids up to this many points compute the interval bounds of both directions of Δ in one pass (``Grid``)
+BOTH_DIRECTIONS_MAX = 4096
 #: relative offsets of a seeded cluster: its points are π·(1 ± 2^{−j}/4), j = 1 … 40 (down to ≈ 1e-13)
 _SEED_CLUSTER = 0.25 * 2.0 ** -np.arange(1, 41)
 _SEED_CLUSTER.flags.writeable = False
@@ -95,6 +97,20 @@ class Grid:
     def geometry(self) -> LineGeometry:
         """x's ``LineGeometry``, computed once per grid (both directions of Δ read it)."""
         return LineGeometry(self.x)
+
+    def interval_upper(self, reverse: bool) -> np.ndarray:
+        """``interval_upper`` of one direction (A over B, or B over A when ``reverse``). On a small grid both
+        directions are computed at once (the rows of one array pass: half the numpy calls, the same doubles)
+        and kept, since the other direction's target usually reads the same grid; on a large one each alone."""
+        if self.x.size > BOTH_DIRECTIONS_MAX:
+            alo, ahi, blo, _ = self.sides(reverse)
+            return interval_upper(self.x, alo, ahi, blo, self.geometry)
+        return self._both_interval_uppers[1 if reverse else 0]
+
+    @cached_property
+    def _both_interval_uppers(self) -> np.ndarray:
+        return interval_upper(self.x, np.stack((self.alo, self.blo)), np.stack((self.ahi, self.bhi)),
+                              np.stack((self.blo, self.alo)), self.geometry)
 
 
 class FoldedWeight:
@@ -161,19 +177,20 @@ def _lines(x, lo, hi, geom: LineGeometry | None = None):
     """
     gm = LineGeometry(x) if geom is None else geom
     n = gm.n
-    slope = np.empty((4, n))
-    icept = np.empty((4, n))
+    # lo, hi may carry leading axes (several curves on one grid): the lines are then (..., 4, n)
+    slope = np.empty(lo.shape[:-1] + (4, n))
+    icept = np.empty(lo.shape[:-1] + (4, n))
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        hl, hr = hi[:-1], hi[1:]
-        s0 = np.where(gm.ok_l, (hl - lo[gm.jj_l]) / gm.den_l, np.inf)
-        icept[0] = np.where(gm.ok_l, hl, np.inf)
-        s1 = np.where(gm.ok_r, (lo[gm.jj_r] - hr) / gm.den_r, -np.inf)
-        icept[1] = np.where(gm.ok_r, hr - s1 * gm.h, np.inf)
+        hl, hr = hi[..., :-1], hi[..., 1:]
+        s0 = np.where(gm.ok_l, (hl - lo[..., gm.jj_l]) / gm.den_l, np.inf)
+        icept[..., 0, :] = np.where(gm.ok_l, hl, np.inf)
+        s1 = np.where(gm.ok_r, (lo[..., gm.jj_r] - hr) / gm.den_r, -np.inf)
+        icept[..., 1, :] = np.where(gm.ok_r, hr - s1 * gm.h, np.inf)
         # (rows 2, 3 are ±1, finite: only the secant slopes can be ±∞ or NaN)
-        slope[0] = np.where(np.isfinite(s0), s0, 0.0)
-        slope[1] = np.where(np.isfinite(s1), s1, 0.0)
-    slope[2], icept[2] = 1.0, gm.xl  # R ≤ π
-    slope[3], icept[3] = -1.0, gm.one_minus_xl  # R ≤ 1 − π
+        slope[..., 0, :] = np.where(np.isfinite(s0), s0, 0.0)
+        slope[..., 1, :] = np.where(np.isfinite(s1), s1, 0.0)
+    slope[..., 2, :], icept[..., 2, :] = 1.0, gm.xl  # R ≤ π
+    slope[..., 3, :], icept[..., 3, :] = -1.0, gm.one_minus_xl  # R ≤ 1 − π
     return slope, icept
 
 
@@ -184,33 +201,36 @@ _PAIR_I.flags.writeable = _PAIR_J.flags.writeable = False
 
 
 def _candidates(slope, icept, h, *, ordered: bool = True):
-    """Offsets t ∈ [0, h] where the minimum of the lines can bend: the ends and pairwise intersections, (8, n),
-    sorted along axis 0 when ``ordered`` (an integral needs the order, a maximum does not)."""
-    out = np.empty((8, h.size))
-    out[0] = 0.0
-    out[1] = h
+    """Offsets t ∈ [0, h] where the minimum of the lines can bend: the ends and pairwise intersections, (8, n)
+    (or (..., 8, n) for lines with leading axes), sorted along the 8 when ``ordered`` (an integral needs the
+    order, a maximum does not)."""
+    out = np.empty(slope.shape[:-2] + (8, h.size))
+    out[..., 0, :] = 0.0
+    out[..., 1, :] = h
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        t = (icept[_PAIR_J] - icept[_PAIR_I]) / (slope[_PAIR_I] - slope[_PAIR_J])
-        out[2:] = np.where(np.isfinite(t), np.minimum(np.maximum(t, 0.0), h), 0.0)
+        t = (icept[..., _PAIR_J, :] - icept[..., _PAIR_I, :]) / (slope[..., _PAIR_I, :] - slope[..., _PAIR_J, :])
+        out[..., 2:, :] = np.where(np.isfinite(t), np.minimum(np.maximum(t, 0.0), h), 0.0)
     if ordered:
-        out.sort(axis=0)
+        out.sort(axis=-2)
     return out
 
 
 def _envelope(slope, icept, t):
-    return np.min(icept[:, None, :] + slope[:, None, :] * t[None, :, :], axis=0)
+    """min over the four lines at the offsets t: (8, n), or (..., 8, n)."""
+    return np.min(icept[..., :, None, :] + slope[..., :, None, :] * t[..., None, :, :], axis=-3)
 
 
 def interval_upper(x, alo, ahi, blo, geom: LineGeometry | None = None):
     """Exact max over each [xₖ, xₖ₊₁] of U_A(x) − chord_B(x), vectorised over intervals (``geom``: x's
-    ``LineGeometry`` if the caller has it)."""
+    ``LineGeometry`` if the caller has it). ``alo``, ``ahi``, ``blo`` may carry leading axes (several pairs of
+    curves on one grid, one result row each: every operation is element-wise along them)."""
     gm = LineGeometry(x) if geom is None else geom
     h = gm.h
     slope, icept = _lines(x, alo, ahi, gm)
     with np.errstate(invalid="ignore", divide="ignore"):
-        sb = (blo[1:] - blo[:-1]) / h
+        sb = (blo[..., 1:] - blo[..., :-1]) / h
     t = _candidates(slope, icept, h, ordered=False)
-    return np.max(_envelope(slope, icept, t) - (blo[:-1] + sb * t), axis=0)
+    return np.max(_envelope(slope, icept, t) - (blo[..., None, :-1] + sb[..., None, :] * t), axis=-2)
 
 
 def _positive_integral(t, y):
@@ -309,7 +329,7 @@ def _max_state(g: Grid, t: MaxTarget, exact: bool, tol: float):
     node = float(ahi[k] - alo[k] + bhi[k] - blo[k])
     tol = max(tol, 2.0 * node * (1.0 if w is None else float(w[k])))
     geom = g.geometry
-    ub = interval_upper(x, alo, ahi, blo, geom)
+    ub = g.interval_upper(t.reverse)
     if w is not None:
         ub = ub.copy()
         wmin, wmax = t.weight.extremes(x[i0:-1], x[i0 + 1:])
