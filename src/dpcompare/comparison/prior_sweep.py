@@ -44,6 +44,20 @@ _SEED_CLUSTER = 0.25 * 2.0 ** -np.arange(1, 41)
 _SEED_CLUSTER.flags.writeable = False
 
 
+def _sorted_unique(a: np.ndarray) -> np.ndarray:
+    """``np.unique`` of a 1-d float array without NaN (its sort and its neighbour mask, without its Python layers).
+
+    >>> _sorted_unique(np.array([0.3, 0.1, 0.3, 0.2])).tolist()
+    [0.1, 0.2, 0.3]
+    """
+    a = a.copy()
+    a.sort()
+    keep = np.empty(a.shape, dtype=bool)
+    keep[:1] = True
+    np.not_equal(a[1:], a[:-1], out=keep[1:])
+    return a[keep]
+
+
 def _base_grid() -> np.ndarray:
     """Uniform ∪ logit-spaced points on [0, ½] and the seeded cluster below ½ (read-only; built once)."""
     x = np.concatenate([np.linspace(0.0, 0.5, 33), expit(np.linspace(-60.0, 0.0, 49)), 0.5 * (1.0 - _SEED_CLUSTER)])
@@ -77,7 +91,7 @@ def initial_grid(a: Mechanism, b: Mechanism, weighted: bool) -> np.ndarray:
         parts.append(near[(near > 0) & (near < 0.5)])
     if weighted:
         parts.append(np.array([PI_MIN]))
-    return np.unique(np.concatenate(parts))
+    return _sorted_unique(np.concatenate(parts))
 
 
 @dataclass(frozen=True)
@@ -147,10 +161,10 @@ class LineGeometry:
 
     def __init__(self, x: np.ndarray) -> None:
         n = self.n = x.size - 1
-        xl, h = self.xl, self.h = x[:-1], np.diff(x)
+        xl, h = self.xl, self.h = x[:-1], x[1:] - x[:-1]  # (np.diff's operation)
         k = np.arange(n)
-        far_l = np.minimum(np.searchsorted(x, xl - h, side="right") - 1, k - 1)
-        far_r = np.maximum(np.searchsorted(x, x[1:] + h, side="left"), k + 2)
+        far_l = np.minimum(x.searchsorted(xl - h, side="right") - 1, k - 1)
+        far_r = np.maximum(x.searchsorted(x[1:] + h, side="left"), k + 2)
         near_l = np.concatenate([[np.inf], h[:-1]]) >= 0.25 * h
         near_r = np.concatenate([h[1:], [np.inf]]) >= 0.25 * h
         j_l = np.where(near_l, k - 1, far_l)
@@ -318,7 +332,7 @@ def _max_state(g: Grid, t: MaxTarget, exact: bool, tol: float):
         w[i0:] = t.weight.density(x[i0:])
     d_lo = alo - bhi if w is None else w * (alo - bhi)
     d_lo = np.where(np.isfinite(d_lo), d_lo, 0.0)
-    k = int(np.argmax(d_lo))
+    k = int(d_lo.argmax())
     # among points equal to the best within rounding, report the one nearest ½ (a flat maximum at the
     # fold is attained at π = ½ exactly, by symmetry)
     near_best = d_lo >= d_lo[k] - FP_SLACK  # (True at k: the last True is found from the end)
@@ -444,7 +458,7 @@ def sweep(a: Mechanism, b: Mechanism, targets, *, tol: float, regret_rtol: float
         for _ in range(400):
             outcome, split, done, k = state(g, t)
             last[ti] = (x, outcome)
-            if done or not np.any(split) or x.size > max_points:
+            if done or not split.any() or x.size > max_points:
                 break
             xl, xr = x[:-1][split], x[1:][split]
             geo = (xl > 0) & (xr > 4 * xl)
@@ -540,9 +554,12 @@ def crossings(a: Mechanism, b: Mechanism, g: Grid, *, slack: float = FP_SLACK, x
             # plus a comb of spacing xtol/2 around p: an estimate within 4·xtol of the root closes the bracket
             comb = 0.5 * xtol * max(1.0, lo) * _COMB
             pts = np.concatenate([[p], p - w * _CLUSTER, p + w * _CLUSTER, p - comb, p + comb, [0.5 * (lo + hi)]])
-            pts = np.unique(pts[(pts > lo) & (pts < hi)])
+            pts = _sorted_unique(pts[(pts > lo) & (pts < hi)])
             s, f = _signs(a, b, pts, slack)
-            k = int(np.argmax(s != s_lo)) if np.any(s != s_lo) else pts.size
+            changed = s != s_lo
+            k = int(changed.argmax()) if pts.size else 0
+            if k >= pts.size or not changed[k]:  # no point changed sign (argmax of all-False is 0)
+                k = pts.size
             if k < pts.size and s[k] == 0:
                 lo = hi = float(pts[k])
                 break
