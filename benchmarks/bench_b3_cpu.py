@@ -7,6 +7,8 @@ baseline's ``Pool`` worker through ``getrusage(RUSAGE_CHILDREN)``, ours through 
 (30 calls before the baseline and 30 after). Interleave trees to compare versions:
 
     for t in /tmp/old $PWD; do PYTHONPATH=$t/src python benchmarks/bench_b3_cpu.py; done
+
+``--quick``: both at tol 1e-2 (100 priors for the baseline; a smoke run, not a measurement).
 """
 import os
 import resource
@@ -19,9 +21,11 @@ import baseline_b3  # noqa: E402
 
 import dpcompare as dc  # noqa: E402
 
+TOL = 1e-2 if "--quick" in sys.argv else 1e-3
+
 
 def ours() -> None:
-    dc.compare(dc.Gaussian(mu=1.0), dc.Laplace(b=1.0), tol=1e-3)
+    dc.compare(dc.Gaussian(mu=1.0), dc.Laplace(b=1.0), tol=TOL)
 
 
 def batch() -> list[float]:
@@ -41,7 +45,7 @@ def children_cpu() -> float:
 ours()
 ts = batch()
 c0, k0, w0 = time.process_time(), children_cpu(), time.perf_counter()
-baseline_b3.delta_divergences(tol=1e-3, mu=1.0, n_jobs=1)
+baseline_b3.delta_divergences(tol=TOL, mu=1.0, n_jobs=1)
 cb, wb = time.process_time() - c0 + children_cpu() - k0, time.perf_counter() - w0
 ts += batch()
 print(f"load {os.getloadavg()[0]:.1f}: B.3 CPU {cb:.2f} s (wall {wb:.2f} s); ours CPU min {min(ts) * 1e3:.3f} ms "

@@ -6,7 +6,10 @@ Steps: the whole compare, the initial grid, the R brackets of each mechanism on 
 their R evaluations included). Interleave trees to compare versions:
 
     for t in /tmp/old $PWD; do PYTHONPATH=$t/src python benchmarks/bench_b3_steps.py; done
+
+``--quick``: 2 batches of 5 calls (a smoke run, not a measurement).
 """
+import sys
 import time
 
 import numpy as np
@@ -17,7 +20,10 @@ from dpcompare.comparison import prior_sweep as ps
 g, l = dc.Gaussian(mu=1.0), dc.Laplace(b=1.0)
 
 
-def cpu_us(f, n: int = 100, r: int = 20) -> float:
+QUICK = "--quick" in sys.argv
+
+
+def cpu_us(f, n: int = 5 if QUICK else 100, r: int = 2 if QUICK else 20) -> float:
     best = 1e9
     for _ in range(r):
         t0 = time.process_time()
