@@ -109,6 +109,7 @@ class PrivacyLossMechanism(Mechanism):
     #: whether ``_bayes_error_directed`` returns lo ≥ 0 and hi ≤ min(π, 1 − π) (with min computed as
     #: ``np.minimum(π, 1.0 − π)``) at every π ∈ [0, 1] where it returns no NaN; then lo ≤ hi alone makes its
     #: pair the bracket ``bayes_error_interval`` would clip and check (a subclass proves it in its docstring)
+    #: (the one difference: at π = −0.0 the skipped clip at min(π, 1 − π) = −0.0 no longer turns a 0 into −0.0)
     _directed_r_in_range = False
 
     def _bayes_error_directed(self, pi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
