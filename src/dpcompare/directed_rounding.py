@@ -76,6 +76,31 @@ def upper_raw(v: Any, rel: Any, abs_: Any, ceil: float | None, finite: Any = Non
     return out
 
 
+#: the directions of ``outward_raw``'s two rows (down for the lower end, up for the upper)
+_TOWARDS = np.array([[-np.inf], [np.inf]])
+_TOWARDS.flags.writeable = False
+_SIGNS = np.array([[-1.0], [1.0]])
+_SIGNS.flags.writeable = False
+
+
+def outward_raw(v: Any, rel: Any, abs_: float, finite: Any) -> np.ndarray:
+    """Both ends at once, as the rows of one (2, n) array: row 0 is ``lower_raw(v, rel[0], abs_, None, finite)``
+    and row 1 ``upper_raw(v, rel[1], abs_, None, finite)``, bit for bit (no floor or ceil: the caller clips).
+
+    ``v`` (n,) and ``finite`` = ``np.isfinite(v)`` broadcast over the rows of ``rel`` (2, n); the margins are
+    ``_margin_raw``'s, and v + (−m) is the double v − m (IEEE subtraction is addition of the negation, which
+    is exact), so each row sees the operations of its one-sided function. Under the caller's ``errstate``.
+
+    >>> v = np.array([0.3, 0.0])
+    >>> r = outward_raw(v, np.array([[1e-15, 1e-15], [1e-15, 1e-15]]), 0.0, np.isfinite(v))
+    >>> bool(r[0, 0] < 0.3 < r[1, 0]), r[:, 1].tolist()
+    (True, [0.0, 0.0])
+    """
+    m = _margin_raw(v, rel, abs_)
+    moved = np.nextafter(v + m * _SIGNS, _TOWARDS)
+    return np.where((m > 0) & finite, moved, v)
+
+
 def lower(v: Any, rel: Any, abs_: Any = 0.0, *, floor: float | None = 0.0) -> np.ndarray:
     """A double ≤ v·(1 − rel) − abs_ (v ≥ 0), hence ≤ every real T ≥ v·(1 − rel) − abs_; clipped at ``floor``.
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -36,9 +37,25 @@ FP_SLACK = 1e-15
 PI_MIN = 1e-30
 #: the initial grid seeds geometric clusters around ½ and around each kink when there are at most this many
 SEEDED_KINKS = 8
+#: grids up to this many points compute the interval bounds of both directions of Δ in one pass (``Grid``)
+BOTH_DIRECTIONS_MAX = 4096
 #: relative offsets of a seeded cluster: its points are π·(1 ± 2^{−j}/4), j = 1 … 40 (down to ≈ 1e-13)
 _SEED_CLUSTER = 0.25 * 2.0 ** -np.arange(1, 41)
 _SEED_CLUSTER.flags.writeable = False
+
+
+def _sorted_unique(a: np.ndarray) -> np.ndarray:
+    """``np.unique`` of a 1-d float array without NaN (its sort and its neighbour mask, without its Python layers).
+
+    >>> _sorted_unique(np.array([0.3, 0.1, 0.3, 0.2])).tolist()
+    [0.1, 0.2, 0.3]
+    """
+    a = a.copy()
+    a.sort()
+    keep = np.empty(a.shape, dtype=bool)
+    keep[:1] = True
+    np.not_equal(a[1:], a[:-1], out=keep[1:])
+    return a[keep]
 
 
 def _base_grid() -> np.ndarray:
@@ -74,7 +91,7 @@ def initial_grid(a: Mechanism, b: Mechanism, weighted: bool) -> np.ndarray:
         parts.append(near[(near > 0) & (near < 0.5)])
     if weighted:
         parts.append(np.array([PI_MIN]))
-    return np.unique(np.concatenate(parts))
+    return _sorted_unique(np.concatenate(parts))
 
 
 @dataclass(frozen=True)
@@ -89,6 +106,25 @@ class Grid:
 
     def sides(self, reverse: bool):
         return (self.blo, self.bhi, self.alo, self.ahi) if reverse else (self.alo, self.ahi, self.blo, self.bhi)
+
+    @cached_property
+    def geometry(self) -> LineGeometry:
+        """x's ``LineGeometry``, computed once per grid (both directions of Δ read it)."""
+        return LineGeometry(self.x)
+
+    def interval_upper(self, reverse: bool) -> np.ndarray:
+        """``interval_upper`` of one direction (A over B, or B over A when ``reverse``). On a small grid both
+        directions are computed at once (the rows of one array pass: half the numpy calls, the same doubles)
+        and kept, since the other direction's target usually reads the same grid; on a large one each alone."""
+        if self.x.size > BOTH_DIRECTIONS_MAX:
+            alo, ahi, blo, _ = self.sides(reverse)
+            return interval_upper(self.x, alo, ahi, blo, self.geometry)
+        return self._both_interval_uppers[1 if reverse else 0]
+
+    @cached_property
+    def _both_interval_uppers(self) -> np.ndarray:
+        return interval_upper(self.x, np.stack((self.alo, self.blo)), np.stack((self.ahi, self.bhi)),
+                              np.stack((self.blo, self.alo)), self.geometry)
 
 
 class FoldedWeight:
@@ -116,7 +152,34 @@ class FoldedWeight:
         return self.h.tail_bound(eps)
 
 
-def _lines(x, lo, hi):
+class LineGeometry:
+    """The parts of ``_lines`` that depend on the grid x only (shared by both directions of Δ on one grid):
+    the interval widths h, the far nodes jₗ, jᵣ of the extended secants and their distances to the interval
+    ends, and the mask of intervals still wider than the rounding of x (``_max_state``'s split test)."""
+
+    __slots__ = ("n", "xl", "h", "ok_l", "jj_l", "den_l", "ok_r", "jj_r", "den_r", "one_minus_xl", "splittable")
+
+    def __init__(self, x: np.ndarray) -> None:
+        n = self.n = x.size - 1
+        xl, h = self.xl, self.h = x[:-1], x[1:] - x[:-1]  # (np.diff's operation)
+        k = np.arange(n)
+        far_l = np.minimum(x.searchsorted(xl - h, side="right") - 1, k - 1)
+        far_r = np.maximum(x.searchsorted(x[1:] + h, side="left"), k + 2)
+        near_l = np.concatenate([[np.inf], h[:-1]]) >= 0.25 * h
+        near_r = np.concatenate([h[1:], [np.inf]]) >= 0.25 * h
+        j_l = np.where(near_l, k - 1, far_l)
+        j_r = np.where(near_r, k + 2, far_r)
+        self.ok_l = j_l >= 0
+        self.jj_l = np.where(self.ok_l, j_l, 0)
+        self.den_l = xl - x[self.jj_l]
+        self.ok_r = j_r <= n
+        self.jj_r = np.where(self.ok_r, j_r, n)
+        self.den_r = x[self.jj_r] - x[1:]
+        self.one_minus_xl = 1.0 - xl
+        self.splittable = h > 4e-16 * np.maximum(x[1:], 1e-300)
+
+
+def _lines(x, lo, hi, geom: LineGeometry | None = None):
     """Slopes and values at xₖ of the four lines bounding a concave R from above on each interval.
 
     Left of [xₖ, xₖ₊₁] any node xⱼ < xₖ gives R(x) ≤ hiₖ + (hiₖ − loⱼ)/(xₖ − xⱼ)·(x − xₖ) for x ≥ xₖ (a
@@ -124,31 +187,24 @@ def _lines(x, lo, hi):
     plus R ≤ π and R ≤ 1 − π. The nearest node gives the tightest line in exact arithmetic, but it
     multiplies the nodes' rounding by h/(xₖ − xⱼ), which a geometric cluster of points makes 10¹²; where
     the neighbouring interval is shorter than h/4 the nearest node at least h away is used instead, so
-    the rounding is never multiplied by more than 4.
+    the rounding is never multiplied by more than 4. ``geom``: x's ``LineGeometry`` if the caller has it.
     """
-    n = x.size - 1
-    xl, h = x[:-1], np.diff(x)
-    k = np.arange(n)
-    far_l = np.minimum(np.searchsorted(x, xl - h, side="right") - 1, k - 1)
-    far_r = np.maximum(np.searchsorted(x, x[1:] + h, side="left"), k + 2)
-    near_l = np.concatenate([[np.inf], h[:-1]]) >= 0.25 * h
-    near_r = np.concatenate([h[1:], [np.inf]]) >= 0.25 * h
-    j_l = np.where(near_l, k - 1, far_l)
-    j_r = np.where(near_r, k + 2, far_r)
-    slope = np.empty((4, n))
-    icept = np.empty((4, n))
+    gm = LineGeometry(x) if geom is None else geom
+    n = gm.n
+    # lo, hi may carry leading axes (several curves on one grid): the lines are then (..., 4, n)
+    slope = np.empty(lo.shape[:-1] + (4, n))
+    icept = np.empty(lo.shape[:-1] + (4, n))
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        ok = j_l >= 0
-        jj = np.where(ok, j_l, 0)
-        slope[0] = np.where(ok, (hi[:-1] - lo[jj]) / (xl - x[jj]), np.inf)
-        icept[0] = np.where(ok, hi[:-1], np.inf)
-        ok = j_r <= n
-        jj = np.where(ok, j_r, n)
-        slope[1] = np.where(ok, (lo[jj] - hi[1:]) / (x[jj] - x[1:]), -np.inf)
-        icept[1] = np.where(ok, hi[1:] - slope[1] * h, np.inf)
-    slope[2], icept[2] = 1.0, xl  # R ≤ π
-    slope[3], icept[3] = -1.0, 1.0 - xl  # R ≤ 1 − π
-    slope = np.where(np.isfinite(slope), slope, 0.0)
+        hl, hr = hi[..., :-1], hi[..., 1:]
+        s0 = np.where(gm.ok_l, (hl - lo[..., gm.jj_l]) / gm.den_l, np.inf)
+        icept[..., 0, :] = np.where(gm.ok_l, hl, np.inf)
+        s1 = np.where(gm.ok_r, (lo[..., gm.jj_r] - hr) / gm.den_r, -np.inf)
+        icept[..., 1, :] = np.where(gm.ok_r, hr - s1 * gm.h, np.inf)
+        # (rows 2, 3 are ±1, finite: only the secant slopes can be ±∞ or NaN)
+        slope[..., 0, :] = np.where(np.isfinite(s0), s0, 0.0)
+        slope[..., 1, :] = np.where(np.isfinite(s1), s1, 0.0)
+    slope[..., 2, :], icept[..., 2, :] = 1.0, gm.xl  # R ≤ π
+    slope[..., 3, :], icept[..., 3, :] = -1.0, gm.one_minus_xl  # R ≤ 1 − π
     return slope, icept
 
 
@@ -159,31 +215,36 @@ _PAIR_I.flags.writeable = _PAIR_J.flags.writeable = False
 
 
 def _candidates(slope, icept, h, *, ordered: bool = True):
-    """Offsets t ∈ [0, h] where the minimum of the lines can bend: the ends and pairwise intersections, (8, n),
-    sorted along axis 0 when ``ordered`` (an integral needs the order, a maximum does not)."""
-    out = np.empty((8, h.size))
-    out[0] = 0.0
-    out[1] = h
+    """Offsets t ∈ [0, h] where the minimum of the lines can bend: the ends and pairwise intersections, (8, n)
+    (or (..., 8, n) for lines with leading axes), sorted along the 8 when ``ordered`` (an integral needs the
+    order, a maximum does not)."""
+    out = np.empty(slope.shape[:-2] + (8, h.size))
+    out[..., 0, :] = 0.0
+    out[..., 1, :] = h
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        t = (icept[_PAIR_J] - icept[_PAIR_I]) / (slope[_PAIR_I] - slope[_PAIR_J])
-        out[2:] = np.where(np.isfinite(t), np.minimum(np.maximum(t, 0.0), h), 0.0)
+        t = (icept[..., _PAIR_J, :] - icept[..., _PAIR_I, :]) / (slope[..., _PAIR_I, :] - slope[..., _PAIR_J, :])
+        out[..., 2:, :] = np.where(np.isfinite(t), np.minimum(np.maximum(t, 0.0), h), 0.0)
     if ordered:
-        out.sort(axis=0)
+        out.sort(axis=-2)
     return out
 
 
 def _envelope(slope, icept, t):
-    return np.min(icept[:, None, :] + slope[:, None, :] * t[None, :, :], axis=0)
+    """min over the four lines at the offsets t: (8, n), or (..., 8, n)."""
+    return np.min(icept[..., :, None, :] + slope[..., :, None, :] * t[..., None, :, :], axis=-3)
 
 
-def interval_upper(x, alo, ahi, blo):
-    """Exact max over each [xₖ, xₖ₊₁] of U_A(x) − chord_B(x), vectorised over intervals."""
-    h = np.diff(x)
-    slope, icept = _lines(x, alo, ahi)
+def interval_upper(x, alo, ahi, blo, geom: LineGeometry | None = None):
+    """Exact max over each [xₖ, xₖ₊₁] of U_A(x) − chord_B(x), vectorised over intervals (``geom``: x's
+    ``LineGeometry`` if the caller has it). ``alo``, ``ahi``, ``blo`` may carry leading axes (several pairs of
+    curves on one grid, one result row each: every operation is element-wise along them)."""
+    gm = LineGeometry(x) if geom is None else geom
+    h = gm.h
+    slope, icept = _lines(x, alo, ahi, gm)
     with np.errstate(invalid="ignore", divide="ignore"):
-        sb = (blo[1:] - blo[:-1]) / h
+        sb = (blo[..., 1:] - blo[..., :-1]) / h
     t = _candidates(slope, icept, h, ordered=False)
-    return np.max(_envelope(slope, icept, t) - (blo[:-1] + sb * t), axis=0)
+    return np.max(_envelope(slope, icept, t) - (blo[..., None, :-1] + sb[..., None, :] * t), axis=-2)
 
 
 def _positive_integral(t, y):
@@ -199,14 +260,15 @@ def _positive_integral(t, y):
 
 def interval_positive_integrals(x, alo, ahi, blo, bhi):
     """Per interval, [∫(chord_A − U_B)₊, ∫(U_A − chord_B)₊] ∋ ∫(R_A − R_B)₊ (both integrands piecewise linear)."""
-    h = np.diff(x)
+    gm = LineGeometry(x)  # shared by both directions' lines
+    h = gm.h
     with np.errstate(invalid="ignore", divide="ignore"):
         sa = np.where(h > 0, (alo[1:] - alo[:-1]) / h, 0.0)
         sb = np.where(h > 0, (blo[1:] - blo[:-1]) / h, 0.0)
-    slope_a, icept_a = _lines(x, alo, ahi)
+    slope_a, icept_a = _lines(x, alo, ahi, gm)
     ta = _candidates(slope_a, icept_a, h)
     up = _positive_integral(ta, _envelope(slope_a, icept_a, ta) - (blo[:-1] + sb * ta))
-    slope_b, icept_b = _lines(x, blo, bhi)
+    slope_b, icept_b = _lines(x, blo, bhi, gm)
     tb = _candidates(slope_b, icept_b, h)
     low = _positive_integral(tb, (alo[:-1] + sa * tb) - _envelope(slope_b, icept_b, tb))
     return np.maximum(low, 0.0), np.maximum(up, low)
@@ -250,6 +312,12 @@ class RegretOutcome(UpperBracketed):
     certified: bool
 
 
+def _max_nan_inf(v: np.ndarray) -> float:
+    """max(v) with a NaN counted as +∞ (``ndarray.max`` propagates a NaN, which becomes ∞ here)."""
+    m = float(v.max())
+    return math.inf if m != m else m
+
+
 def _max_state(g: Grid, t: MaxTarget, exact: bool, tol: float):
     """(outcome, split mask over intervals) for one max target."""
     tol = tol if t.tol is None else t.tol
@@ -264,16 +332,18 @@ def _max_state(g: Grid, t: MaxTarget, exact: bool, tol: float):
         w[i0:] = t.weight.density(x[i0:])
     d_lo = alo - bhi if w is None else w * (alo - bhi)
     d_lo = np.where(np.isfinite(d_lo), d_lo, 0.0)
-    k = int(np.argmax(d_lo))
+    k = int(d_lo.argmax())
     # among points equal to the best within rounding, report the one nearest ½ (a flat maximum at the
     # fold is attained at π = ½ exactly, by symmetry)
-    k = int(np.flatnonzero(d_lo >= d_lo[k] - FP_SLACK)[-1])
+    near_best = d_lo >= d_lo[k] - FP_SLACK  # (True at k: the last True is found from the end)
+    k = d_lo.size - 1 - int(near_best[::-1].argmax())
     lower = max(float(d_lo[k]), 0.0)
     # no grid certifies Δ more tightly than the node brackets allow: at the maximiser the bound is at
     # least lower + (A's bracket width + B's): refining beyond twice that only spends points
     node = float(ahi[k] - alo[k] + bhi[k] - blo[k])
     tol = max(tol, 2.0 * node * (1.0 if w is None else float(w[k])))
-    ub = interval_upper(x, alo, ahi, blo)
+    geom = g.geometry
+    ub = g.interval_upper(t.reverse)
     if w is not None:
         ub = ub.copy()
         wmin, wmax = t.weight.extremes(x[i0:-1], x[i0 + 1:])
@@ -282,10 +352,10 @@ def _max_state(g: Grid, t: MaxTarget, exact: bool, tol: float):
     d_hi = ahi - blo if w is None else w * (ahi - blo)
     point_ub = np.maximum(d_hi[:-1], d_hi[1:])
     # a NaN bound is no bound: it counts as +inf (a Python max would silently skip it)
-    upper = max(lower, float(np.max(np.where(np.isnan(ub), np.inf, ub))), float(np.max(np.where(np.isnan(d_hi), np.inf, d_hi))))
+    upper = max(lower, _max_nan_inf(ub), _max_nan_inf(d_hi))
     if w is not None:
         upper = max(upper, t.weight.tail_bound(PI_MIN))
-    split = (ub > lower + tol) & (ub - point_ub > 0.25 * tol) & (np.diff(x) > 4e-16 * np.maximum(x[1:], 1e-300))
+    split = (ub > lower + tol) & (ub - point_ub > 0.25 * tol) & geom.splittable
     pi = float(x[k]) if lower > 0 else 0.0
     if w is not None and lower > 0 and t.weight.r.density(np.asarray(pi)) > t.weight.h.density(np.asarray(pi)):
         pi = 1.0 - pi  # the folded search found the mirror image of the maximiser
@@ -383,12 +453,12 @@ def sweep(a: Mechanism, b: Mechanism, targets, *, tol: float, regret_rtol: float
     # (new points only tighten the interval bounds), and is re-read from the final grid at the end
     # (unless its last state was computed on that very grid)
     last: dict[int, tuple[np.ndarray, object]] = {}
+    g = Grid(x, alo, ahi, blo, bhi)  # one Grid per x, so its LineGeometry is computed once
     for ti, t in enumerate(targets):
         for _ in range(400):
-            g = Grid(x, alo, ahi, blo, bhi)
             outcome, split, done, k = state(g, t)
             last[ti] = (x, outcome)
-            if done or not np.any(split) or x.size > max_points:
+            if done or not split.any() or x.size > max_points:
                 break
             xl, xr = x[:-1][split], x[1:][split]
             geo = (xl > 0) & (xr > 4 * xl)
@@ -396,7 +466,7 @@ def sweep(a: Mechanism, b: Mechanism, targets, *, tol: float, regret_rtol: float
             if k is not None:
                 mid = np.union1d(mid, _cluster(x, k, split))
             x, (alo, ahi, blo, bhi) = insert_points(x, mid, (alo, ahi, blo, bhi), (*_bounds(a, mid), *_bounds(b, mid)))
-    g = Grid(x, alo, ahi, blo, bhi)
+            g = Grid(x, alo, ahi, blo, bhi)
     return g, [last[ti][1] if last[ti][0] is x else state(g, t)[0] for ti, t in enumerate(targets)]
 
 
@@ -465,10 +535,11 @@ def crossings(a: Mechanism, b: Mechanism, g: Grid, *, slack: float = FP_SLACK, x
     d_hi = g.ahi - g.blo
     sign = np.where(d_lo > slack, 1, np.where(d_hi < -slack, -1, 0))
     nz = np.flatnonzero(sign)
+    # neighbouring certified points of opposite sign (found at once: a Python loop over the grid cost more
+    # than the root refinement itself)
+    change = np.flatnonzero(sign[nz[:-1]] != sign[nz[1:]])
     roots = []
-    for i, j in zip(nz[:-1], nz[1:]):
-        if sign[i] == sign[j]:
-            continue
+    for i, j in zip(nz[change].tolist(), nz[change + 1].tolist()):
         lo, hi = float(g.x[i]), float(g.x[j])
         flo = 0.5 * (d_lo[i] + d_hi[i])
         fhi = 0.5 * (d_lo[j] + d_hi[j])
@@ -483,9 +554,12 @@ def crossings(a: Mechanism, b: Mechanism, g: Grid, *, slack: float = FP_SLACK, x
             # plus a comb of spacing xtol/2 around p: an estimate within 4·xtol of the root closes the bracket
             comb = 0.5 * xtol * max(1.0, lo) * _COMB
             pts = np.concatenate([[p], p - w * _CLUSTER, p + w * _CLUSTER, p - comb, p + comb, [0.5 * (lo + hi)]])
-            pts = np.unique(pts[(pts > lo) & (pts < hi)])
+            pts = _sorted_unique(pts[(pts > lo) & (pts < hi)])
             s, f = _signs(a, b, pts, slack)
-            k = int(np.argmax(s != s_lo)) if np.any(s != s_lo) else pts.size
+            changed = s != s_lo
+            k = int(changed.argmax()) if pts.size else 0
+            if k >= pts.size or not changed[k]:  # no point changed sign (argmax of all-False is 0)
+                k = pts.size
             if k < pts.size and s[k] == 0:
                 lo = hi = float(pts[k])
                 break

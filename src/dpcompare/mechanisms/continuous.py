@@ -97,10 +97,20 @@ class PrivacyLossMechanism(Mechanism):
         same doubles); anything else, or an overridden ``_bayes_error_bounds``, takes the general path."""
         if type(self)._bayes_error_bounds is PrivacyLossMechanism._bayes_error_bounds:
             lo, hi = self._bayes_error_directed(np.asarray(pi, dtype=float))
+            if self._directed_r_in_range and np.asarray(lo - hi <= 0.0).all():
+                # 0 ≤ lo ≤ hi ≤ min(π, 1 − π) with no NaN: the clip, the checks and the min/max below are the
+                # identity (see ``_directed_r_in_range``); a 0-d result is returned as the scalar they returned
+                return (lo[()], hi[()]) if lo.ndim == 0 else (lo, hi)
             if np.asarray(lo - hi <= 0.0).all():  # ordered, no NaN: interval_bracket's min/max, then the clip and checks
                 return _ordered((np.minimum(lo, hi), np.maximum(lo, hi)), 0.0, np.minimum(pi, 1.0 - pi),
                                 absolute=_ROUNDING_ABS + float(self.numerical_error))
         return super().bayes_error_interval(pi)
+
+    #: whether ``_bayes_error_directed`` returns lo ≥ 0 and hi ≤ min(π, 1 − π) (with min computed as
+    #: ``np.minimum(π, 1.0 − π)``) at every π ∈ [0, 1] where it returns no NaN; then lo ≤ hi alone makes its
+    #: pair the bracket ``bayes_error_interval`` would clip and check (a subclass proves it in its docstring)
+    #: (the one difference: at π = −0.0 the skipped clip at min(π, 1 − π) = −0.0 no longer turns a 0 into −0.0)
+    _directed_r_in_range = False
 
     def _bayes_error_directed(self, pi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(lower, upper) doubles around the real R(π); the default has no error analysis and is the plain
@@ -156,6 +166,9 @@ class Gaussian(PrivacyLossMechanism):
 
     #: parameter domains (checked once, at construction)
     PARAMS = (Param("mu", POSITIVE, optional=True), Param("sigma", POSITIVE, optional=True), Param("sensitivity", POSITIVE))
+    #: the R bracket is in range: ``_bayes_error_directed`` floors lo at 0 and caps hi at np.minimum(π, 1.0 − π)
+    #: as its last steps (π ∈ {0, 1}: both ends 0, where that cap is 0)
+    _directed_r_in_range = True
 
     def __init__(self, mu: float | None = None, *, sigma: float | None = None, sensitivity: float = 1.0) -> None:
         if mu is not None and sigma is not None:
@@ -237,48 +250,66 @@ class Gaussian(PrivacyLossMechanism):
         shape, n = pi.shape, pi.size
         pi = pi.ravel()
         mu = self.mu
-        # The two terms run side by side in arrays of 2n (z = [zₐ, z_b], ...): one numpy call per operation
-        # instead of two on these small arrays; every operation is element-wise, so the doubles are the same.
+        # The two terms run side by side as the rows of (2, n) arrays (z = [zₐ; z_b], ...), and the lower and
+        # upper ends as the rows of one (2, n) margin: one numpy call per operation on these small arrays, a
+        # per-π quantity broadcast over the rows. Every operation is element-wise and each element sees the
+        # same IEEE operations in the same order as the scalar formulas above, so the doubles are those of the
+        # term-by-term evaluation (tests/mechanisms/test_gaussian_r_layout.py compares the two bit for bit).
         with np.errstate(all="ignore"):
-            lp, lq = np.log(pi), np.log1p(-pi)
+            logw = np.empty((2, n))  # [log π; log(1 − π)]
+            lp, lq = logw[0], logw[1]
+            np.log(pi, out=lp)
+            np.log1p(-pi, out=lq)
             # near π = ½, λ = log1p((2π − 1)/(1 − π)): 2π − 1 is exact (Sterbenz) and the quotient within 2u(1 + u),
             # which log1p turns into ≤ 4u relative to λ (|q/((1 + q)·log1p(q))| ≤ 2 on q ∈ [−⅔, 2]), plus its ELEM;
             # the difference log π − log(1 − π) would carry ELEM·1.4 absolute, i.e. 1e-7 relative to z at μ = 1e-8
             mid = np.abs(pi - 0.5) <= 0.25
             lam = np.where(mid, np.log1p((2.0 * pi - 1.0) / (1.0 - pi)), lp - lq)
             ratio = lam / mu
-            z = np.concatenate((-0.5 * mu - ratio, ratio - 0.5 * mu))  # [zₐ, z_b]
-            logw = np.concatenate((lp, lq))
-            terms = logw + log_ndtr(z)  # [a, b]
-            a, b = terms[:n], terms[n:]
+            z = np.empty((2, n))  # [zₐ; z_b]
+            np.subtract(-0.5 * mu, ratio, out=z[0])
+            np.subtract(ratio, 0.5 * mu, out=z[1])
+            terms = logw + log_ndtr(z)  # [a; b]
+            a, b = terms[0], terms[1]
             top = np.maximum(a, b)
             big_l = np.logaddexp(a, b)
             v = np.exp(big_l)
             alam = np.abs(lam)
-            dlam = np.where(mid, (ELEM + 5.0 * U) * alam, ELEM * (np.abs(lp) + np.abs(lq)) + U * alam)
-            # the error e of each term (eₐ, e_b side by side)
-            d = 1.01 * (_twice(dlam / mu) + U * (_twice(np.abs(ratio)) + np.abs(z)))
-            elog, eterm = ELEM * np.abs(logw), U * np.abs(terms)
+            alogw = np.abs(logw)
+            dlam = np.where(mid, (ELEM + 5.0 * U) * alam, ELEM * (alogw[0] + alogw[1]) + U * alam)
+            # the error e of each term (rows eₐ, e_b)
+            aratio = np.abs(ratio)
+            d = 1.01 * (dlam / mu + U * (aratio + np.abs(z)))
+            elog, eterm = ELEM * alogw, U * np.abs(terms)
             e = elog + rnd.ndtr_rel_raw(z) + rnd.mills_bound_raw(z - d) * d + eterm
-            # z = +∞ (λ/μ overflowed: the real z exceeds 1e308) has Φ = 1 to far below rounding
-            e = np.where(z == np.inf, elog + eterm, e)  # (np.isposinf, as one ufunc)
+            # z = +∞ (λ/μ overflowed: the real z exceeds 1e308) has Φ = 1 to far below rounding; z = +∞ needs
+            # |λ/μ| = ∞ (μ is finite), so the where is skipped when no |λ/μ| is (max is NaN only for a NaN π)
+            if n and not aratio.max() < np.inf:
+                e = np.where(z == np.inf, elog + eterm, e)
             ftop = np.isfinite(top)
-            ftop2 = _twice(ftop)
-            w = np.where(ftop2, np.exp(terms - _twice(top)), 0.0)  # [wₐ, w_b]
-            tot = w[:n] + w[n:]
-            w = w / _twice(np.where(tot > 0, tot, 1.0))
+            w = np.where(ftop, np.exp(terms - top), 0.0)  # [wₐ; w_b]
+            tot = w[0] + w[1]
+            w = w / np.where(tot > 0, tot, 1.0)
             e = np.where(w > 0, e, 0.0)
             round_ = U * np.abs(np.where(ftop, big_l, 0.0)) + 3.0 * ELEM
-            p_lo = w * -np.expm1(-e)
-            p_hi = w * np.expm1(e)
-            r_lo = 1.01 * (p_lo[:n] + p_lo[n:] + round_)
-            r_hi = 1.01 * (p_hi[:n] + p_hi[n:] + round_)
-            fv = np.isfinite(v)
-            lo = rnd.lower_raw(v, r_lo, 4.0 * TINY, 0.0, fv)
-            hi = rnd.upper_raw(v, r_hi, 4.0 * TINY, None, fv)
+            # p[0] = w·(−expm1(−e)) (for the lower end), p[1] = w·expm1(e) (upper), each a (2, n) of terms
+            p = np.empty((2, 2, n))
+            np.negative(e, out=p[0])
+            p[1] = e
+            np.expm1(p, out=p)
+            np.negative(p[0], out=p[0])
+            p *= w
+            r = 1.01 * (p[:, 0] + p[:, 1] + round_)  # [r_lo; r_hi]
+            lohi = rnd.outward_raw(v, r, 4.0 * TINY, np.isfinite(v))
+        lo, hi = lohi[0], lohi[1]
+        np.maximum(lo, 0.0, out=lo)  # lower's floor 0 (np.maximum returns a NaN operand as it is)
+        cap = np.minimum(pi, 1.0 - pi)
         exact = (pi <= 0.0) | (pi >= 1.0)
-        lo = np.where(exact, 0.0, lo)
-        hi = np.where(exact, 0.0, np.minimum(hi, np.minimum(pi, 1.0 - pi)))
+        if exact.any():
+            lo = np.where(exact, 0.0, lo)
+            hi = np.where(exact, 0.0, np.minimum(hi, cap))
+        else:
+            hi = np.minimum(hi, cap)
         return lo.reshape(shape), hi.reshape(shape)
 
     @property
@@ -359,6 +390,9 @@ class Laplace(PrivacyLossMechanism):
 
     #: parameter domains (checked once, at construction)
     PARAMS = (Param("b", POSITIVE), Param("sensitivity", POSITIVE))
+    #: the R bracket is in range: lo = min(π, 1 − π rounded down, a lower end floored at 0) is ≥ 0 and at most
+    #: min(π, fl(1 − π)); hi = max(min(π, fl(1 − π), ·), lo) is then at most min(π, fl(1 − π)) too
+    _directed_r_in_range = True
 
     def __post_init__(self) -> None:
         check_params(self.PARAMS, self)
@@ -453,17 +487,32 @@ class Laplace(PrivacyLossMechanism):
         relative (×1.01), and the subnormal range ≤ 2 subnormal units absolute.
         """
         pi = np.asarray(pi, dtype=float)
+        shape, n = pi.shape, pi.size
+        pi = pi.ravel()
         m = self.m
-        om = rnd.one_minus_down(np.clip(pi, 0.0, 1.0))
+        # (np.clip(π, 0, 1) as two ufuncs: the same doubles, NaN propagated, without clip's Python wrapper)
+        om = rnd.one_minus_down(np.minimum(np.maximum(pi, 0.0), 1.0))
         r = 1.01 * (2.0 * ELEM + 4.0 * U + U * 0.5 * m)
         with np.errstate(all="ignore"):  # π ∈ [0, 1] is validated: only underflow can occur
             scale = np.exp(-0.5 * m)  # (one exp for both ends: the same double each time)
-            mid = scale * np.sqrt(pi * om)
-            lo = np.minimum(np.minimum(pi, om), rnd.lower_raw(mid, r, 2.0 * TINY, 0.0))
             q = 1.0 - pi
-            hi_mid = rnd.upper_raw(scale * np.sqrt(pi * q), r + 2.0 * U, 2.0 * TINY, None)
-            hi = np.minimum(np.minimum(pi, q), hi_mid)
-        return lo, np.maximum(hi, lo)
+            # the lower end's e^{−m/2}·√(π·(1 − π)↓) and the upper end's e^{−m/2}·√(π·fl(1 − π)) as the rows of one
+            # (2, n) array, rounded outwards at once (``outward_raw``: bit for bit the one-sided lower/upper)
+            mids = np.empty((2, n))
+            np.multiply(pi, om, out=mids[0])
+            np.multiply(pi, q, out=mids[1])
+            np.sqrt(mids, out=mids)
+            mids *= scale
+            lohi = rnd.outward_raw(mids, self._r_rel(r), 2.0 * TINY, np.isfinite(mids))
+            np.maximum(lohi[0], 0.0, out=lohi[0])  # the lower end's floor 0
+            lo = np.minimum(np.minimum(pi, om), lohi[0])
+            hi = np.minimum(np.minimum(pi, q), lohi[1])
+        return lo.reshape(shape), np.maximum(hi, lo).reshape(shape)
+
+    @staticmethod
+    def _r_rel(r: float) -> np.ndarray:
+        """The relative error bounds of the two rows of ``_bayes_error_directed``: r (lower end) and r + 2u (upper)."""
+        return np.array([[r], [r + 2.0 * U]])
 
     @property
     def auc(self) -> float:  # type: ignore[override]

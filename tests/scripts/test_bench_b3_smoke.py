@@ -1,0 +1,22 @@
+"""Smoke tests of the B.3 CPU-time benchmarks (benchmarks/bench_b3_cpu.py, bench_b3_steps.py): they run with
+--quick and print their one line. No timing is asserted (speed is measured by the scripts themselves)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+@pytest.mark.skipif(not (BENCH / "bench_b3_cpu.py").exists(), reason="benchmarks/ not present (installed package)")
+@pytest.mark.parametrize("script, needles", [("bench_b3_cpu.py", ("B.3 CPU", "ratio CPU/min")),
+                                             ("bench_b3_steps.py", ("compare", "two_max_states", "crossings"))])
+def test_b3_benchmark_quick_runs(script, needles):
+    proc = subprocess.run([sys.executable, str(BENCH / script), "--quick"], capture_output=True, text=True,
+                          timeout=300, cwd=BENCH.parent)
+    assert proc.returncode == 0, proc.stderr
+    assert all(n in proc.stdout for n in needles)
