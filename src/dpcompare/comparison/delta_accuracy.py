@@ -118,6 +118,11 @@ def _at(m: Mechanism, h0: float | None, c: float | None) -> Mechanism:
     return dataclasses.replace(m, discretization=h0 * c)
 
 
+def _factor(m: Any, h0: float) -> float:
+    """The spacing of ``m`` as a multiple of its default ``h0`` (1 when it is on its default grid)."""
+    return 1.0 if m.discretization is None else float(m.discretization) / h0
+
+
 def _width_at(m: Mechanism, pi: float) -> float:
     """Width of the certified Bayes-error bracket of ``m`` at π and 1 − π (R is symmetrised)."""
     x = np.array([pi, 1.0 - pi]) if 0.0 < pi < 1.0 else np.array([0.5])
@@ -156,7 +161,7 @@ def delta_accuracy(a: Mechanism, b: Mechanism, *, accuracy: float | None = None,
     c_min = tuple(None if h is None else _finest_factor(m, h, refine) for m, h in zip(ms, h0))
     c: list[float | None] = [None if h is None else PROBE_FACTOR for h in h0]
     best: list[DeltaResult | None] = [None, None]
-    cur = (a, b)
+    built: tuple[Mechanism, Mechanism] = (a, b)  # the mechanisms of the last grids that built
     attempts = 0
     target = (math.inf, math.inf)
     while True:
@@ -169,8 +174,8 @@ def delta_accuracy(a: Mechanism, b: Mechanism, *, accuracy: float | None = None,
                 continue
             if attempts == 0:
                 raise
-            cur = prev  # noqa: F821 - the last grid that built (attempts ≥ 1)
-            break
+            break  # too fine to build here: the coarser grids' brackets stand
+        built = cur
         attempts += 1
         eta = widening(*cur)
         new = [widen(r, *cur) for r in delta_pairs(pa, pb)]
@@ -188,16 +193,16 @@ def delta_accuracy(a: Mechanism, b: Mechanism, *, accuracy: float | None = None,
                  for r, t in zip((ab, ba), target)]
         if not any(short) or attempts >= MAX_ATTEMPTS:
             break
-        c_new = _next_factors(cur, c, c_min, [(r, t) for r, t, s in zip((ab, ba), target, short) if s], decide)
+        c_new = _next_factors(cur, c, c_min, [(r, t) for r, t, s in zip((ab, ba), target, short) if s])
         if c_new == c:
             break
-        prev, c = cur, c_new
+        c = c_new
     assert best[0] is not None and best[1] is not None
-    factors = tuple(None if f is None else float(f) for f in c)
-    return DeltaAccuracy(best[0], best[1], (float(target[0]), float(target[1])), factors, attempts, cur)
+    factors = tuple(None if h is None else _factor(m, h) for m, h in zip(built, h0))
+    return DeltaAccuracy(best[0], best[1], (float(target[0]), float(target[1])), factors, attempts, built)
 
 
-def _next_factors(cur, c, c_min, short, decide) -> list[float | None]:
+def _next_factors(cur, c, c_min, short) -> list[float | None]:
     """Spacing factors for the next composition: the least-cost split of the width by the h² law (step 3)."""
     # the direction furthest from its target sets the grid; a bracket straddling ``decide`` asks for half its width
     def need(rt):
