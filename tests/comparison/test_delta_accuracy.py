@@ -40,6 +40,16 @@ def test_the_bracket_contains_delta_of_a_grid_16_times_finer(chosen):
     assert chosen.ab.lower > 0.1 and chosen.ba.upper < 1e-9
 
 
+@pytest.mark.parametrize("pa, pb", [((1.0, 0.1, 40), (0.6, 0.04, 40)),  # they cross: Δ(A‖B) attained at π ≈ 0.22
+                                     ((1.0, 0.2, 30), (3.0, 0.9, 30))])  # Δ(B‖A) ≈ 2e-10: within the rounding
+def test_both_brackets_overlap_a_grid_4_times_finer_than_the_default(pa, pb):
+    r = delta_accuracy(SubsampledGaussian(*pa), SubsampledGaussian(*pb))
+    fa, fb = _fine(pa, 4), _fine(pb, 4)
+    for ours, fine in ((r.ab, delta_bracket(fa, fb)), (r.ba, delta_bracket(fb, fa))):
+        assert ours.lower <= fine.upper and fine.lower <= ours.upper  # both certified: Δ lies in both
+        assert ours.width <= max(REL_DEFAULT * ours.upper, ABS_DEFAULT)
+
+
 def test_the_bracket_contains_delta_from_dp_accountings_pld(chosen):
     """Independent: dp-accounting's PLD δ(0) (value_discretization_interval 1e-4) gives Δ at π = ½ as
     (δ_B(0) − δ_A(0))/2 (Thm 2 at ε = 0). Δ is attained there (π = ½ is reported), so the PLD value is within
