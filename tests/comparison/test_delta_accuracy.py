@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import dpcompare as dc
 from dpcompare.comparison import delta_bracket
@@ -125,3 +126,20 @@ def test_bad_accuracy_is_a_value_error_naming_it(bad):
         dc.delta_divergence(dc.Gaussian(mu=1.0), dc.Laplace(b=1.0), accuracy=bad)
     with pytest.raises(ValueError, match="accuracy must be"):
         dc.compare(a, b, accuracy=bad)
+
+
+sgm_params = st.tuples(st.floats(0.7, 2.0), st.floats(0.02, 0.3), st.integers(5, 60))
+
+
+@settings(max_examples=8, deadline=None)
+@given(pa=sgm_params, pb=sgm_params)
+def test_law_the_chosen_bracket_overlaps_the_default_grids_and_meets_its_target_unless_capped(pa, pb):
+    """Both brackets are certified, so they overlap; the target is met unless the grids reached their cap
+    (the default spacing) or the attempts ran out."""
+    a, b = SubsampledGaussian(*pa), SubsampledGaussian(*pb)
+    r = delta_accuracy(a, b)
+    ga, gb = _fine(pa, 1), _fine(pb, 1)
+    for ours, dflt in ((r.ab, delta_bracket(ga, gb)), (r.ba, delta_bracket(gb, ga))):
+        assert ours.lower <= dflt.upper and dflt.lower <= ours.upper
+        assert ours.lower <= ours.value <= ours.upper
+    assert r.met or min(r.factors) == 1.0 or r.attempts == 3
