@@ -143,3 +143,12 @@ def test_law_the_chosen_bracket_overlaps_the_default_grids_and_meets_its_target_
         assert ours.lower <= dflt.upper and dflt.lower <= ours.upper
         assert ours.lower <= ours.value <= ours.upper
     assert r.met or min(r.factors) == 1.0 or r.attempts == 3
+
+
+def test_a_mechanism_its_default_grid_refuses_is_refused_as_before():
+    """σ = 1e-3, p = 0.5, N = 10⁷ is too large to compose at useful accuracy: the default path's clear error,
+    not a certified but useless bracket from an explicitly coarse grid."""
+    m = SubsampledGaussian(sigma=1e-3, sampling_rate=0.5, steps=10_000_000)
+    assert regrid_spacing(m) is None
+    with pytest.raises(ValueError, match="too large to compose"):
+        dc.delta_divergence(m, SubsampledGaussian(1.0, 0.1, 10))

@@ -91,13 +91,13 @@ def regrid_spacing(m: Any) -> float | None:
 
     if type(m) is not SubsampledGaussian or not m._grid_from_question:
         return None
-    from ..composition.sgm_grid import NEGLIGIBLE_MU, default_discretization
+    from ..composition.sgm_grid import NEGLIGIBLE_MU, _check_grid
 
     if math.sqrt(m.steps) / m.sigma <= NEGLIGIBLE_MU:
         return None
-    try:
-        return float(default_discretization(m.sigma, m.sampling_rate, m.steps))
-    except ValueError:  # no default grid: the mechanism's own error is the answer
+    try:  # the default grid's own checks: a mechanism it refuses is refused by the default path, with its message
+        return float(_check_grid(m.sigma, m.sampling_rate, m.steps, None)[0])
+    except ValueError:
         return None
 
 
