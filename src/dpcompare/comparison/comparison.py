@@ -290,8 +290,10 @@ def compare(
     h = as_hyperprior(hyperprior)
     chosen = delta_accuracy(a, b, accuracy=accuracy, decide=tol) if h is None else None
     if chosen is not None:  # Δ on the grids chosen from it; the crossings on the same grids
-        grid, _ = sweep(*chosen.mechanisms, [], tol=DEFAULT_TOL)
-        cross = sweep_crossings(*chosen.mechanisms, grid) if crossings else ()
+        cross: tuple[float, ...] = ()
+        if crossings:
+            grid, _ = sweep(*chosen.mechanisms, [], tol=DEFAULT_TOL)
+            cross = tuple(sweep_crossings(*chosen.mechanisms, grid))
         dab, dba = chosen.ab, chosen.ba
         return Comparison(a, b, dab, dba, blackwell_verdict(dab, dba, tol), cross, tol, None)
     pa, pb = a.pairs(), b.pairs()
