@@ -13,8 +13,10 @@ set by the two mechanisms' Bayes-error brackets near the maximiser π* only (R_A
    below ETA_FLOOR·η (the floating-point part of the width, which a finer grid cannot shrink).
 3. If a direction is wider than its target, split its width between A and B in proportion to their
    Bayes-error bracket widths at its π*, w = W_A + W_B, and choose the new spacings c_A, c_B (as multiples
-   of the current ones) with W_A·c_A² + W_B·c_B² = SAFETY·target at the least cost Σ 1/c_i (the composition
-   time is ∝ 1/h): c_i ∝ W_i^(−1/3) (Lagrange). Compose there and repeat (MAX_ATTEMPTS compositions in all).
+   of the current ones) with W_A·c_A² + W_B·c_B² = SAFETY·target at the least cost Σ 1/c_i (the part of a
+   composition's time that depends on the grid is ∝ 1/h): c_i ∝ W_i^(−1/3) (Lagrange), each at most 8× finer
+   per step. Compose there and repeat (MAX_ATTEMPTS compositions in all). With ``decide`` (``compare``: the
+   Blackwell verdict's tolerance) a bracket that straddles that level also asks for half its width.
    Without ``accuracy`` no grid finer than the mechanism's default is used (the default question never
    costs more than the default grid); with it, down to 1/MAX_REFINE of the default (within the FFT limit).
 
@@ -46,7 +48,7 @@ REL_DEFAULT = 1e-3
 #: default absolute accuracy of Δ (a difference of Bayes errors): a Δ below ~1e-3 is not resolved further than
 #: this by default (a regret of one guess in a million)
 ABS_DEFAULT = 1e-6
-#: the probe composes on a grid this many times coarser than the default (≈ 1/5 of the default's time at
+#: the probe composes on a grid this many times coarser than the default (≈ 1/4–1/5 of the default's CPU at
 #: (σ, p, N) = (1, 0.01, 10³), the h² law already holding there: width 1.49e-4 at 8×, 9.3e-6 at 2×)
 PROBE_FACTOR = 8.0
 #: aim below the target by this factor (the h² law is an approximation)
@@ -210,7 +212,7 @@ def _next_factors(cur, c, c_min, short) -> list[float | None]:
         goal = t if r.width > t else 0.5 * r.width
         return r.width / goal, r, goal
 
-    ratio, r, goal = max((need(rt) for rt in short), key=lambda x: x[0])
+    _, r, goal = max((need(rt) for rt in short), key=lambda x: x[0])
     w = [_width_at(m, r.pi) for m in cur]
     parts = [wi if f is not None else 0.0 for wi, f in zip(w, c)]
     fixed = sum(wi for wi, f in zip(w, c) if f is None)
