@@ -13,6 +13,7 @@ import pytest
 import dpcompare as dc
 from dpcompare.comparison import delta_bracket
 from dpcompare.comparison.delta import widening
+from dpcompare.composition.sgm_grid import default_discretization
 from dpcompare.mechanisms.sgm import SubsampledGaussian
 from dpcompare.tradeoff import DiscretePair, delta_between_pairs
 
@@ -26,9 +27,14 @@ P_A, P_B = [0.7, 0.2, 0.1], [0.5, 0.47, 0.03]  # incomparable: Δ ≈ 0.036 one 
 A, B = dc.FromPair(pessimistic=_symmetric(P_A)), dc.FromPair(pessimistic=_symmetric(P_B))
 
 
+#: the default spacing given explicitly: ``delta_divergence`` then uses the mechanism's own grid, as ``delta_bracket``
+#: does (without it, Δ chooses the grid from the question: tests/comparison/test_delta_accuracy.py)
+SGM_GRID = SubsampledGaussian(1.0, 0.1, 10, discretization=default_discretization(1.0, 0.1, 10))
+
+
 @pytest.mark.parametrize("a, b", [
-    (dc.parse("compose(gaussian(mu=0.3), steps=10)"), SubsampledGaussian(1.0, 0.1, 10)),
-    (SubsampledGaussian(1.0, 0.1, 10), dc.parse("compose(gaussian(mu=0.3), steps=10)")),
+    (dc.parse("compose(gaussian(mu=0.3), steps=10)"), SGM_GRID),
+    (SGM_GRID, dc.parse("compose(gaussian(mu=0.3), steps=10)")),
     (dc.RandomizedResponse(0.5), dc.RandomizedResponse(1.0)),
     (A, B),
     (B, A),

@@ -23,6 +23,7 @@ from .._validation import check_in_interval, check_integer, check_nonnegative
 from ..mechanisms import Mechanism
 from .certified import UpperBracketed
 from .delta import DEFAULT_TOL, DeltaResult, check_mechanisms, delta_divergence, delta_pairs, widen
+from .delta_accuracy import check_accuracy, delta_accuracy
 from .hyperprior import HyperPrior, as_hyperprior
 from .prior_sweep import FoldedWeight, MaxTarget, RegretTarget, crossings as sweep_crossings, sweep
 
@@ -266,10 +267,14 @@ def verdict_certified(delta_ab: DeltaResult, delta_ba: DeltaResult, tol: float) 
 
 def compare(
     a: Mechanism, b: Mechanism, *, hyperprior: HyperPrior | Callable | None = None, tol: float = 1e-9,
-    crossings: bool = True,
+    crossings: bool = True, accuracy: float | None = None,
 ) -> Comparison:
     """Compare A and B in one sweep: Δ(A‖B), Δ(B‖A), Δ↔, Blackwell verdict (tolerance ``tol``),
     crossings, and with a hyper-prior Ψ the weighted Δ^Ψ and the expected regrets E_Ψ[(R_A − R_B)₊].
+
+    Without a hyper-prior, numeric mechanisms whose grid is not given choose it from Δ (as
+    :func:`delta_divergence`, ``accuracy`` likewise; the brackets must also decide the verdict where the grid
+    allows), and the crossings are read on those grids.
 
     >>> import dpcompare as dc
     >>> c = dc.compare(dc.Gaussian(mu=1), dc.Laplace(b=1))
@@ -281,7 +286,16 @@ def compare(
     """
     check_mechanisms(a, b)
     tol = check_in_interval("tol", tol, 0.0, MAX_TOLERANCE, high_open=True)
+    accuracy = check_accuracy(accuracy)
     h = as_hyperprior(hyperprior)
+    chosen = delta_accuracy(a, b, accuracy=accuracy, decide=tol) if h is None else None
+    if chosen is not None:  # Δ on the grids chosen from it; the crossings on the same grids
+        cross: tuple[float, ...] = ()
+        if crossings:
+            grid, _ = sweep(*chosen.mechanisms, [], tol=DEFAULT_TOL)
+            cross = tuple(sweep_crossings(*chosen.mechanisms, grid))
+        dab, dba = chosen.ab, chosen.ba
+        return Comparison(a, b, dab, dba, blackwell_verdict(dab, dba, tol), cross, tol, None)
     pa, pb = a.pairs(), b.pairs()
     discrete = pa is not None and pb is not None
     targets: list = [] if discrete else [MaxTarget(False), MaxTarget(True)]

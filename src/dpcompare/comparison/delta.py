@@ -111,7 +111,8 @@ class DeltaResult(UpperBracketed):
 
 
 def delta_divergence(
-    a: Mechanism, b: Mechanism, hyperprior: HyperPrior | Callable | None = None, *, tol: float = DEFAULT_TOL
+    a: Mechanism, b: Mechanism, hyperprior: HyperPrior | Callable | None = None, *, tol: float = DEFAULT_TOL,
+    accuracy: float | None = None,
 ) -> DeltaResult:
     """Δ(A‖B) = max_π Ψ(π)·(R_A(π) − R_B(π)) ([BCP] Cor 1; weighted form §5), certified.
 
@@ -119,33 +120,47 @@ def delta_divergence(
     'jeffreys' with ``dpcompare.parse_hyperprior``). With a hyper-prior the result is the
     density-weighted Δ^Ψ: not a probability, it can exceed 1.
 
+    Between numeric mechanisms whose grid is not given (``SubsampledGaussian`` without ``discretization`` or
+    ``tolerance``) and without a hyper-prior, the grid is chosen from Δ itself: a coarse probe, then a grid
+    fine enough for a certified width of max(1e-3·Δ, 1e-6), or ``accuracy`` (absolute) when given
+    (``dpcompare.comparison.delta_accuracy``); the bracket is the accuracy achieved.
+
     >>> import dpcompare as dc
     >>> r = dc.delta_divergence(dc.Laplace(b=1), dc.Gaussian(mu=1))
     >>> round(r.value, 5), round(r.pi, 4)
     (0.03414, 0.2689)
     """
-    return _divergences(a, b, hyperprior, tol, both=False)[0]
+    return _divergences(a, b, hyperprior, tol, both=False, accuracy=accuracy)[0]
 
 
 def delta_divergences(
-    a: Mechanism, b: Mechanism, hyperprior: HyperPrior | Callable | None = None, *, tol: float = DEFAULT_TOL
+    a: Mechanism, b: Mechanism, hyperprior: HyperPrior | Callable | None = None, *, tol: float = DEFAULT_TOL,
+    accuracy: float | None = None,
 ) -> tuple[DeltaResult, DeltaResult]:
     """(Δ(A‖B), Δ(B‖A)), each as :func:`delta_divergence` certifies it, from one evaluation: one merge of
     the four discrete pairs, or one sweep over π with both targets ([BCP] Cor 1; weighted form §5).
+    ``accuracy``: as in :func:`delta_divergence` (numeric mechanisms choose their grid from Δ).
 
     >>> import dpcompare as dc
     >>> ab, ba = dc.delta_divergences(dc.Gaussian(mu=1), dc.Laplace(b=1))
     >>> round(ab.value, 5), round(ba.value, 5)
     (0.00527, 0.03414)
     """
-    return _divergences(a, b, hyperprior, tol, both=True)
+    return _divergences(a, b, hyperprior, tol, both=True, accuracy=accuracy)
 
 
-def _divergences(a: Mechanism, b: Mechanism, hyperprior: Any, tol: Any, both: bool) -> tuple[DeltaResult, ...]:
+def _divergences(a: Mechanism, b: Mechanism, hyperprior: Any, tol: Any, both: bool,
+                 accuracy: float | None = None) -> tuple[DeltaResult, ...]:
     check_mechanisms(a, b)
     tol = check_tolerance(tol)
+    from .delta_accuracy import check_accuracy, delta_accuracy  # the grid chosen from Δ (numeric mechanisms only)
+
+    accuracy = check_accuracy(accuracy)
     h = as_hyperprior(hyperprior)
     if h is None:
+        acc = delta_accuracy(a, b, accuracy=accuracy)
+        if acc is not None:
+            return (acc.ab, acc.ba) if both else (acc.ab,)
         pa, pb = a.pairs(), b.pairs()
         if pa is not None and pb is not None:
             return tuple(widen(r, a, b) for r in delta_pairs(pa, pb))
@@ -232,8 +247,10 @@ class DeltaBracket(UpperBracketed):
 
 
 def delta_bracket(a: Mechanism, b: Mechanism) -> DeltaBracket:
-    """Certified Δ(A‖B) = max_π (R_A − R_B) for two pair-backed mechanisms: the bracket of
-    :func:`delta_divergence` (step 1, ``delta_pairs`` then ``widen``) without the estimate.
+    """Certified Δ(A‖B) = max_π (R_A − R_B) for two pair-backed mechanisms on their own grids: the bracket of
+    :func:`delta_divergence` (step 1, ``delta_pairs`` then ``widen``) without the estimate. (A mechanism whose
+    grid is not given, such as ``SubsampledGaussian`` without ``discretization``, is used here on its default
+    grid; ``delta_divergence`` chooses that grid from Δ instead: ``dpcompare.comparison.delta_accuracy``.)
 
     lower = Δ(A_pess‖B_opt) − η, upper = Δ(A_opt‖B_pess) + η on the symmetrised pairs of
     ``mech.pairs()``, η = η_A + η_B + the double-precision rounding (:func:`widening`, the ``numerical_error`` field).

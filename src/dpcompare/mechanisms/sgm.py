@@ -38,7 +38,9 @@ class SubsampledGaussian(PairMechanism):
         (composition/sgm_certified.py, ``auto_discretization``); a coarser h is faster and wider, never uncertified.
         Without ``discretization`` and ``tolerance``, δ(ε) chooses its grid from the ε asked: the certified
         width aimed at is min(1e-3·δ, 1.5e-7) (composition/sgm_accuracy.py, ``delta_to_accuracy``; ``accuracy(ε)``
-        reports the width achieved); a given ``discretization`` is used as is for every view.
+        reports the width achieved); a given ``discretization`` is used as is for every view. Likewise Δ
+        (``delta_divergence``, ``compare``) chooses the grids from Δ: a certified width of max(1e-3·Δ, 1e-6)
+        or the ``accuracy`` asked (comparison/delta_accuracy.py).
     tolerance : instead of ``discretization``, the accuracy wanted for δ(ε) (absolute; keyword only): the
         grid is chosen so that the pessimistic δ exceeds the truth by about this much or less
         (composition/sgm_certified.py, ``discretization_for_tolerance``); ``accuracy(ε)`` reports back the certified
