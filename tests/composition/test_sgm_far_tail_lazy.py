@@ -27,7 +27,7 @@ from dpcompare.composition.sgm_certified import (
     side_for_profile,
 )
 from dpcompare.composition.sgm_compose import _sides_or_error
-from dpcompare.composition.sgm_grid import _check_grid
+from dpcompare.composition.sgm_grid import check_grid
 from dpcompare.tradeoff import Rounding
 
 U = 2.0**-53
@@ -35,7 +35,7 @@ U = 2.0**-53
 
 def always_built(sigma: float, p: float, steps: int, h: float | None = None) -> PessimisticSide:
     """The pessimistic side with the far-tail passes built with it (no lazy route)."""
-    h, tail, sub = _check_grid(sigma, p, steps, h)
+    h, tail, sub = check_grid(sigma, p, steps, h)
     sides, reports = _sides_or_error(sigma, p, steps, h, sub, tail, (Rounding.PESSIMISTIC,))
     return PessimisticSide(sides[0], reports[0].numerical_error + 64 * U, reports[0])
 

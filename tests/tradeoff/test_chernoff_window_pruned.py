@@ -43,11 +43,11 @@ def test_aggressive_pruning_stays_sound(monkeypatch, seed, size, h, steps, tau, 
 
 @pytest.mark.parametrize("sigma, p, steps", [(1.0, 0.01, 1000), (1.12, 0.5, 2), (0.3, 1e-3, 10)])
 def test_default_pruning_gives_the_unpruned_window(monkeypatch, sigma, p, steps):
-    from dpcompare.composition.sgm_grid import _check_grid
+    from dpcompare.composition.sgm_grid import check_grid
     from dpcompare.composition.sgm_step import sgm_partition
     from dpcompare.tradeoff import grid as certified_grid
 
-    h, tail, sub = _check_grid(sigma, p, steps, None)
+    h, tail, sub = check_grid(sigma, p, steps, None)
     step = certified_grid.pessimistic_step(sgm_partition(sigma, p, h, sub=1, tail=tail, anchor_sub=sub))
     pruned = certified_compose.chernoff_window(step, steps, 1e-18)
     monkeypatch.setattr(certified_compose, "CHERNOFF_PRUNE", math.inf)

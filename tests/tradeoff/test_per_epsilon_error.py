@@ -225,12 +225,12 @@ def test_coarsened_output_against_exact(steps, factor):
 def test_fourier_coarsened_output_against_gaussian_closed_form():
     """The Fourier-domain read-out with F = 3 (no fine grid): 900 Gaussian steps (σ = 15, μ = 2) composed from a
     pessimistic grid step; δ(ε) + η(ε) ≥ the closed-form δ of G_2 at every ε down to δ ≈ 1e-14."""
-    from dpcompare.composition.sgm_grid import _check_grid
+    from dpcompare.composition.sgm_grid import check_grid
     from dpcompare.composition.sgm_step import sgm_partition
     from dpcompare.tradeoff import grid as certified_grid
 
     sigma, steps = 15.0, 900
-    h, tail, sub = _check_grid(sigma, 1.0, steps, None)
+    h, tail, sub = check_grid(sigma, 1.0, steps, None)
     step = certified_grid.pessimistic_step(sgm_partition(sigma, 1.0, h, sub=sub, tail=tail))
     loss, clp, rep = compose_coarsened(step, steps, 3, tau=1e-18, workers=1)
     assert rep.coarsening == 3 and rep.atom_error is not None

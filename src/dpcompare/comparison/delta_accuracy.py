@@ -91,14 +91,14 @@ def regrid_spacing(m: Any) -> float | None:
     ``SubsampledGaussian`` with p < 1 and neither ``discretization`` nor ``tolerance`` given), else None."""
     from ..mechanisms.sgm import SubsampledGaussian
 
-    if type(m) is not SubsampledGaussian or not m._grid_from_question:
+    if type(m) is not SubsampledGaussian or not m.grid_from_question:
         return None
-    from ..composition.sgm_grid import NEGLIGIBLE_MU, _check_grid
+    from ..composition.sgm_grid import NEGLIGIBLE_MU, check_grid
 
     if math.sqrt(m.steps) / m.sigma <= NEGLIGIBLE_MU:
         return None
     try:  # the default grid's own checks: a mechanism it refuses is refused by the default path, with its message
-        return float(_check_grid(m.sigma, m.sampling_rate, m.steps, None)[0])
+        return float(check_grid(m.sigma, m.sampling_rate, m.steps, None)[0])
     except ValueError:
         return None
 
@@ -108,9 +108,9 @@ def _finest_factor(m: Any, h0: float, refine: bool) -> float:
     FFT within the automatic limit (the composition would otherwise be refused)."""
     if not refine:
         return 1.0
-    from ..composition.sgm_grid import AUTO_MAX_FFT, _estimated_fft_len
+    from ..composition.sgm_grid import AUTO_MAX_FFT, estimated_fft_len
 
-    n0 = _estimated_fft_len(m.sigma, m.sampling_rate, m.steps, h0) if m.steps > 1 else 1
+    n0 = estimated_fft_len(m.sigma, m.sampling_rate, m.steps, h0) if m.steps > 1 else 1
     return 1.0 / max(1.0, min(float(MAX_REFINE), AUTO_MAX_FFT / max(n0, 1)))
 
 

@@ -44,7 +44,7 @@ import numpy as np
 from .._limits import FFT_BYTES_COARSE, fft_points_that_fit
 from .sgm_certified import certified_delta, composition_for_profile, pair_epsilon, profile_bracket
 from .sgm_compose import TAIL_FACTOR, compose_subsampled_gaussian, tail_bound
-from .sgm_grid import AUTO_MAX_FFT, _estimated_fft_len, default_discretization
+from .sgm_grid import AUTO_MAX_FFT, estimated_fft_len, default_discretization
 
 #: relative width of the ε bracket on the default grid: ≈ 1.2e-5–1.5e-5 measured at (σ, p, N) = (1, 0.01, 10³)
 #: and (1, 0.01, 10⁴), δ = 1e-5 (the default spacing keeps the relative variance the grid adds independent
@@ -184,7 +184,7 @@ def _delta_bracket(comp, sigma: float, p: float, steps: int, eps: np.ndarray) ->
 
 def _max_refine(sigma: float, p: float, steps: int, h0: float) -> int:
     """Largest k ≤ MAX_REFINE with the composition at h₀/k within the automatic FFT limit."""
-    n0 = _estimated_fft_len(sigma, p, steps, h0) if steps > 1 else 1
+    n0 = estimated_fft_len(sigma, p, steps, h0) if steps > 1 else 1
     return int(max(1, min(MAX_REFINE, AUTO_MAX_FFT // max(n0, 1))))
 
 

@@ -22,7 +22,7 @@ from ..tradeoff import grid as certified_grid
 from ..tradeoff.compose import CompositionReport, DiscretizationTooFine
 from ..tradeoff.compose_coarse import compose_coarsened, compose_coarsened_lazy
 from ..tradeoff.grid import U
-from .sgm_grid import KAPPA_H, MAX_ABS_LOSS, NEGLIGIBLE_MU, OUTPUT_ATOMS, WINDOW_TAIL, _check_grid
+from .sgm_grid import KAPPA_H, MAX_ABS_LOSS, NEGLIGIBLE_MU, OUTPUT_ATOMS, WINDOW_TAIL, check_grid
 from .sgm_step import grid_range, loss_std, sgm_partition
 
 
@@ -176,7 +176,7 @@ def compose_subsampled_gaussian(
             out.pessimistic, out.optimistic, out.numerical_error, out.discretization, steps, out.reports,
             time.perf_counter() - t0, out.side_errors,
         )
-    h, tail, sub = _check_grid(sigma, p, steps, discretization)
+    h, tail, sub = check_grid(sigma, p, steps, discretization)
     if p < 1.0:
         # the pessimistic side through its own cache, keyed by the grid spacing: a calibration that has just
         # certified ε at this (σ, p, N) and the default grid already composed it (same code path, same pair)
@@ -406,7 +406,7 @@ def pessimistic_side(sigma: float, p: float, steps: int, discretization: float |
         return PessimisticSide(negligible_composition(sigma, p, steps).pessimistic, 0.0)
     if p >= 1.0 and steps > 1:
         return pessimistic_side(sigma / math.sqrt(steps), 1.0, 1, discretization)
-    h, tail, sub = _check_grid(sigma, p, steps, discretization)
+    h, tail, sub = check_grid(sigma, p, steps, discretization)
     # the far-tail passes (step 6″) are built only when a question needs them (sgm_certified.side_for_epsilon,
     # side_for_profile): they cost as much as the rest of the composition and serve δ within reach of η(ε) only
     sides, reports, fars = _sides_or_error(sigma, p, steps, h, sub, tail, (Rounding.PESSIMISTIC,), lazy=True)

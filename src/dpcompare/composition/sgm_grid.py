@@ -41,7 +41,7 @@ def auto_discretization(sigma: float, p: float, steps: int) -> float:
     return KAPPA_H * loss_std(1.0 / sigma, p)
 
 
-def _estimated_fft_len(sigma: float, p: float, steps: int, h: float) -> int:
+def estimated_fft_len(sigma: float, p: float, steps: int, h: float) -> int:
     """Rough size of the composition window (for choosing h before the partition is built)."""
     s = loss_std(1.0 / sigma, p)
     mean = 0.5 * s * s * steps  # KL ≈ Var/2 for small losses
@@ -65,7 +65,7 @@ def default_discretization(sigma: float, p: float, steps: int) -> float:
     k_lo, k_hi = grid_range(1.0 / sigma, p, h, tail)
     if k_hi - k_lo > MAX_STEP_POINTS:
         h *= (k_hi - k_lo) / MAX_STEP_POINTS
-    n_est = _estimated_fft_len(sigma, p, steps, h) if steps > 1 else 0
+    n_est = estimated_fft_len(sigma, p, steps, h) if steps > 1 else 0
     if n_est > AUTO_MAX_FFT:
         h *= n_est / AUTO_MAX_FFT
     return float(h)
@@ -96,13 +96,13 @@ def discretization_for_tolerance(sigma: float, p: float, steps: int, tolerance: 
     return float(min(h_default, math.sqrt(tolerance * s / (K_EXCESS * math.sqrt(steps)))))
 
 
-def _check_grid(sigma: float, p: float, steps: int, discretization: float | None) -> tuple[float, float, int]:
+def check_grid(sigma: float, p: float, steps: int, discretization: float | None) -> tuple[float, float, int]:
     """(h, tail, sub) for a composition; raises DiscretizationTooFine for a grid that cannot be built."""
     h = default_discretization(sigma, p, steps) if discretization is None else float(discretization)
     if discretization is None and p < 1.0:
         s = loss_std(1.0 / sigma, p)
         if h > MAX_COARSENING * KAPPA_H * s:
-            n_auto = _estimated_fft_len(sigma, p, steps, KAPPA_H * s)
+            n_auto = estimated_fft_len(sigma, p, steps, KAPPA_H * s)
             raise DiscretizationTooFine(
                 f"sgm(sigma={sigma:g}, p={p:g}, steps={steps}) is too large to compose: a certified composition "
                 f"at useful accuracy needs an FFT of about {n_auto:.3g} points (≈ {n_auto * 48 / 1e9:.3g} GB), the "

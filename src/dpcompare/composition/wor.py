@@ -86,7 +86,7 @@ from .sgm_certified import (
     sgm_partition,
 )
 from .sgm_compose import _sides_or_error
-from .sgm_grid import _check_grid
+from .sgm_grid import check_grid
 
 __all__ = ["K_TAIL", "compose_with_replacement", "compose_without_replacement", "multiplicity_weights", "symmetric_step",
            "with_replacement_step"]
@@ -203,7 +203,7 @@ def compose_without_replacement(sigma: float, q: float, steps: int, discretizati
     # the realised (optimistic) side first, the Poisson remove pair's (only that side: the Poisson pessimistic
     # side is not needed); its grid checks refuse a run too large to compose before any work
     try:
-        h, tail, sub = _check_grid(sigma, q, steps, discretization)
+        h, tail, sub = check_grid(sigma, q, steps, discretization)
         sides, reports = _sides_or_error(sigma, q, steps, h, sub, tail, (Rounding.OPTIMISTIC,))
     except ValueError as exc:
         msg = str(exc).replace(f"sgm(sigma={sigma:g}, p={q:g}, steps={steps})",

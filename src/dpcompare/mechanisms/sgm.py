@@ -117,7 +117,7 @@ class SubsampledGaussian(PairMechanism):
         return interval_bracket(lo, hi, Sense.UPPER, 0.0, 1.0)
 
     @property
-    def _grid_from_question(self) -> bool:
+    def grid_from_question(self) -> bool:
         """True when neither ``discretization`` nor ``tolerance`` was given: δ(ε) chooses its grid from ε."""
         return self.discretization is None and self.tolerance is None and not self._closed_form
 
@@ -130,7 +130,7 @@ class SubsampledGaussian(PairMechanism):
         from ..tradeoff import Bracket
 
         eps = np.asarray(eps, dtype=float)
-        if self._grid_from_question and math.sqrt(self.steps) / self.sigma > NEGLIGIBLE_MU:
+        if self.grid_from_question and math.sqrt(self.steps) / self.sigma > NEGLIGIBLE_MU:
             from ..composition.sgm_accuracy import DELTA_ABS_DEFAULT, DELTA_REL_DEFAULT, delta_to_accuracy
 
             a = delta_to_accuracy(self.sigma, self.sampling_rate, self.steps, eps, DELTA_REL_DEFAULT,
