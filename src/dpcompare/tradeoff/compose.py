@@ -559,7 +559,14 @@ class TailBound:
     Q(L = +∞) ≤ 1 − (1 − q₊∞)ᴺ ≤ N·q₊∞. The symmetrised profile is max(δ_rem, δ_add). Because the
     step is pessimistic (the true step is a post-processing of it), the bounds hold for the true
     mechanism. ``log_m_q``/``log_m_p`` already include the relative error of the step's masses
-    (a factor (1 + r) per step, r = ``rel_err``).
+    (a factor (1 + r) per step, r = ``rel_err``) and the rounding of their log-space evaluation, which is
+    *absolute* in log space and grows with the exponents: the terms vᵢ = (log pᵢ + ℓᵢ) ± t·ℓᵢ are formed
+    with an error ≤ 3u·(|log pᵢ| + 2|ℓᵢ| + t|ℓᵢ|) (three roundings of operands at most that large), the
+    shift by the row maximum adds ≤ 2u of the same size, the exponentials 2u and the pairwise sum of n
+    terms ≤ n·u relative, the final log and addition ≤ 2u·|log M|: in all ≤ 8u·Vₜ + (n + 8)·u + 2u·|log M|
+    with Vₜ = maxᵢ(|log pᵢ| + 2|ℓᵢ|) + t·maxᵢ|ℓᵢ| (up to 5e5 at t = 1e4, where a fixed 64u would be
+    1e-9 of it). The readers add the rounding of N·log M + log c_t − tε (≤ 4u times the sum of the
+    moduli of its terms) to the exponent before comparing it with log δ.
 
     >>> import numpy as np
     >>> from dpcompare.tradeoff.grid import GridStep
@@ -587,12 +594,20 @@ class TailBound:
         fin = np.isfinite(lp)
         g, lp = g[fin], lp[fin]
         t = _CHERNOFF_T
-        log_r = math.log1p(rel_err + 64 * U)
+        log_r = math.log1p(rel_err) * (1.0 + 4 * U)
         with np.errstate(over="ignore", invalid="ignore"):
             a = (lp + g)[None, :] + t[:, None] * g[None, :]
             b = lp[None, :] - t[:, None] * g[None, :]
-        log_m_q = _lse_rows(a) + log_r
-        log_m_p = _lse_rows(b) + log_r
+        # log-space rounding, absolute and growing with the exponents (docstring)
+        big = (float(np.max(np.abs(lp) + 2.0 * np.abs(g), initial=0.0)) + t * float(np.max(np.abs(g), initial=0.0)))
+        slack = 8 * U * big + (g.size + 8) * U
+
+        def bound(rows: np.ndarray) -> np.ndarray:
+            lse = _lse_rows(rows)
+            return lse + slack + 2 * U * np.abs(lse) + log_r
+
+        log_m_q = bound(a)
+        log_m_p = bound(b)
         n = float(steps)
         log_q_inf = math.log(n * step.q_pos_inf) if step.q_pos_inf > 0 else -math.inf
         log_p_inf = math.log(n * step.p_neg_inf) if step.p_neg_inf > 0 else -math.inf
@@ -605,9 +620,16 @@ class TailBound:
     def log_delta(self, eps: np.ndarray) -> np.ndarray:
         """log of the certified upper bound of the symmetrised δ(ε) (ε ≥ 0)."""
         eps = np.atleast_1d(np.asarray(eps, dtype=float))
-        base = self._log_ct()[None, :] - self.t[None, :] * eps[:, None]
-        rem = np.min(base + self.steps * self.log_m_q[None, :], axis=1)
-        add = np.min(base + self.steps * self.log_m_p[None, :], axis=1)
+        log_ct = self._log_ct()[None, :]
+        te = self.t[None, :] * np.where(np.isfinite(eps), eps, 0.0)[:, None]  # ε = +∞ is answered below
+        with np.errstate(invalid="ignore"):
+            # the exponent's own rounding: ≤ 4u times the moduli of its terms (docstring)
+            def exponent(log_m: np.ndarray) -> np.ndarray:
+                nm = self.steps * log_m[None, :]
+                return log_ct - te + nm + 4 * U * (np.abs(log_ct) + np.abs(te) + np.abs(nm))
+
+            rem = np.min(exponent(self.log_m_q), axis=1)
+            add = np.min(exponent(self.log_m_p), axis=1)
         rem = np.logaddexp(rem, self.log_q_inf)
         add = np.logaddexp(add, self.log_p_inf)
         out = np.minimum(np.maximum(rem, add), 0.0)
@@ -633,7 +655,10 @@ class TailBound:
             if log_inf >= log_d:
                 return math.inf
             log_rest = log_d + (math.log(-math.expm1(log_inf - log_d)) if log_inf > -math.inf else 0.0)
-            eps_t = (self.steps * log_m + self._log_ct() - log_rest) / self.t
+            nm, lct = self.steps * log_m, self._log_ct()
+            # rounding of the numerator (≤ 4u of its terms' moduli) and of the division (u), outwards
+            num = nm + lct - log_rest + 4 * U * (np.abs(nm) + np.abs(lct) + abs(log_rest))
+            eps_t = num / self.t * np.where(num > 0.0, 1.0 + 2 * U, 1.0 - 2 * U)
             worst = max(worst, float(np.min(eps_t)))
         return max(worst, 0.0)
 
