@@ -22,6 +22,7 @@ from ..tradeoff import grid as certified_grid
 from ..tradeoff.compose import CompositionReport, DiscretizationTooFine
 from ..tradeoff.compose_coarse import compose_coarsened
 from ..tradeoff.grid import U
+from ..tradeoff.input_error import input_tail
 from .sgm_grid import KAPPA_H, MAX_ABS_LOSS, NEGLIGIBLE_MU, OUTPUT_ATOMS, WINDOW_TAIL, _check_grid
 from .sgm_step import grid_range, loss_std, sgm_partition
 
@@ -259,8 +260,11 @@ def _build_side(part, steps: int, h: float, rounding: Rounding, workers: int) ->
         coarsen = certified_grid.coarsen_pessimistic if rounding is Rounding.PESSIMISTIC else certified_grid.coarsen_optimistic
         loss, clp = coarsen(log_p, i_lo, h, factor, steps * part.offset)
     else:  # steps 4–8 in the Fourier domain (tradeoff/compose_coarse.py): no fine composed grid is formed
+        # the pessimistic step is split from ``part`` unchanged: its cells' input error is charged per threshold
+        tail_in = input_tail(part, steps) if rounding is Rounding.PESSIMISTIC else None
         loss, clp, rep = compose_coarsened(
-            step, steps, lambda width: _coarsening_factor(width, steps), tau=WINDOW_TAIL, workers=workers
+            step, steps, lambda width: _coarsening_factor(width, steps), tau=WINDOW_TAIL, workers=workers,
+            input_tail=tail_in,
         )
         rep = dataclasses.replace(rep, numerical_error=rep.numerical_error + inf_mass)
     if float(np.max(np.abs(loss[np.isfinite(clp)]), initial=0.0)) > MAX_ABS_LOSS:

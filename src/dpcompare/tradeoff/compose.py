@@ -160,6 +160,9 @@ class CompositionReport:
     atom_error: np.ndarray | None = field(default=None, repr=False, compare=False)
     #: the part of ``numerical_error`` that ``atom_error`` itemises (the rest acts at every ε)
     atom_error_total: float = field(default=0.0, compare=False)
+    #: the cells' input error per threshold (:class:`~dpcompare.tradeoff.input_error.InputTail`; its ``uniform``
+    #: is the part of ``numerical_error`` it replaces at large ε), or None
+    input_tail: object | None = field(default=None, repr=False, compare=False)
 
     def error_at(self, eps) -> np.ndarray:
         """Per-threshold bound η(ε) on the error of δ(ε) and of the swap's δ(ε) (step 7'): non-increasing
@@ -188,9 +191,12 @@ class CompositionReport:
         k_hi = np.searchsorted(loss, eps, side="right")  # first atom with loss > ε
         k_lo = np.searchsorted(loss, -eps, side="left")  # atoms with loss < −ε
         base = self.numerical_error - self.atom_error_total
+        it = self.input_tail
+        if it is not None:  # the cells' input error, per threshold (tradeoff/input_error.py), instead of uniformly
+            base = base - it.uniform + it.at(eps).reshape(eps.shape)
         # a cumulative sum in floating point is below the exact one by ≤ n·u of it (Higham §4.2): raise it
         slack = 1.0 + 2.0 * U * (loss.size + 2)
-        out = base + (hi_cum[k_hi] + lo_cum[k_lo]) * slack
+        out = base * (1.0 + 4 * U) + (hi_cum[k_hi] + lo_cum[k_lo]) * slack
         out = np.minimum(out, self.numerical_error)  # both are valid bounds
         return np.where(eps >= 0.0, out, self.numerical_error)
 

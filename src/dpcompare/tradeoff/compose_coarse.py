@@ -58,6 +58,7 @@ from .compose import (
 )
 from .compose_jump import JUMP_TAIL_MASSES, chernoff_log_mgf, jump_bulk_bound, jump_spectrum
 from .grid import U, GridStep, coarsen_optimistic, coarsen_pessimistic, log_expm1
+from .input_error import InputTail
 from .pair import Rounding
 
 
@@ -126,7 +127,7 @@ def _split_kernels(f: int, h: float) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
 def compose_coarsened(
     step: GridStep, steps: int, factor: int | Callable[[int], int], *, tau: float = 1e-18, workers: int = 2,
-    tail_masses: tuple[float, ...] = JUMP_TAIL_MASSES,
+    tail_masses: tuple[float, ...] = JUMP_TAIL_MASSES, input_tail: InputTail | None = None,
 ) -> tuple[np.ndarray, np.ndarray, CompositionReport]:
     """N-fold composition of a grid pair, coarsened by F for output (steps 4–8), without the fine grid.
 
@@ -142,6 +143,11 @@ def compose_coarsened(
     each single-step Q-tail mass in ``tail_masses`` (empty: none) a far-tail pass
     (:mod:`dpcompare.tradeoff.compose_jump`) recomputes the atoms above N × its cut from the tail's spectrum,
     with an error proportional to that tail mass; each atom keeps the value with the smallest bound.
+
+    ``input_tail`` (:func:`~dpcompare.tradeoff.input_error.input_tail` of the partition ``step`` was split from
+    by :func:`~dpcompare.tradeoff.grid.pessimistic_step`, unchanged): the cells' share of ``step.err`` is then
+    charged per threshold (tradeoff/input_error.py), and the ±∞ atoms by N·(q₊∞ + p₋∞) where that is below the
+    caps' rounding (the exact step is then a probability pair).
     """
     pess = step.rounding is not Rounding.OPTIMISTIC
     h = step.h
@@ -182,7 +188,7 @@ def compose_coarsened(
     if f > 1 and 2 * k_max >= m:
         # the live band does not fit M (few steps; or a step whose masses alternate, a Nyquist peak): the
         # composition on the fine grid, coarsened there by the requested factor (steps 4–8 as specified)
-        return _on_fine_grid(step, steps, requested, tau, workers)
+        return _on_fine_grid(step, steps, requested, tau, workers, input_tail)
     # step 6″: far-tail passes, {pass: [(spectrum of R, range [lo, hi] of absolute composed indices where x^{*N} = R)]}
     # (coarse atom J reads fine entries I_J + d, d ∈ [−F, F) for F > 1, d = 0 for F = 1)
     jumps: dict[str, list] = {"Q": [], "P": []}
@@ -294,7 +300,16 @@ def compose_coarsened(
     # the losses N·offset + I·h carry a rounding error ≤ 4u·max|L| (a relative Q-error); a merged loss
     # log(Σq/Σp) adds ≤ 8u·(1 + |log mass|) relative, and Σ mass·|log mass| ≤ 1/e per atom
     # the ±∞ atoms of the filled pair fall short of the exact ones by at most the caps' rounding (composed_mass_caps)
-    input_err = steps * step.err + 4 * U * float(np.max(np.abs(gl), initial=0.0)) + cap_err + gl.size * U * removed
+    use_tail = pess and input_tail is not None
+    if use_tail:
+        # tradeoff/input_error.py: the exact step is a probability pair, so the composition's ±∞ atoms are
+        # ≤ N·(q₊∞ + p₋∞) (×2 for the tails' closed-form error) and the filled pair's are ≥ 0; the cells' share
+        # of ‖Δx‖₁ is replaced by the lemma's term (its uniform part here, its per-ε form in error_at)
+        cap_err = min(cap_err, 2.0 * steps * (step.q_pos_inf + step.p_neg_inf))
+        cells = input_tail.uniform + steps * max(step.err - input_tail.replaced, 0.0) * (1.0 + 4 * U)
+    else:
+        cells = steps * step.err
+    input_err = cells + 4 * U * float(np.max(np.abs(gl), initial=0.0)) + cap_err + gl.size * U * removed
     if not pess:
         input_err += 8 * U * gl.size
     itemised = fft_err_total + removed
@@ -304,6 +319,8 @@ def compose_coarsened(
         atom_sum = float(np.sum(atom_err)) * (1.0 + 2.0 * U * (atom_err.size + 2))
         itemised = max(itemised, atom_sum)
         extra = dict(atom_loss=gl, atom_error=atom_err, atom_error_total=itemised)
+        if use_tail:  # the coarse read-out reaches fine atoms within F·h (input_error.py, part 3)
+            extra["input_tail"] = input_tail.shifted(margin * h)
     eta = itemised + 4.0 * tau + input_err
     window = (float(base + i_lo * h), float(base + i_hi * h))
     report = CompositionReport(steps, h, n, window, 4.0 * tau, fft_err_total, removed, input_err, eta, f, **extra)
@@ -311,7 +328,8 @@ def compose_coarsened(
     return out_loss[keep], out_logp[keep], report
 
 
-def _on_fine_grid(step: GridStep, steps: int, factor: int, tau: float, workers: int) -> tuple[np.ndarray, np.ndarray, CompositionReport]:
+def _on_fine_grid(step: GridStep, steps: int, factor: int, tau: float, workers: int,
+                  input_tail: InputTail | None = None) -> tuple[np.ndarray, np.ndarray, CompositionReport]:
     """Steps 4–7 on the fine grid (:func:`~dpcompare.tradeoff.compose.compose`), then step 8 there.
 
     A pessimistic step is composed by :func:`compose_coarsened` at F = 1 instead (the same steps 4–7, with the
@@ -321,7 +339,7 @@ def _on_fine_grid(step: GridStep, steps: int, factor: int, tau: float, workers: 
     bounds are carried over with their losses shifted by +H (Q side, fine atoms above −H: a P-unit bound
     there also bounds the Q-error, e^{L} ≤ 1) and by −H (P side, fine atoms below H, likewise)."""
     if step.rounding is not Rounding.OPTIMISTIC:
-        loss_f, clp_f, rep = compose_coarsened(step, steps, 1, tau=tau, workers=workers)
+        loss_f, clp_f, rep = compose_coarsened(step, steps, 1, tau=tau, workers=workers, input_tail=input_tail)
         base = steps * step.offset
         idx = np.rint((loss_f - base) / step.h).astype(np.int64)
         i_lo = int(idx.min()) if idx.size else 0
@@ -336,6 +354,8 @@ def _on_fine_grid(step: GridStep, steps: int, factor: int, tau: float, workers: 
             err_map = np.concatenate([ae[up], ae[down]])
             o = np.argsort(loss_map, kind="stable")
             rep = dataclasses.replace(rep, atom_loss=loss_map[o], atom_error=err_map[o])
+        if rep.input_tail is not None:  # the split onto the coarse grid reads fine atoms within H
+            rep = dataclasses.replace(rep, input_tail=rep.input_tail.shifted(factor * step.h))
         return loss, clp, dataclasses.replace(rep, coarsening=factor)
     log_p, i_lo, rep = compose(step, steps, tau=tau, workers=workers)
     coarsen = coarsen_optimistic if step.rounding is Rounding.OPTIMISTIC else coarsen_pessimistic
