@@ -220,7 +220,7 @@ def _build_sides(sigma: float, p: float, steps: int, h: float, sub: int, tail: f
     else:
         part = sgm_partition(sigma, p, h, sub=sub, tail=tail)
     workers = fft_workers()
-    done = [_build_side(part, steps, h, r, workers) for r in roundings]
+    done = [_build_side(part, steps, h, r, workers, cells_per_threshold=True) for r in roundings]
     return [d[0] for d in done], [d[1] for d in done]
 
 
@@ -237,8 +237,11 @@ def _shared_partition(sigma: float, p: float, h: float, sub: int, tail: float):
     return sgm_partition(sigma, p, h, sub=sub, tail=tail)
 
 
-def _build_side(part, steps: int, h: float, rounding: Rounding, workers: int) -> tuple[DiscretePair, CompositionReport]:
-    """One side of :func:`_build_sides`."""
+def _build_side(part, steps: int, h: float, rounding: Rounding, workers: int,
+                cells_per_threshold: bool = False) -> tuple[DiscretePair, CompositionReport]:
+    """One side of :func:`_build_sides`. ``cells_per_threshold``: ``part`` is a partition of the whole pair (cells,
+    tails and ±∞ masses exact up to the relative errors ``rel_err`` of the cells), as :func:`sgm_partition`'s is,
+    so the pessimistic side charges the cells' input error per threshold (tradeoff/input_error.py)."""
     build = certified_grid.pessimistic_step if rounding is Rounding.PESSIMISTIC else certified_grid.optimistic_step
     try:
         step = build(part)
@@ -261,7 +264,7 @@ def _build_side(part, steps: int, h: float, rounding: Rounding, workers: int) ->
         loss, clp = coarsen(log_p, i_lo, h, factor, steps * part.offset)
     else:  # steps 4–8 in the Fourier domain (tradeoff/compose_coarse.py): no fine composed grid is formed
         # the pessimistic step is split from ``part`` unchanged: its cells' input error is charged per threshold
-        tail_in = input_tail(part, steps) if rounding is Rounding.PESSIMISTIC else None
+        tail_in = input_tail(part, steps) if rounding is Rounding.PESSIMISTIC and cells_per_threshold else None
         loss, clp, rep = compose_coarsened(
             step, steps, lambda width: _coarsening_factor(width, steps), tau=WINDOW_TAIL, workers=workers,
             input_tail=tail_in,

@@ -61,7 +61,9 @@ Argument, in numbered steps (the code follows the numbering)
    entries with them. Excess total mass (Σq > Q-total of the exact composition, or Σp > P-total) is
    then removed from the highest (Q) or lowest (P) losses and sent to ℓ = ±∞: no renormalisation.
    The single-step masses carry a relative error from their closed forms (caller-supplied bound);
-   by the subadditivity of total variation under products it contributes ≤ N·‖Δx‖₁.
+   it contributes ≤ N·‖Δx‖₁ uniformly, or — for a step split from a partition of a probability pair — the
+   cells' share of it is charged per threshold (:mod:`dpcompare.tradeoff.input_error`: relative errors of
+   the cells move δ(ε) in proportion to the composed mass above ε).
    Two refinements (:func:`power_spectrum`): an entry whose bound (|ĉ| + e_f)ᴺ is ≤ e^{−700} is *dead*
    (set to 0, its truth bounded by e^{−700}), so the power is taken on the few hundred live entries
    only; and the ~10 live entries with the largest perturbation term N·e_f·|ĉ|^{N−1} are recomputed
@@ -79,9 +81,10 @@ Argument, in numbered steps (the code follows the numbering)
    error of the atom's pass, kept (≤ b) or zeroed (≤ ẑ₊ + b ≤ 2b), and the mass step 6's removal took
    from that atom; *uniform* (they can act at every ε): the window's 4τ (folded mass wraps around the
    cycle onto any entry, and the truth beyond the window lies above every ε inside it), the input's
-   N·‖Δx‖₁ (a total-variation bound whose location on the composed grid is not tracked), the loss
-   rounding 4u·max|L| (kept uniform for simplicity), the ±∞ atoms (δ(ε) ≥ q₊∞ at every ε) and the
-   readers' 64u. Hence η(ε) = uniform + Σ_{ℓᵢ>ε, ℓᵢ≥0} eᵢ + Σ_{ℓᵢ<−ε, ℓᵢ<0} eᵢ, non-increasing in ε ≥ 0
+   N·‖Δx‖₁ (a total-variation bound whose location on the composed grid is not tracked; for a step split
+   from a partition the cells' share of it is per threshold instead, ``CompositionReport.input_tail``), the
+   loss rounding 4u·max|L| (kept uniform for simplicity), the ±∞ atoms (δ(ε) ≥ q₊∞ at every ε: the caps'
+   rounding, or N·(q₊∞ + p₋∞) of a probability-pair step) and the readers' 64u. Hence η(ε) = uniform + Σ_{ℓᵢ>ε, ℓᵢ≥0} eᵢ + Σ_{ℓᵢ<−ε, ℓᵢ<0} eᵢ, non-increasing in ε ≥ 0
    and ≤ η (the scalar takes the larger of the old sum and Σeᵢ). The a-priori bound of one pass is
    *uniform over its entries* (every output mixes all inputs), so with the plain pass alone the
    itemised part is (#atom positions above ε)·2E — already a gain near the window's top, but ≈ 1e-11
@@ -173,7 +176,9 @@ class CompositionReport:
         atoms keep their losses, so an error eᵢ of atom i moves either by ≤ eᵢ, and only if it lies
         above ε (resp. below −ε). Hence η(ε) = (``numerical_error`` − ``atom_error_total``) +
         Σ_{ℓᵢ>ε, ℓᵢ≥0} eᵢ + Σ_{ℓᵢ<−ε, ℓᵢ<0} eᵢ bounds the error of both, the first term being the parts that
-        act at every ε (window folding 4τ, the input's ‖Δx‖₁ and the ±∞ atoms).
+        act at every ε (window folding 4τ, the input's ‖Δx‖₁ and the ±∞ atoms). With ``input_tail``
+        (tradeoff/input_error.py) its ``uniform`` part of the first term is replaced by its value at ε, which
+        is ≤ it and non-increasing in ε.
 
         >>> r = CompositionReport(2, 0.1, 8, (0.0, 0.2), 0.0, 0.0, 0.0, 0.0, 1e-9, 1,
         ...                       np.array([0.0, 0.1, 0.2]), np.array([3e-10, 3e-10, 3e-10]), 9e-10)
