@@ -14,7 +14,7 @@ import pytest
 
 from dpcompare.tradeoff import Rounding
 from dpcompare.tradeoff.compose_coarse import compose_coarsened
-from dpcompare.tradeoff.grid import StepPartition, pessimistic_step, to_pair
+from dpcompare.tradeoff.grid import U, StepPartition, pessimistic_step, to_pair
 from dpcompare.tradeoff.input_error import input_tail
 
 mpmath = pytest.importorskip("mpmath", reason="the exact split and N-fold composition are computed in mpmath")
@@ -75,9 +75,12 @@ def _npow(x, n):
     return res
 
 
-@pytest.mark.parametrize("signs,steps,factor", [("adverse", 8, 1), ("random", 6, 1), ("adverse", 6, 3), ("random", 4, 2)])
-def test_perturbed_cells_bounded_per_threshold(signs, steps, factor):
-    r = 1e-5
+@pytest.mark.parametrize(
+    "signs,steps,factor,r", [("adverse", 8, 1, 1e-5), ("random", 6, 1, 1e-5), ("adverse", 6, 3, 1e-5), ("random", 4, 2, 1e-5),
+                             ("exact", 8, 1, 0.0), ("exact", 5, 2, 0.0)])
+def test_perturbed_cells_bounded_per_threshold(signs, steps, factor, r):
+    """r = 0 ("exact"): the cells are the exact masses rounded to float (their bound: 4u·(1 + |log mass|)), so the
+    step's own rounding, measured against the exact split in 80-bit precision, is what the input term carries."""
     with mpmath.workdps(60):
         p, q, tail_lo, tail_hi = _exact_cells()
         sp, sq, p_neg, q_pos = _exact_split(p, q, tail_lo, tail_hi)
@@ -104,15 +107,18 @@ def test_perturbed_cells_bounded_per_threshold(signs, steps, factor):
             for i in np.flatnonzero(bulk):
                 s_p[i] = -(pt - pb) / pm
                 s_q[i] = (qt - qb) / qm
-        else:
+        elif signs == "random":
             s_p, s_q = rng.choice([-1.0, 1.0], len(p)), rng.choice([-1.0, 1.0], len(p))
+        else:
+            s_p = s_q = np.zeros(len(p))
         lp = np.array([float(mpmath.log(v * (1 + s * r))) for v, s in zip(p, s_p)])
         lq = np.array([float(mpmath.log(v * (1 + s * r))) for v, s in zip(q, s_q)])
         tl = (float(mpmath.log(tail_lo[0])), float(mpmath.log(tail_lo[1])))
         th = (float(mpmath.log(tail_hi[0])), float(mpmath.log(tail_hi[1])))
-    part = StepPartition(H, 0.0, K_LO, K_HI, np.arange(len(p)), lp, lq, tl, th, rel_err=r * (1 + 1e-6))
+    rel = r * (1 + 1e-6) + 4 * U * (1.0 + np.maximum(np.abs(lp), np.abs(lq)))  # + the logs' rounding to float
+    part = StepPartition(H, 0.0, K_LO, K_HI, np.arange(len(p)), lp, lq, tl, th, rel_err=rel)
     step = pessimistic_step(part)
-    it = input_tail(part, steps)
+    it = input_tail(part, steps, step)  # with the step: its own rounding measured and charged per threshold
     assert it is not None
     loss, clp, rep = compose_coarsened(step, steps, factor, tau=1e-60, workers=1, input_tail=it, tail_masses=())
     assert rep.input_tail is not None
@@ -133,3 +139,5 @@ def test_perturbed_cells_bounded_per_threshold(signs, steps, factor):
             needed |= bool(min(a - float(t1), b - float(t2)) + et - term < 0.0 and et < 0.1 * it.uniform)
     # (with F > 1 the coarse split's own pessimism may cover the shortfall)
     assert needed or signs != "adverse" or factor > 1
+    if signs == "exact":  # nothing but rounding: the step's err is replaced entirely, and the term is tiny in the tail
+        assert it.replaced == step.err and float(rep.input_tail.at(np.array([float(lz[-1]) / 2]))[0]) < 1e-20

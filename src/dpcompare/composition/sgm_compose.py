@@ -264,7 +264,7 @@ def _build_side(part, steps: int, h: float, rounding: Rounding, workers: int,
         loss, clp = coarsen(log_p, i_lo, h, factor, steps * part.offset)
     else:  # steps 4–8 in the Fourier domain (tradeoff/compose_coarse.py): no fine composed grid is formed
         # the pessimistic step is split from ``part`` unchanged: its cells' input error is charged per threshold
-        tail_in = input_tail(part, steps) if rounding is Rounding.PESSIMISTIC and cells_per_threshold else None
+        tail_in = input_tail(part, steps, step) if rounding is Rounding.PESSIMISTIC and cells_per_threshold else None
         loss, clp, rep = compose_coarsened(
             step, steps, lambda width: _coarsening_factor(width, steps), tau=WINDOW_TAIL, workers=workers,
             input_tail=tail_in,

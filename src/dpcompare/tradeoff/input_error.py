@@ -78,12 +78,12 @@ MAX_GROWTH_ARG = 0.01
 
 @dataclass(frozen=True, eq=False)
 class InputTail:
-    """The input term of the lemma above for one N: ``uniform`` (every ε, every Bayes error) and, per ε,
-    ``coef``·max(B̂^{*N}(L > ε − H), B̌^{*N}(L < −ε + H)) with H = ``shift``; ``replaced`` is the part of the
-    step's ``err`` (Σ_c (p + q)·r_c, the cells' share of ‖Δx‖₁) that this term takes over."""
+    """The input term of the lemma above for one N: ``uniform`` (every ε, every Bayes error) and, per ε, the
+    Chernoff bounds of N·(ν̄^{*(N−1)} * W) above ε − H and below −ε + H (H = ``shift``), whose log moment generating
+    functions (times N, with log N) are ``log_mgf_q``/``log_mgf_p``; ``replaced`` is the part of the step's ``err``
+    this term takes over (the cells' share Σ_c (p + q)·r_c, or all of it when the step's rounding is measured)."""
 
     uniform: float
-    coef: float
     log_mgf_q: np.ndarray
     log_mgf_p: np.ndarray
     log_mass: float
@@ -91,35 +91,38 @@ class InputTail:
     replaced: float
 
     def at(self, eps) -> np.ndarray:
-        """min(uniform, coef·max(tail bounds at ε − H and −ε + H)): the input error of δ(ε) and the swap's δ(ε)."""
+        """min(uniform, max(tail bounds at ε − H and −ε + H)): the input error of δ(ε) and the swap's δ(ε)."""
         eps = np.atleast_1d(np.asarray(eps, dtype=float))
         e = np.where(np.isfinite(eps), eps, 1e300)
         cap = math.exp(min(self.log_mass, 700.0))
         g_q = jump_bulk_bound(self.log_mgf_q, e, self.shift, 1.0, upper=True)
         g_p = jump_bulk_bound(self.log_mgf_p, -e, self.shift, 1.0, upper=False)
         tail = np.minimum(np.maximum(g_q, g_p), cap)
-        return np.minimum(self.uniform, self.coef * tail * (1.0 + 1e-12))
+        return np.minimum(self.uniform, tail * (1.0 + 1e-12))
 
     def shifted(self, by: float) -> "InputTail":
         """The same bound read through a split onto a grid coarser by H = ``by`` (lemma, part 3)."""
         return dataclasses.replace(self, shift=self.shift + by)
 
 
-def _log_mgf(mass: np.ndarray, g: np.ndarray, steps: int, sign: float) -> np.ndarray:
+def _log_mgf(mass: np.ndarray, g: np.ndarray, steps: int, sign: float, horizon: int | None = None) -> np.ndarray:
     """N·log Σⱼ massⱼ·e^{±s·gⱼ} at every s of the far-tail passes' grid, rounded up: the terms vⱼ = log massⱼ ± s·gⱼ err
     by ≤ 3u·(|log mass| + s|g|) (absolute in log space), the shift by the row maximum by 2u of that, the exponentials
-    2u and the sum of n terms n·u relative, the log and the addition 2u·|log Σ|; then ×N, and 2u of the result."""
+    2u and the sum of n terms n·u relative, the log and the addition 2u·|log Σ|; then ×N, and 2u of the result.
+    Entries within bins of 0.25/``horizon`` nats are merged at the bin's worst end (largest g for +, smallest for −):
+    still an upper bound, and raised to the power ``horizon`` it moves by ≤ 0.25·s in log (a looser, valid bound of
+    a term that is tiny against δ where it matters)."""
     s = _S_GRID
-    fin = mass > 0.0
+    fin = (mass > 0.0) & np.isfinite(mass)
     mass, g = mass[fin], g[fin]
     if mass.size == 0:
         return np.full(s.size, -np.inf)
-    # runs of cells moved to their worst end (largest g for +, smallest for −): still an upper bound; a run spans
-    # ≤ 0.01/N nats, so that the N-fold bound moves by ≤ 0.01·s in log (which at δ's scale is nothing)
-    span = float(np.max(g) - np.min(g)) / max(mass.size - 1, 1)
-    run = min(-(-mass.size // MGF_BLOCKS), int(0.01 / (steps * span)) if span > 0 else mass.size)
-    if run > 1:
-        starts = np.arange(0, mass.size, run)
+    width = 0.25 / max(int(horizon or steps), 1)
+    key = np.floor((g - float(np.min(g))) / width).astype(np.int64)
+    if int(key.max()) + 1 < mass.size:  # fewer bins than entries: merge
+        order = np.argsort(key, kind="stable")
+        key, mass, g = key[order], mass[order], g[order]
+        starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
         g = (np.maximum if sign > 0 else np.minimum).reduceat(g, starts)
         mass = np.add.reduceat(mass, starts) * (1.0 + mass.size * U)
     lm = np.log(mass)
@@ -135,9 +138,87 @@ def _log_mgf(mass: np.ndarray, g: np.ndarray, steps: int, sign: float) -> np.nda
     return out + 2 * U * np.abs(out)
 
 
-def input_tail(part: StepPartition, steps: int) -> InputTail | None:
+def _tails(part: StepPartition) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The tails as step 2 places them, as pseudo-cells of B̂ and B̌ (Q-mass, its loss; P-mass, its loss): the lower
+    tail keeps its Q-mass at g_lo, the upper tail its P-mass at g_hi (the same atoms in A, B and the step)."""
+    mq, gq, mp, gp = [], [], [], []
+    g0, g1 = float(part.grid(part.k_lo)), float(part.grid(part.k_hi))
+    lq = part.tail_lo[1]
+    if np.isfinite(lq):
+        mq.append(math.exp(lq)); gq.append(g0)
+        mp.append(math.exp(min(lq - g0, 700.0))); gp.append(g0)
+    lp = part.tail_hi[0]
+    if np.isfinite(lp):
+        mq.append(math.exp(min(lp + g1, 700.0))); gq.append(g1)
+        mp.append(math.exp(lp)); gp.append(g1)
+    up = 1.0 + 8 * U * (2.0 + abs(g0) + abs(g1))
+    return np.array(mq) * up, np.array(gq), np.array(mp) * up, np.array(gp)
+
+
+def _split_rounding(part: StepPartition, step, k: np.ndarray, lp: np.ndarray, lam: np.ndarray,
+                    p_t: np.ndarray, q_t: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The step's own rounding against B, measured per atom: (|D| in P, |D| in Q, the atoms' losses), or None
+    without 80-bit floats.
+
+    B = the exact split of the effective cells (p̃, p̃·e^{λ_eff}), λ_eff = g_lo + x with g_lo = o + k·h exact and x
+    the clipped offset as evaluated here (|λ_eff − λ'| ≤ 4u(|g_lo| + h) is in b_c), is recomputed in 80-bit
+    precision (ε = 2⁻⁶⁴): exp, expm1, the division and product ≲ 8ε relative each, the sum of the c contributions
+    of an atom c·ε, x − h an absolute ε·h (≤ 2ε(1 + h) of the cell's P-mass on w_lo), e^{g} 2ε(1 + |g|); allowed:
+    ε·(32 + 4c)(1 + h)·(B + Σ contributing cells) in P, plus ε·(8 + 8|g|)·B in Q. |D_i| = |x_i − B_i| + that, x the
+    FFT's float inputs exactly as ``compose_coarsened`` forms them. Then B − S is a signed measure with
+    |B − S| ≤ W_r = Σᵢ |Dᵢ|·δ_{gᵢ}, and part 2 of the lemma applies to it with W_r in place of Σ_c ρ_c δ_{g_hi(c)}."""
+    ld = np.longdouble
+    if float(np.finfo(ld).eps) > 1.1e-19 or step.log_p.size != part.size or step.k_lo != part.k_lo:
+        return None
+    e_x = float(np.finfo(ld).eps) / 2
+    size = part.size
+    o, hl = ld(part.offset), ld(part.h)
+    g_lo = o + (ld(part.k_lo) + k.astype(ld)) * hl
+    x = np.clip(lam.astype(ld) - g_lo, ld(0), hl)
+    w_hi = np.expm1(x) / np.expm1(hl)
+    w_lo = np.expm1(x - hl) / np.expm1(-hl)
+    pc = np.exp(lp.astype(ld))
+    bp = np.zeros(size, dtype=ld)
+    if k.size:  # k is non-decreasing (StepPartition): segment sums of the two ends
+        starts = np.flatnonzero(np.concatenate([[True], k[1:] != k[:-1]]))
+        bp[k[starts]] += np.add.reduceat(pc * w_lo, starts)
+        bp[k[starts] + 1] += np.add.reduceat(pc * w_hi, starts)
+    near = np.bincount(k, weights=p_t, minlength=size) + np.bincount(k + 1, weights=p_t, minlength=size)
+    near_q = np.bincount(k, weights=q_t, minlength=size) + np.bincount(k + 1, weights=q_t, minlength=size)
+    cnt = np.bincount(k, minlength=size) + np.bincount(k + 1, minlength=size)
+    g0 = o + ld(part.k_lo) * hl
+    tlq = part.tail_lo[1]
+    if np.isfinite(tlq):
+        bp[0] += np.exp(ld(tlq) - g0)
+        cnt[0] += 1
+    thp = part.tail_hi[0]
+    if np.isfinite(thp):
+        bp[-1] += np.exp(ld(thp))
+        cnt[-1] += 1
+    g = o + (ld(part.k_lo) + np.arange(size).astype(ld)) * hl
+    with np.errstate(over="ignore"):
+        bq = bp * np.exp(g)
+    gf = np.abs(g.astype(float))
+    err_p = e_x * (32.0 + 4.0 * cnt) * (1.0 + part.h) * (bp.astype(float) + near)
+    with np.errstate(over="ignore", invalid="ignore"):
+        err_q = err_p * np.exp(g.astype(float)) + e_x * (8.0 + 8.0 * gf) * bq.astype(float)
+        # the FFT's inputs (compose_coarse.compose_coarsened forms them so)
+        fin = np.isfinite(step.log_p)
+        xp = np.where(fin, np.exp(step.log_p), 0.0)
+        xq = np.exp(step.log_p + step.losses)
+        xq = np.where(fin & np.isfinite(xq), xq, 0.0)
+        d_p = np.abs(xp.astype(ld) - bp).astype(float) * (1.0 + 2 * U) + err_p
+        d_q = np.abs(xq.astype(ld) - bq).astype(float) * (1.0 + 2 * U) + err_q
+    if not (np.all(np.isfinite(d_p)) and np.all(np.isfinite(d_q))):
+        return None
+    return d_p, d_q, g.astype(float)
+
+
+def input_tail(part: StepPartition, steps: int, step=None) -> InputTail | None:
     """The lemma's input term for N = ``steps`` steps of the pessimistic step split from ``part`` (step 2), or
-    None where it does not apply (a cell with only one finite mass, a relative error ≥ 1e-3, or (N + 1)·β > 0.01)."""
+    None where it does not apply (a cell with only one finite mass, a relative error ≥ 1e-3, or (N + 1)·β > 0.01).
+    With ``step`` (= ``pessimistic_step(part)``) the step's own rounding is measured against B in 80-bit precision
+    (:func:`_split_rounding`) and charged per threshold too, replacing the whole of ``step.err``."""
     lp = np.asarray(part.log_p, dtype=float)
     lq = np.asarray(part.log_q, dtype=float)
     r = np.broadcast_to(np.asarray(part.rel_err, dtype=float), lp.shape)
@@ -151,33 +232,60 @@ def input_tail(part: StepPartition, steps: int) -> InputTail | None:
     g_hi = g_lo + h
     lam_hat = lq - lp
     lam = np.clip(lam_hat, g_lo, g_hi)
-    # q̃' = p̃·e^{λ'}: relative to q̃ off by the clipping and the rounding of λ̂ (and of the clip's bounds)
-    d = np.abs(lam - lam_hat) * (1.0 + 2 * U) + U * (np.abs(lam_hat) + 2.0 * np.abs(g_lo) + 2.0 * h)
+    # q̃' = p̃·e^{λ'}: relative to q̃ off by the clipping and the rounding of λ̂, of the clip's bounds and of the
+    # offset x = λ' − g_lo against the exact grid point (_split_rounding)
+    d = np.abs(lam - lam_hat) * (1.0 + 2 * U) + U * (np.abs(lam_hat) + 6.0 * np.abs(g_lo) + 6.0 * h)
     a = r
     b = np.expm1(np.log1p(r) + d) * (1.0 + 4 * U)
     beta = float(np.max(np.maximum(a, b), initial=0.0))
     n = int(steps)
     if (n + 1) * beta > MAX_GROWTH_ARG:
         return None
-    growth = math.exp(1.02 * (n + 1) * beta) * (1.0 + 1e-12)
     with np.errstate(under="ignore"):
         p_t = np.exp(lp) * (1.0 + 2 * U)
-        q_t = np.exp(lp + lam) * (1.0 + 4 * U + 2 * U * np.abs(lp + lam))
-    w_q = (a + 2.0 * b) * (1.0 + h)
-    w_p = (2.0 * a + b) * (1.0 + h)
-    # Σ_c ρ_c over cells (ρ_c in units of the exact masses ≤ computed/(1 − β)), rounded up
-    up = 1.0 + 2.0 * U * (lp.size + 2)  # a floating-point sum is within n·u of the exact one (Higham §4.2)
-    rho_sum = max(float(np.sum(w_q * q_t)), float(np.sum(w_p * p_t))) * up / (1.0 - beta)
-    uniform = n * growth * rho_sum * (1.0 + 1e-9)
-    coef = n * growth * float(np.max(np.maximum(w_q, w_p), initial=0.0)) / (1.0 - beta) * (1.0 + 1e-9)
-    log_mgf_q = _log_mgf(q_t, g_hi, n, 1.0)
-    log_mgf_p = _log_mgf(p_t, g_lo, n, -1.0)
-    mass = max(float(np.sum(q_t)), float(np.sum(p_t)), 1e-300) * up
-    log_mass = n * math.log(mass) * (1.0 - 1e-12 if mass < 1 else 1.0 + 1e-12)
-    # the cells' share of rel_err_mass (grid.py): Σ (p + q)·r over the cells it sums (a hair below, never above)
-    with np.errstate(over="ignore"):
-        m = np.exp(np.asarray(part.log_p, dtype=float)) + np.exp(np.asarray(part.log_q, dtype=float))
-    rr = np.broadcast_to(np.asarray(part.rel_err, dtype=float), m.shape)
-    fin = np.isfinite(m)
-    replaced = float(np.sum(m[fin] * rr[fin])) * (1.0 - 2.0 * U * (m.size + 2)) * (1.0 - 1e-9)
-    return InputTail(uniform, coef, log_mgf_q, log_mgf_p, log_mass, 0.0, replaced)
+        q_t = np.exp(lp + lam) * (1.0 + 4 * U + 2 * U * np.abs(lp + lam) + 4 * U * (np.abs(g_lo) + h))
+    rounding = _split_rounding(part, step, k, lp, lam, p_t, q_t) if step is not None else None
+    tq, tgq, tp, tgp = _tails(part)
+    q_hat, p_hat = np.concatenate([q_t, tq]), np.concatenate([p_t, tp])  # B̂ (Q-units), B̌ (P-units)
+    gq_hat, gp_hat = np.concatenate([g_hi, tgq]), np.concatenate([g_lo, tgp])
+    up = 1.0 + 2.0 * U * (lp.size + 8)  # a floating-point sum is within n·u of the exact one (Higham §4.2)
+    # W = W_c + W_r: the cells' ρ at g_hi (g_lo for P), the step's rounding |D| at its atoms
+    wq_c = (a + 2.0 * b) * (1.0 + h) * q_t / (1.0 - beta)
+    wp_c = (2.0 * a + b) * (1.0 + h) * p_t / (1.0 - beta)
+    if rounding is not None:
+        d_p, d_q, g_at = rounding
+    else:
+        d_p = d_q = g_at = np.zeros(0)
+    tv_q, tv_p = float(np.sum(d_q)) * up, float(np.sum(d_p)) * up
+    mass_q = (float(np.sum(q_hat)) * up + tv_q) / (1.0 - beta)
+    mass_p = (float(np.sum(p_hat)) * up + tv_p) / (1.0 - beta)
+    mass = max(mass_q, mass_p, 1e-300)
+    if n * max(math.log(mass), 0.0) > MAX_GROWTH_ARG:
+        return None
+    # the N terms of the telescoping sums: A, B, S and the measures between them are all dominated, in the order of
+    # non-decreasing (non-increasing for P) functionals, by (B̂ + W_r)/(1 − β), of mass ≤ ``mass``; so is each of
+    # the N − 1 other factors of every term
+    w_q = float(np.sum(wq_c)) * up + tv_q
+    w_p = float(np.sum(wp_c)) * up + tv_p
+    uniform = n * math.exp((n - 1) * math.log(max(mass, 1e-300))) * max(w_q, w_p) * (1.0 + 1e-9)
+    ln_n = math.log(n) + 1e-12
+    lb_q = _log_mgf(np.concatenate([q_hat, d_q]) / (1.0 - beta), np.concatenate([gq_hat, g_at]), 1, 1.0, n)
+    lb_p = _log_mgf(np.concatenate([p_hat, d_p]) / (1.0 - beta), np.concatenate([gp_hat, g_at]), 1, -1.0, n)
+    lw_q = _log_mgf(np.concatenate([wq_c, d_q]), np.concatenate([g_hi, g_at]), 1, 1.0, n)
+    lw_p = _log_mgf(np.concatenate([wp_c, d_p]), np.concatenate([g_lo, g_at]), 1, -1.0, n)
+
+    def combine(lb: np.ndarray, lw: np.ndarray) -> np.ndarray:  # log N + (N − 1)·log M_B + log M_W, rounded up
+        v = ln_n + (n - 1) * lb + lw
+        return v + 4 * U * (ln_n + (n - 1) * np.abs(lb) + np.abs(lw))
+
+    log_mgf_q, log_mgf_p = combine(lb_q, lw_q), combine(lb_p, lw_p)
+    log_mass = math.log(max(uniform, 1e-300))
+    if rounding is not None:  # the whole of rel_err_mass (grid.py) is taken over
+        replaced = float(step.err)
+    else:  # the cells' share of rel_err_mass: Σ (p + q)·r over the cells it sums (a hair below, never above)
+        with np.errstate(over="ignore"):
+            m = np.exp(np.asarray(part.log_p, dtype=float)) + np.exp(np.asarray(part.log_q, dtype=float))
+        rr = np.broadcast_to(np.asarray(part.rel_err, dtype=float), m.shape)
+        fin = np.isfinite(m)
+        replaced = float(np.sum(m[fin] * rr[fin])) * (1.0 - 2.0 * U * (m.size + 2)) * (1.0 - 1e-9)
+    return InputTail(uniform, log_mgf_q, log_mgf_p, log_mass, 0.0, replaced)
