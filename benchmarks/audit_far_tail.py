@@ -11,8 +11,9 @@ exact δ(ε) for the pair and its swap on a fine ε grid into the far tail. Prin
 
 With ``--input`` it audits the per-threshold input term instead (tradeoff/input_error.py): the Gaussian shift pair
 (random μ) cut into grid-aligned cells with exact masses, split exactly and composed N times in mpmath, against the
-engine fed the cells with relative errors r ∈ {1e-9, 1e-7, 1e-5} of random or adverse sign (the adverse ones move the
-tails' losses inwards and keep both totals, so nothing reaches the ±∞ atoms), F ∈ {1, 2, 3}:
+engine fed the cells with relative errors r ∈ {0, 1e-9, 1e-7, 1e-5} of random or adverse sign (the adverse ones move the
+tails' losses inwards and keep both totals, so nothing reaches the ±∞ atoms), F ∈ {1, 2, 3}; the step's own
+rounding is measured (``input_tail(part, N, step)``):
 
     PYTHONPATH=$PWD/src python benchmarks/audit_far_tail.py --input FIRST_SEED COUNT
 
@@ -121,7 +122,7 @@ def check_input(seed):
     rng = np.random.default_rng(seed)
     mu = float(rng.uniform(0.3, 3.0)); h = float(rng.choice([0.1, 0.25, 0.5])) * mu
     half = int(math.ceil((mu * mu / 2 + 11 * mu) / h)); k_lo, k_hi = -half, half
-    r = float(rng.choice([1e-9, 1e-7, 1e-5])); N = int(rng.choice([2, 3, 5, 8])); F = int(rng.choice([1, 2, 3]))
+    r = float(rng.choice([0.0, 1e-9, 1e-7, 1e-5])); N = int(rng.choice([2, 3, 5, 8])); F = int(rng.choice([1, 2, 3]))
     if N * 2 * half > 700: N = max(2, 700 // (2 * half))
     mm = mpmath.mpf(mu)
     p, q, tl, th = gaussian_cells(mm, h, k_lo, k_hi)
@@ -141,10 +142,12 @@ def check_input(seed):
         s_p, s_q = rng.choice([-1.0, 1.0], len(p)), rng.choice([-1.0, 1.0], len(p)); kind = "random"
     lp = np.array([float(mpmath.log(v * (1 + s * r))) for v, s in zip(p, s_p)])
     lq = np.array([float(mpmath.log(v * (1 + s * r))) for v, s in zip(q, s_q)])
+    rel = r * (1 + 1e-6) + 4 * U * (1.0 + np.maximum(np.abs(lp), np.abs(lq)))  # + the logs' rounding to float
     part = StepPartition(h, 0.0, k_lo, k_hi, np.arange(len(p)), lp, lq, (float(mpmath.log(tl[0])), float(mpmath.log(tl[1]))),
-                         (float(mpmath.log(th[0])), float(mpmath.log(th[1]))), rel_err=r * (1 + 1e-6))
-    it = input_tail(part, N)
-    loss, clp, rep = compose_coarsened(pessimistic_step(part), N, F, tau=1e-60, workers=1, input_tail=it)
+                         (float(mpmath.log(th[0])), float(mpmath.log(th[1]))), rel_err=rel)
+    step = pessimistic_step(part)
+    it = input_tail(part, N, step)
+    loss, clp, rep = compose_coarsened(step, N, F, tau=1e-60, workers=1, input_tail=it)
     pair = to_pair(loss, clp, Rounding.PESSIMISTIC); sw = pair.swap()
     eps = np.linspace(0, float(L[-1]), 150); eta = rep.error_at(eps); d1, d2 = pair.delta(eps), sw.delta(eps)
     bad = []

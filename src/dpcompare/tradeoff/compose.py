@@ -61,9 +61,10 @@ Argument, in numbered steps (the code follows the numbering)
    entries with them. Excess total mass (Σq > Q-total of the exact composition, or Σp > P-total) is
    then removed from the highest (Q) or lowest (P) losses and sent to ℓ = ±∞: no renormalisation.
    The single-step masses carry a relative error from their closed forms (caller-supplied bound);
-   it contributes ≤ N·‖Δx‖₁ uniformly, or — for a step split from a partition of a probability pair — the
-   cells' share of it is charged per threshold (:mod:`dpcompare.tradeoff.input_error`: relative errors of
-   the cells move δ(ε) in proportion to the composed mass above ε).
+   it contributes ≤ N·‖Δx‖₁ uniformly, or — for a step split from a partition of a probability pair — it is
+   charged per threshold (:mod:`dpcompare.tradeoff.input_error`: relative errors of the cells, and the
+   step's own rounding measured against the exact split, move δ(ε) in proportion to the composed mass
+   above ε).
    Two refinements (:func:`power_spectrum`): an entry whose bound (|ĉ| + e_f)ᴺ is ≤ e^{−700} is *dead*
    (set to 0, its truth bounded by e^{−700}), so the power is taken on the few hundred live entries
    only; and the ~10 live entries with the largest perturbation term N·e_f·|ĉ|^{N−1} are recomputed
@@ -82,7 +83,7 @@ Argument, in numbered steps (the code follows the numbering)
    from that atom; *uniform* (they can act at every ε): the window's 4τ (folded mass wraps around the
    cycle onto any entry, and the truth beyond the window lies above every ε inside it), the input's
    N·‖Δx‖₁ (a total-variation bound whose location on the composed grid is not tracked; for a step split
-   from a partition the cells' share of it is per threshold instead, ``CompositionReport.input_tail``), the
+   from a partition it is per threshold instead, ``CompositionReport.input_tail``), the
    loss rounding 4u·max|L| (kept uniform for simplicity), the ±∞ atoms (δ(ε) ≥ q₊∞ at every ε: the caps'
    rounding, or N·(q₊∞ + p₋∞) of a probability-pair step) and the readers' 64u. Hence η(ε) = uniform + Σ_{ℓᵢ>ε, ℓᵢ≥0} eᵢ + Σ_{ℓᵢ<−ε, ℓᵢ<0} eᵢ, non-increasing in ε ≥ 0
    and ≤ η (the scalar takes the larger of the old sum and Σeᵢ). The a-priori bound of one pass is

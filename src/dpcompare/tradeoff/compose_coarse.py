@@ -145,9 +145,10 @@ def compose_coarsened(
     with an error proportional to that tail mass; each atom keeps the value with the smallest bound.
 
     ``input_tail`` (:func:`~dpcompare.tradeoff.input_error.input_tail` of the partition ``step`` was split from
-    by :func:`~dpcompare.tradeoff.grid.pessimistic_step`, unchanged): the cells' share of ``step.err`` is then
-    charged per threshold (tradeoff/input_error.py), and the ±∞ atoms by N·(q₊∞ + p₋∞) where that is below the
-    caps' rounding (the exact step is then a probability pair).
+    by :func:`~dpcompare.tradeoff.grid.pessimistic_step`, unchanged): the part ``input_tail.replaced`` of
+    ``step.err`` (the cells' share, or all of it when the step's rounding was measured) is then charged per
+    threshold (tradeoff/input_error.py), and the ±∞ atoms by N·(q₊∞ + p₋∞) where that is below the caps'
+    rounding (the exact step is then a probability pair).
     """
     pess = step.rounding is not Rounding.OPTIMISTIC
     h = step.h
@@ -303,8 +304,8 @@ def compose_coarsened(
     use_tail = pess and input_tail is not None
     if use_tail:
         # tradeoff/input_error.py: the exact step is a probability pair, so the composition's ±∞ atoms are
-        # ≤ N·(q₊∞ + p₋∞) (×2 for the tails' closed-form error) and the filled pair's are ≥ 0; the cells' share
-        # of ‖Δx‖₁ is replaced by the lemma's term (its uniform part here, its per-ε form in error_at)
+        # ≤ N·(q₊∞ + p₋∞) (×2 for the tails' closed-form error) and the filled pair's are ≥ 0; the part of
+        # ‖Δx‖₁ it takes over is replaced by the lemma's term (its uniform part here, its per-ε form in error_at)
         cap_err = min(cap_err, 2.0 * steps * (step.q_pos_inf + step.p_neg_inf))
         cells = input_tail.uniform + steps * max(step.err - input_tail.replaced, 0.0) * (1.0 + 4 * U)
     else:

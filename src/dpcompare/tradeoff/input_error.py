@@ -12,8 +12,8 @@ the cell (p̃, p̃·e^{λ'}) with λ' = clip(fl(log q̃ − log p̃)) onto the e
 i.e. the cell C̃' = (p̃, q̃') with q̃' = q̃·e^{λ' − (log q̃ − log p̃)}: |q̃'/q − 1| ≤ b_c := (1 + r_c)·e^{|λ' − λ̂| + u|λ̂|} − 1
 (λ̂ the computed difference; clipping and its rounding are the exponent), and |p̃/p − 1| ≤ a_c := r_c. Write A
 for the Q-law (on the loss axis) of the exact split T(C) of the exact cells — the pessimistic step the true
-mechanism is a post-processing of — and B for that of the exact split of C̃'. (B and the floating-point step
-differ by the split's own rounding, which stays in the uniform term; the ±∞ masses are the tails' in both.)
+mechanism is a post-processing of — and B for that of the exact split of C̃' (the ±∞ masses are the tails' in
+both).
 
 1. *One cell.* The split puts q_hi = (q − p·e^{g_lo})/(1 − e^{−h}) at g_hi and q − q_hi at g_lo (linear in
    (p, q)). So D_c = A_c − B_c puts Δq_c at g_lo and Δq_hi on the difference of the two ends, with
@@ -24,31 +24,34 @@ differ by the split's own rounding, which stays in the uniform term; the ±∞ m
    |∫φ(x + ·) dD_c| ≤ ρ_c·1[x + g_hi > y], ρ_c = (a_c + 2b_c)(1 + h)·q_c.
    The P-side (the swap's δ reads P-masses below −ε through (1 − e^{ε+L})₊) is the mirror image with
    ρᴾ_c = (2a_c + b_c)(1 + h)·p_c, supported where x + g_lo < −ε.
-2. *N steps.* A^{*N} − B^{*N} = Σⱼ A^{*j} * D * B^{*(N−1−j)} (telescoping, D = Σ_c D_c), so
-   |∫φ d(A^{*N} − B^{*N})| ≤ Σⱼ Σ_c ρ_c·νⱼ(L > y − g_hi(c)), νⱼ = A^{*j} * B^{*(N−1−j)}.
-   *Uniformly:* νⱼ has mass ≤ (1 + β)^{N−1} (β = max_c max(a_c, b_c)), so the error is ≤ N·(1 + β)^{N−1}·Σ_c ρ_c.
-   *Per threshold:* let B̂ put each cell's whole mass q̃'_c at g_hi(c). A_c and B_c are stochastically below
-   B̂_c-type measures of the same masses (each moves its lower atom up to g_hi), q_c ≤ q̃'_c/(1 − β), and
-   stochastic order of equal-mass measures is preserved by convolution; so νⱼ * (Σ_c ρ_c δ_{g_hi(c)}) has
-   tail above y at most ρ̄·(1 − β)^{−N}·B̂^{*N}(L > y), ρ̄ = max_c (a_c + 2b_c)(1 + h), and the error is
-   ≤ N·ρ̄·(1 − β)^{−N}·B̂^{*N}(L > y). B̂^{*N}(L > y) ≤ min(Σq̃'ᴺ, min_s e^{−s·y}·M_B̂(s)ᴺ) (Chernoff), with
-   M_B̂(s) = Σ_c q̃'_c e^{s·g_hi(c)} evaluated as an upper bound with its rounding (:func:`_log_mgf`), on the
-   exponents of the far-tail passes (:mod:`~dpcompare.tradeoff.compose_jump`, whose reader
-   ``jump_bulk_bound`` adds the rounding of s·y). Mirror image below −ε with B̌ (each cell's P-mass at g_lo(c)).
-3. *Read-out.* The pair's δ(ε) reads composed atoms above ε, the coarse split of step 8 (factor F, H = F·h)
-   reads fine atoms within H: the functional it applies to the fine law is 1-Lipschitz, ≤ 1 and zero below
-   ε − H (the split's δ interpolates linearly in e^{−L} between the coarse points), so y = ε − H.
-
-Both growth factors (1 ± β)^{±(N+1)} are bounded by exp(1.02·(N + 1)·β) for (N + 1)·β ≤ 0.01 (otherwise no
-per-threshold term is offered).
+2. *The step's own rounding.* S (the float step, as the FFT reads it) differs from B atom by atom; |S_i − B_i| is
+   *measured* (:func:`_split_rounding`: B recomputed in 80-bit precision, with a bound on that computation), so
+   B − S is a signed measure with |B − S| ≤ W_r = Σᵢ |Dᵢ|·δ_{gᵢ}. (The offset x = λ' − g_lo is taken against the
+   exact grid point; its rounding moves the effective cell's loss by ≤ 4u(|g_lo| + h), which is in b_c.)
+3. *N steps.* A^{*N} − S^{*N} = Σⱼ A^{*j} * (A − B) * B^{*(N−1−j)} + Σⱼ B^{*j} * (B − S) * S^{*(N−1−j)} (telescoping),
+   so for φ as in 1 (and non-decreasing, as f_ε is)
+   |∫φ d(A^{*N} − S^{*N})| ≤ Σⱼ ∫ (ν_j * W)(φ), W = W_c + W_r, W_c = Σ_c ρ_c·δ_{g_hi(c)},
+   with each ν_j a product of N − 1 factors among A, B, S. Let B̂ put each cell's whole mass q̃'_c at g_hi(c)
+   (and the tails at their atoms). A_c and B_c are below B̂_c in the order of non-decreasing functionals (each
+   moves its lower atom up to g_hi; q_c ≤ q̃'_c/(1 − β), β = max_c max(a_c, b_c)), S ≤ B + W_r, and that order
+   is preserved by convolution with positive measures; so every factor is dominated by ν̄ = (B̂ + W_r)/(1 − β)
+   and the error is ≤ N·(ν̄^{*(N−1)} * W)(L > y) ≤ N·min(ν̄(ℝ)^{N−1}·W(ℝ), min_s e^{−s·y}·M_ν̄(s)^{N−1}·M_W(s))
+   (uniformly; Chernoff), M the moment generating functions Σ mass·e^{s·g}, evaluated as upper bounds with
+   their rounding (:func:`_log_mgf`) on the exponents of the far-tail passes (:mod:`~dpcompare.tradeoff.compose_jump`,
+   whose reader ``jump_bulk_bound`` adds the rounding of s·y). The P-side is the mirror image (B̌: each cell's
+   P-mass at g_lo(c); non-increasing functionals; tails below −ε).
+4. *Read-out.* The pair's δ(ε) reads composed atoms above ε, the coarse split of step 8 (factor F, H = F·h)
+   reads fine atoms within H: the functional it applies to the fine law is 1-Lipschitz, ≤ 1, non-decreasing
+   and zero below ε − H (the split's δ interpolates linearly in e^{−L} between the coarse points), so y = ε − H.
 
 *The ±∞ atoms.* The exact step T(C) is a probability pair (the cells and tails partition the loss axis and
 the split preserves mass), so its N-fold composition has ±∞ masses ≤ N·(q₊∞ + p₋∞) of the step; the
 filled pair's are ≥ 0. That replaces the caps' rounding (:func:`~dpcompare.tradeoff.compose.composed_mass_caps`,
 ≈ N·25u) by N·(q₊∞ + p₋∞), charged here twice over (a factor 2 for the tails' own closed-form error).
 
-Tested against an mpmath composition of exactly split exact cells, with adversarially perturbed inputs:
-``tests/tradeoff/test_input_error.py``.
+Tested against an mpmath composition of exactly split exact cells, with adversarially perturbed inputs and with
+exact ones (rounding only): ``tests/tradeoff/test_input_error.py``; random cases: ``benchmarks/audit_far_tail.py
+--input``.
 
 >>> import numpy as np
 >>> from dpcompare.tradeoff.grid import StepPartition
