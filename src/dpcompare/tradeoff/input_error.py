@@ -173,6 +173,13 @@ def _split_rounding(part: StepPartition, step, k: np.ndarray, lp: np.ndarray, la
     ld = np.longdouble
     if float(np.finfo(ld).eps) > 1.1e-19 or step.log_p.size != part.size or step.k_lo != part.k_lo:
         return None
+    with np.errstate(all="ignore"):  # overflow (losses beyond ~11000) ends in a non-finite |D|: None
+        return _split_rounding_ld(part, step, k, lp, lam, p_t, q_t)
+
+
+def _split_rounding_ld(part, step, k, lp, lam, p_t, q_t):
+    """:func:`_split_rounding`'s computation."""
+    ld = np.longdouble
     e_x = float(np.finfo(ld).eps) / 2
     size = part.size
     o, hl = ld(part.offset), ld(part.h)
@@ -278,8 +285,10 @@ def input_tail(part: StepPartition, steps: int, step=None) -> InputTail | None:
     lw_p = _log_mgf(np.concatenate([wp_c, d_p]), np.concatenate([g_lo, g_at]), 1, -1.0, n)
 
     def combine(lb: np.ndarray, lw: np.ndarray) -> np.ndarray:  # log N + (N − 1)·log M_B + log M_W, rounded up
+        ok = np.isfinite(lb) & np.isfinite(lw)  # an empty W (or bulk) bounds nothing: −inf, a bound of 0
+        lb, lw = np.where(ok, lb, 0.0), np.where(ok, lw, 0.0)
         v = ln_n + (n - 1) * lb + lw
-        return v + 4 * U * (ln_n + (n - 1) * np.abs(lb) + np.abs(lw))
+        return np.where(ok, v + 4 * U * (ln_n + (n - 1) * np.abs(lb) + np.abs(lw)), -np.inf)
 
     log_mgf_q, log_mgf_p = combine(lb_q, lw_q), combine(lb_p, lw_p)
     log_mass = math.log(max(uniform, 1e-300))
