@@ -8,6 +8,16 @@ exact δ(ε) for the pair and its swap on a fine ε grid into the far tail. Prin
     PYTHONPATH=$PWD/src python benchmarks/audit_far_tail.py FIRST_SEED COUNT
 
 (the fast subset is tests/tradeoff/test_far_tail_audit.py)
+
+With ``--input`` it audits the per-threshold input term instead (tradeoff/input_error.py): the Gaussian shift pair
+(random μ) cut into grid-aligned cells with exact masses, split exactly and composed N times in mpmath, against the
+engine fed the cells with relative errors r ∈ {0, 1e-9, 1e-7, 1e-5} of random or adverse sign (the adverse ones move the
+tails' losses inwards and keep both totals, so nothing reaches the ±∞ atoms), F ∈ {1, 2, 3}; the step's own
+rounding is measured (``input_tail(part, N, step)``):
+
+    PYTHONPATH=$PWD/src python benchmarks/audit_far_tail.py --input FIRST_SEED COUNT
+
+(the fast subset is tests/tradeoff/test_input_error.py)
 """
 import math, sys, time
 import numpy as np, mpmath
@@ -89,6 +99,75 @@ def check(step, N, label, tail_masses=None, F=1):
         if a + et < t1 * (1 - 1e-12): bad.append(("delta", e, a, float(t1), et, float(t1) - a))
         if b + et < t2 * (1 - 1e-12): bad.append(("swap", e, b, float(t2), et, float(t2) - b))
     return bad, rep
+
+def gaussian_cells(mu, h, k_lo, k_hi):
+    xs = [(mpmath.mpf(k) * mpmath.mpf(h) + mu * mu / 2) / mu for k in range(k_lo, k_hi + 1)]
+    p = [mpmath.ncdf(b) - mpmath.ncdf(a) for a, b in zip(xs[:-1], xs[1:])]
+    q = [mpmath.ncdf(b - mu) - mpmath.ncdf(a - mu) for a, b in zip(xs[:-1], xs[1:])]
+    return p, q, (mpmath.ncdf(xs[0]), mpmath.ncdf(xs[0] - mu)), (1 - mpmath.ncdf(xs[-1]), 1 - mpmath.ncdf(xs[-1] - mu))
+
+def exact_split(p, q, tl, th, h, k_lo):
+    n = len(p) + 1; sp = [mpmath.mpf(0)] * n; sq = [mpmath.mpf(0)] * n
+    for i, (pc, qc) in enumerate(zip(p, q)):
+        glo = mpmath.mpf(k_lo + i) * h
+        q_hi = (qc - pc * mpmath.exp(glo)) / (1 - mpmath.exp(-mpmath.mpf(h))); p_hi = q_hi * mpmath.exp(-(glo + h))
+        sp[i] += pc - p_hi; sq[i] += qc - q_hi; sp[i + 1] += p_hi; sq[i + 1] += q_hi
+    g_lo, g_hi = mpmath.mpf(k_lo) * h, mpmath.mpf(k_lo + len(p)) * h
+    sq[0] += tl[1]; sp[0] += tl[1] * mpmath.exp(-g_lo); sp[-1] += th[0]; sq[-1] += th[0] * mpmath.exp(g_hi)
+    return sp, sq, tl[0] - tl[1] * mpmath.exp(-g_lo), th[1] - th[0] * mpmath.exp(g_hi)
+
+def check_input(seed):
+    from dpcompare.tradeoff.grid import StepPartition, pessimistic_step
+    from dpcompare.tradeoff.input_error import input_tail
+    rng = np.random.default_rng(seed)
+    mu = float(rng.uniform(0.3, 3.0)); h = float(rng.choice([0.1, 0.25, 0.5])) * mu
+    half = int(math.ceil((mu * mu / 2 + 11 * mu) / h)); k_lo, k_hi = -half, half
+    r = float(rng.choice([0.0, 1e-9, 1e-7, 1e-5])); N = int(rng.choice([2, 3, 5, 8])); F = int(rng.choice([1, 2, 3]))
+    if N * 2 * half > 700: N = max(2, 700 // (2 * half))
+    mm = mpmath.mpf(mu)
+    p, q, tl, th = gaussian_cells(mm, h, k_lo, k_hi)
+    sp, sq, pn, qp = exact_split(p, q, tl, th, h, k_lo)
+    Q, P = npow(sq, N), npow(sp, N); qinf, pinf = 1 - (1 - qp) ** N, 1 - (1 - pn) ** N
+    L = [(N * k_lo + i) * h for i in range(len(Q))]
+    lam = np.array([(k_lo + i + 0.5) * h for i in range(len(p))])
+    if rng.random() < 0.5:  # adverse: tails' losses inwards, both totals kept by the bulk
+        thr = float(rng.uniform(0.0, 2.0)) * mu; top, bot = lam > thr, lam < -thr; bulk = ~(top | bot)
+        sgn = np.where(top, 1.0, np.where(bot, -1.0, 0.0)); s_p = [mpmath.mpf(v) for v in sgn]; s_q = [-v for v in s_p]
+        if bulk.any():
+            sums = lambda x, m: mpmath.fsum(v for v, k in zip(x, m) if k)
+            for i in np.flatnonzero(bulk):
+                s_p[i] = -(sums(p, top) - sums(p, bot)) / sums(p, bulk); s_q[i] = (sums(q, top) - sums(q, bot)) / sums(q, bulk)
+        kind = "adverse"
+    else:
+        s_p, s_q = rng.choice([-1.0, 1.0], len(p)), rng.choice([-1.0, 1.0], len(p)); kind = "random"
+    lp = np.array([float(mpmath.log(v * (1 + s * r))) for v, s in zip(p, s_p)])
+    lq = np.array([float(mpmath.log(v * (1 + s * r))) for v, s in zip(q, s_q)])
+    rel = r * (1 + 1e-6) + 4 * U * (1.0 + np.maximum(np.abs(lp), np.abs(lq)))  # + the logs' rounding to float
+    part = StepPartition(h, 0.0, k_lo, k_hi, np.arange(len(p)), lp, lq, (float(mpmath.log(tl[0])), float(mpmath.log(tl[1]))),
+                         (float(mpmath.log(th[0])), float(mpmath.log(th[1]))), rel_err=rel)
+    step = pessimistic_step(part)
+    it = input_tail(part, N, step)
+    loss, clp, rep = compose_coarsened(step, N, F, tau=1e-60, workers=1, input_tail=it)
+    pair = to_pair(loss, clp, Rounding.PESSIMISTIC); sw = pair.swap()
+    eps = np.linspace(0, float(L[-1]), 150); eta = rep.error_at(eps); d1, d2 = pair.delta(eps), sw.delta(eps)
+    bad = []
+    if np.any(np.diff(eta) > 0) or np.any(eta > rep.numerical_error): bad.append(("eta-monotone", None))
+    for e, et, a, b in zip(eps.tolist(), eta.tolist(), d1.tolist(), d2.tolist()):
+        E = mpmath.mpf(e)
+        t1 = qinf + mpmath.fsum(v * -mpmath.expm1(E - l) for v, l in zip(Q, L) if l > e)
+        t2 = pinf + mpmath.fsum(v * -mpmath.expm1(E + l) for v, l in zip(P, L) if l < -e)
+        if a + et < t1: bad.append(("delta", e, a, float(t1), et))
+        if b + et < t2: bad.append(("swap", e, b, float(t2), et))
+    return bad, (kind, round(mu, 3), round(h, 3), r, N, F, it is not None)
+
+if __name__ == "__main__" and sys.argv[1] == "--input":
+    seed0 = int(sys.argv[2]); n = int(sys.argv[3]); nb = 0
+    for s in range(seed0, seed0 + n):
+        bad, info = check_input(s)
+        if bad:
+            nb += 1; print("VIOL", s, info, bad[:3], len(bad))
+    print("cases", n, "with violations", nb)
+    sys.exit(0)
 
 if __name__ == "__main__":
     seed0 = int(sys.argv[1]); n = int(sys.argv[2])

@@ -66,8 +66,10 @@ def _could_gain(side: PessimisticSide, eps: np.ndarray, delta: np.ndarray) -> bo
     The passes recompute the itemised atoms only: the uniform part of η(ε) (window, input, ±∞ atoms) stays, and
     each recomputed atom is another bounded computation of the same exact composed mass. This side's δ̂(ε) is within
     I(ε) (the itemised part of η(ε), :meth:`PessimisticSide.itemised_at`) of that exact mass's δ(ε), and the
-    passes' certified δ(ε) is ≥ it, so the passes lower the certified δ(ε) = δ̂(ε) + η(ε) by at most 2·I(ε): they
-    cannot help where δ̂(ε) + η(ε) − 2·I(ε) > ``delta``."""
+    passes' certified δ(ε) is ≥ it, so the passes lower the certified δ(ε) = δ̂(ε) + η(ε) by at most 2·I(ε). The
+    side built with them also charges the cells' input error per threshold (tradeoff/input_error.py) instead of
+    uniformly, which lowers η(ε) by at most the uniform input term D (:attr:`PessimisticSide.deferred_input_error`):
+    together they cannot help where δ̂(ε) + η(ε) − 2·I(ε) − D > ``delta``."""
     eps = np.asarray(eps, dtype=float)
     if side.far_tail_builder is None:
         return False
@@ -77,7 +79,7 @@ def _could_gain(side: PessimisticSide, eps: np.ndarray, delta: np.ndarray) -> bo
     e = eps[fin]
     d = np.broadcast_to(np.asarray(delta, dtype=float), eps.shape)[fin]
     hi = np.maximum(side.pair.delta(e), side.swapped.delta(e)) + side.error_at(e)
-    return bool(np.any(hi - 2.0 * side.itemised_at(e) <= d))
+    return bool(np.any(hi - 2.0 * side.itemised_at(e) - side.deferred_input_error <= d))
 
 
 def side_for_epsilon(side: PessimisticSide, delta: float) -> tuple[PessimisticSide, float]:

@@ -22,6 +22,7 @@ from ..tradeoff import grid as certified_grid
 from ..tradeoff.compose import CompositionReport, DiscretizationTooFine
 from ..tradeoff.compose_coarse import compose_coarsened, compose_coarsened_lazy
 from ..tradeoff.grid import U
+from ..tradeoff.input_error import input_tail
 from .sgm_grid import KAPPA_H, MAX_ABS_LOSS, NEGLIGIBLE_MU, OUTPUT_ATOMS, WINDOW_TAIL, check_grid
 from .sgm_step import grid_range, loss_std, sgm_partition
 
@@ -236,9 +237,9 @@ def _build_sides(sigma: float, p: float, steps: int, h: float, sub: int, tail: f
         part = sgm_partition(sigma, p, h, sub=sub, tail=tail)
     workers = fft_workers()
     if lazy:
-        done = [_build_side_lazy(part, steps, h, r, workers) for r in roundings]
+        done = [_build_side_lazy(part, steps, h, r, workers, cells_per_threshold=True) for r in roundings]
         return [d[0] for d in done], [d[1] for d in done], [d[2] for d in done]
-    done = [_build_side(part, steps, h, r, workers) for r in roundings]
+    done = [_build_side(part, steps, h, r, workers, cells_per_threshold=True) for r in roundings]
     return [d[0] for d in done], [d[1] for d in done]
 
 
@@ -255,20 +256,27 @@ def _shared_partition(sigma: float, p: float, h: float, sub: int, tail: float):
     return sgm_partition(sigma, p, h, sub=sub, tail=tail)
 
 
-def _build_side(part, steps: int, h: float, rounding: Rounding, workers: int) -> tuple[DiscretePair, CompositionReport]:
-    """One side of :func:`_build_sides` (a pessimistic one with the far-tail passes, step 6″)."""
-    pair, rep, _ = _build_side_any(part, steps, h, rounding, workers, lazy=False)
+def _build_side(part, steps: int, h: float, rounding: Rounding, workers: int,
+                cells_per_threshold: bool = False) -> tuple[DiscretePair, CompositionReport]:
+    """One side of :func:`_build_sides` (a pessimistic one with the far-tail passes, step 6″). ``cells_per_threshold``:
+    ``part`` is a partition of the whole pair (cells, tails and ±∞ masses exact up to the relative errors ``rel_err``
+    of the cells), as :func:`sgm_partition`'s is, so the pessimistic side charges the cells' input error per threshold
+    (tradeoff/input_error.py)."""
+    pair, rep, _ = _build_side_any(part, steps, h, rounding, workers, lazy=False, cells_per_threshold=cells_per_threshold)
     return pair, rep
 
 
-def _build_side_lazy(part, steps: int, h: float, rounding: Rounding, workers: int):
-    """One side of :func:`_build_sides` *without* the far-tail passes (step 6″ of tradeoff/compose.py), and a function
-    returning (pair, report) with them — what :func:`_build_side` returns, bit for bit, reusing this side's window and
-    composed spectra — or None where no pass applies (an optimistic side, a single step)."""
-    return _build_side_any(part, steps, h, rounding, workers, lazy=True)
+def _build_side_lazy(part, steps: int, h: float, rounding: Rounding, workers: int, cells_per_threshold: bool = False):
+    """One side of :func:`_build_sides` *without* the far-tail passes (step 6″ of tradeoff/compose.py) and with the
+    input error charged uniformly, and a function returning (pair, report) with both — the passes and, with
+    ``cells_per_threshold``, the input error per threshold (tradeoff/input_error.py): what :func:`_build_side` returns,
+    bit for bit, reusing this side's window and composed spectra — or None where no pass applies (an optimistic side,
+    a single step). Both are questions of the far tail: a moderate δ never pays for them."""
+    return _build_side_any(part, steps, h, rounding, workers, lazy=True, cells_per_threshold=cells_per_threshold)
 
 
-def _build_side_any(part, steps: int, h: float, rounding: Rounding, workers: int, *, lazy: bool):
+def _build_side_any(part, steps: int, h: float, rounding: Rounding, workers: int, *, lazy: bool,
+                    cells_per_threshold: bool = False):
     build = certified_grid.pessimistic_step if rounding is Rounding.PESSIMISTIC else certified_grid.optimistic_step
     try:
         step = build(part)
@@ -298,18 +306,21 @@ def _build_side_any(part, steps: int, h: float, rounding: Rounding, workers: int
         factor = _coarsening_factor(log_p.size, steps)
         coarsen = certified_grid.coarsen_pessimistic if rounding is Rounding.PESSIMISTIC else certified_grid.coarsen_optimistic
         loss, clp = coarsen(log_p, i_lo, h, factor, steps * part.offset)
-    elif lazy:  # as below, the far-tail passes left for later (a function that adds them to this composition)
+    # the pessimistic step is split from ``part`` unchanged: its cells' input error can be charged per threshold
+    per_threshold = rounding is Rounding.PESSIMISTIC and cells_per_threshold
+    if steps > 1 and lazy:  # as below, the far-tail passes and the per-threshold input error left for later
         (loss, clp, rep), more = compose_coarsened_lazy(
             step, steps, lambda width: _coarsening_factor(width, steps), tau=WINDOW_TAIL, workers=workers
         )
         if more is not None:
             def later():
-                return finish(*more())
+                return finish(*more(input_tail(part, steps, step) if per_threshold else None))
 
             far = later
-    else:  # steps 4–8 in the Fourier domain (tradeoff/compose_coarse.py): no fine composed grid is formed
+    elif steps > 1:  # steps 4–8 in the Fourier domain (tradeoff/compose_coarse.py): no fine composed grid is formed
         loss, clp, rep = compose_coarsened(
-            step, steps, lambda width: _coarsening_factor(width, steps), tau=WINDOW_TAIL, workers=workers
+            step, steps, lambda width: _coarsening_factor(width, steps), tau=WINDOW_TAIL, workers=workers,
+            input_tail=input_tail(part, steps, step) if per_threshold else None,
         )
     return (*finish(loss, clp, rep), far)
 
@@ -383,6 +394,17 @@ class PessimisticSide:
         if rep is None or rep.atom_error is None or not math.isfinite(rep.numerical_error):
             return np.zeros(eps.shape)
         return np.maximum(rep.error_at(eps) - (rep.numerical_error - rep.atom_error_total), 0.0)
+
+    @property
+    def deferred_input_error(self) -> float:
+        """The uniform input term of η (the report's ``input_error``: the cells' ‖Δx‖₁ N times over, the ±∞ caps'
+        rounding, loss rounding) where the side built with its far-tail passes charges the cells per threshold
+        instead (tradeoff/input_error.py): the most that replacement can lower a certified δ(ε); 0 without a
+        builder."""
+        rep = self.report
+        if self.far_tail_builder is None or rep is None or not math.isfinite(rep.input_error):
+            return 0.0
+        return float(rep.input_error)
 
     @functools.cached_property
     def swapped(self) -> DiscretePair:

@@ -61,7 +61,10 @@ Argument, in numbered steps (the code follows the numbering)
    entries with them. Excess total mass (Σq > Q-total of the exact composition, or Σp > P-total) is
    then removed from the highest (Q) or lowest (P) losses and sent to ℓ = ±∞: no renormalisation.
    The single-step masses carry a relative error from their closed forms (caller-supplied bound);
-   by the subadditivity of total variation under products it contributes ≤ N·‖Δx‖₁.
+   it contributes ≤ N·‖Δx‖₁ uniformly, or — for a step split from a partition of a probability pair — it is
+   charged per threshold (:mod:`dpcompare.tradeoff.input_error`: relative errors of the cells, and the
+   step's own rounding measured against the exact split, move δ(ε) in proportion to the composed mass
+   above ε).
    Two refinements (:func:`power_spectrum`): an entry whose bound (|ĉ| + e_f)ᴺ is ≤ e^{−700} is *dead*
    (set to 0, its truth bounded by e^{−700}), so the power is taken on the few hundred live entries
    only; and the ~10 live entries with the largest perturbation term N·e_f·|ĉ|^{N−1} are recomputed
@@ -79,9 +82,10 @@ Argument, in numbered steps (the code follows the numbering)
    error of the atom's pass, kept (≤ b) or zeroed (≤ ẑ₊ + b ≤ 2b), and the mass step 6's removal took
    from that atom; *uniform* (they can act at every ε): the window's 4τ (folded mass wraps around the
    cycle onto any entry, and the truth beyond the window lies above every ε inside it), the input's
-   N·‖Δx‖₁ (a total-variation bound whose location on the composed grid is not tracked), the loss
-   rounding 4u·max|L| (kept uniform for simplicity), the ±∞ atoms (δ(ε) ≥ q₊∞ at every ε) and the
-   readers' 64u. Hence η(ε) = uniform + Σ_{ℓᵢ>ε, ℓᵢ≥0} eᵢ + Σ_{ℓᵢ<−ε, ℓᵢ<0} eᵢ, non-increasing in ε ≥ 0
+   N·‖Δx‖₁ (a total-variation bound whose location on the composed grid is not tracked; for a step split
+   from a partition it is per threshold instead, ``CompositionReport.input_tail``), the
+   loss rounding 4u·max|L| (kept uniform for simplicity), the ±∞ atoms (δ(ε) ≥ q₊∞ at every ε: the caps'
+   rounding, or N·(q₊∞ + p₋∞) of a probability-pair step) and the readers' 64u. Hence η(ε) = uniform + Σ_{ℓᵢ>ε, ℓᵢ≥0} eᵢ + Σ_{ℓᵢ<−ε, ℓᵢ<0} eᵢ, non-increasing in ε ≥ 0
    and ≤ η (the scalar takes the larger of the old sum and Σeᵢ). The a-priori bound of one pass is
    *uniform over its entries* (every output mixes all inputs), so with the plain pass alone the
    itemised part is (#atom positions above ε)·2E — already a gain near the window's top, but ≈ 1e-11
@@ -165,6 +169,9 @@ class CompositionReport:
     atom_error: np.ndarray | None = field(default=None, repr=False, compare=False)
     #: the part of ``numerical_error`` that ``atom_error`` itemises (the rest acts at every ε)
     atom_error_total: float = field(default=0.0, compare=False)
+    #: the cells' input error per threshold (:class:`~dpcompare.tradeoff.input_error.InputTail`; its ``uniform``
+    #: is the part of ``numerical_error`` it replaces at large ε), or None
+    input_tail: object | None = field(default=None, repr=False, compare=False)
 
     def error_at(self, eps) -> np.ndarray:
         """Per-threshold bound η(ε) on the error of δ(ε) and of the swap's δ(ε) (step 7'): non-increasing
@@ -175,7 +182,9 @@ class CompositionReport:
         atoms keep their losses, so an error eᵢ of atom i moves either by ≤ eᵢ, and only if it lies
         above ε (resp. below −ε). Hence η(ε) = (``numerical_error`` − ``atom_error_total``) +
         Σ_{ℓᵢ>ε, ℓᵢ≥0} eᵢ + Σ_{ℓᵢ<−ε, ℓᵢ<0} eᵢ bounds the error of both, the first term being the parts that
-        act at every ε (window folding 4τ, the input's ‖Δx‖₁ and the ±∞ atoms).
+        act at every ε (window folding 4τ, the input's ‖Δx‖₁ and the ±∞ atoms). With ``input_tail``
+        (tradeoff/input_error.py) its ``uniform`` part of the first term is replaced by its value at ε, which
+        is ≤ it and non-increasing in ε.
 
         >>> r = CompositionReport(2, 0.1, 8, (0.0, 0.2), 0.0, 0.0, 0.0, 0.0, 1e-9, 1,
         ...                       np.array([0.0, 0.1, 0.2]), np.array([3e-10, 3e-10, 3e-10]), 9e-10)
@@ -190,9 +199,12 @@ class CompositionReport:
         k_hi = np.searchsorted(loss, eps, side="right")  # first atom with loss > ε
         k_lo = np.searchsorted(loss, -eps, side="left")  # atoms with loss < −ε
         base = self.numerical_error - self.atom_error_total
+        it = self.input_tail
+        if it is not None:  # the cells' input error, per threshold (tradeoff/input_error.py), instead of uniformly
+            base = base - it.uniform + it.at(eps).reshape(eps.shape)
         # a cumulative sum in floating point is below the exact one by ≤ n·u of it (Higham §4.2): raise it
         slack = 1.0 + 2.0 * U * (loss.size + 2)
-        out = base + (hi_cum[k_hi] + lo_cum[k_lo]) * slack
+        out = base * (1.0 + 4 * U) + (hi_cum[k_hi] + lo_cum[k_lo]) * slack
         out = np.minimum(out, self.numerical_error)  # both are valid bounds
         return np.where(eps >= 0.0, out, self.numerical_error)
 
@@ -623,7 +635,14 @@ class TailBound:
     Q(L = +∞) ≤ 1 − (1 − q₊∞)ᴺ ≤ N·q₊∞. The symmetrised profile is max(δ_rem, δ_add). Because the
     step is pessimistic (the true step is a post-processing of it), the bounds hold for the true
     mechanism. ``log_m_q``/``log_m_p`` already include the relative error of the step's masses
-    (a factor (1 + r) per step, r = ``rel_err``).
+    (a factor (1 + r) per step, r = ``rel_err``) and the rounding of their log-space evaluation, which is
+    *absolute* in log space and grows with the exponents: the terms vᵢ = (log pᵢ + ℓᵢ) ± t·ℓᵢ are formed
+    with an error ≤ 3u·(|log pᵢ| + 2|ℓᵢ| + t|ℓᵢ|) (three roundings of operands at most that large), the
+    shift by the row maximum adds ≤ 2u of the same size, the exponentials 2u and the pairwise sum of n
+    terms ≤ n·u relative, the final log and addition ≤ 2u·|log M|: in all ≤ 8u·Vₜ + (n + 8)·u + 2u·|log M|
+    with Vₜ = maxᵢ(|log pᵢ| + 2|ℓᵢ|) + t·maxᵢ|ℓᵢ| (up to 5e5 at t = 1e4, where a fixed 64u would be
+    1e-9 of it). The readers add the rounding of N·log M + log c_t − tε (≤ 4u times the sum of the
+    moduli of its terms) to the exponent before comparing it with log δ.
 
     >>> import numpy as np
     >>> from dpcompare.tradeoff.grid import GridStep
@@ -651,12 +670,20 @@ class TailBound:
         fin = np.isfinite(lp)
         g, lp = g[fin], lp[fin]
         t = _CHERNOFF_T
-        log_r = math.log1p(rel_err + 64 * U)
+        log_r = math.log1p(rel_err) * (1.0 + 4 * U)
         with np.errstate(over="ignore", invalid="ignore"):
             a = (lp + g)[None, :] + t[:, None] * g[None, :]
             b = lp[None, :] - t[:, None] * g[None, :]
-        log_m_q = _lse_rows(a) + log_r
-        log_m_p = _lse_rows(b) + log_r
+        # log-space rounding, absolute and growing with the exponents (docstring)
+        big = (float(np.max(np.abs(lp) + 2.0 * np.abs(g), initial=0.0)) + t * float(np.max(np.abs(g), initial=0.0)))
+        slack = 8 * U * big + (g.size + 8) * U
+
+        def bound(rows: np.ndarray) -> np.ndarray:
+            lse = _lse_rows(rows)
+            return lse + slack + 2 * U * np.abs(lse) + log_r
+
+        log_m_q = bound(a)
+        log_m_p = bound(b)
         n = float(steps)
         log_q_inf = math.log(n * step.q_pos_inf) if step.q_pos_inf > 0 else -math.inf
         log_p_inf = math.log(n * step.p_neg_inf) if step.p_neg_inf > 0 else -math.inf
@@ -669,9 +696,16 @@ class TailBound:
     def log_delta(self, eps: np.ndarray) -> np.ndarray:
         """log of the certified upper bound of the symmetrised δ(ε) (ε ≥ 0)."""
         eps = np.atleast_1d(np.asarray(eps, dtype=float))
-        base = self._log_ct()[None, :] - self.t[None, :] * eps[:, None]
-        rem = np.min(base + self.steps * self.log_m_q[None, :], axis=1)
-        add = np.min(base + self.steps * self.log_m_p[None, :], axis=1)
+        log_ct = self._log_ct()[None, :]
+        te = self.t[None, :] * np.where(np.isfinite(eps), eps, 0.0)[:, None]  # ε = +∞ is answered below
+        with np.errstate(invalid="ignore"):
+            # the exponent's own rounding: ≤ 4u times the moduli of its terms (docstring)
+            def exponent(log_m: np.ndarray) -> np.ndarray:
+                nm = self.steps * log_m[None, :]
+                return log_ct - te + nm + 4 * U * (np.abs(log_ct) + np.abs(te) + np.abs(nm))
+
+            rem = np.min(exponent(self.log_m_q), axis=1)
+            add = np.min(exponent(self.log_m_p), axis=1)
         rem = np.logaddexp(rem, self.log_q_inf)
         add = np.logaddexp(add, self.log_p_inf)
         out = np.minimum(np.maximum(rem, add), 0.0)
@@ -697,7 +731,10 @@ class TailBound:
             if log_inf >= log_d:
                 return math.inf
             log_rest = log_d + (math.log(-math.expm1(log_inf - log_d)) if log_inf > -math.inf else 0.0)
-            eps_t = (self.steps * log_m + self._log_ct() - log_rest) / self.t
+            nm, lct = self.steps * log_m, self._log_ct()
+            # rounding of the numerator (≤ 4u of its terms' moduli) and of the division (u), outwards
+            num = nm + lct - log_rest + 4 * U * (np.abs(nm) + np.abs(lct) + abs(log_rest))
+            eps_t = num / self.t * np.where(num > 0.0, 1.0 + 2 * U, 1.0 - 2 * U)
             worst = max(worst, float(np.min(eps_t)))
         return max(worst, 0.0)
 

@@ -36,7 +36,6 @@ atom counts in η.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 from collections.abc import Callable
 
@@ -59,6 +58,7 @@ from .compose import (
 )
 from .compose_jump import JUMP_TAIL_MASSES, chernoff_log_mgf, jump_bulk_bound, jump_spectrum
 from .grid import U, GridStep, coarsen_optimistic, coarsen_pessimistic, log_expm1
+from .input_error import InputTail
 from .pair import Rounding
 
 
@@ -127,7 +127,7 @@ def _split_kernels(f: int, h: float) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
 def compose_coarsened(
     step: GridStep, steps: int, factor: int | Callable[[int], int], *, tau: float = 1e-18, workers: int = 2,
-    tail_masses: tuple[float, ...] = JUMP_TAIL_MASSES,
+    tail_masses: tuple[float, ...] = JUMP_TAIL_MASSES, input_tail: InputTail | None = None,
 ) -> tuple[np.ndarray, np.ndarray, CompositionReport]:
     """N-fold composition of a grid pair, coarsened by F for output (steps 4–8), without the fine grid.
 
@@ -143,27 +143,40 @@ def compose_coarsened(
     each single-step Q-tail mass in ``tail_masses`` (empty: none) a far-tail pass
     (:mod:`dpcompare.tradeoff.compose_jump`) recomputes the atoms above N × its cut from the tail's spectrum,
     with an error proportional to that tail mass; each atom keeps the value with the smallest bound.
+
+    ``input_tail`` (:func:`~dpcompare.tradeoff.input_error.input_tail` of the partition ``step`` was split from
+    by :func:`~dpcompare.tradeoff.grid.pessimistic_step`, unchanged): the part ``input_tail.replaced`` of
+    ``step.err`` (the cells' share, or all of it when the step's rounding was measured) is then charged per
+    threshold (tradeoff/input_error.py), and the ±∞ atoms by N·(q₊∞ + p₋∞) where that is below the caps'
+    rounding (the exact step is then a probability pair).
     """
-    return _finish(_prepare(step, steps, factor, tau, workers), tail_masses)
+    return _finish(_prepare(step, steps, factor, tau, workers, input_tail), tail_masses)
 
 
 def compose_coarsened_lazy(
     step: GridStep, steps: int, factor: int | Callable[[int], int], *, tau: float = 1e-18, workers: int = 2,
-) -> tuple[tuple[np.ndarray, np.ndarray, CompositionReport], Callable[[], tuple[np.ndarray, np.ndarray, CompositionReport]] | None]:
+    input_tail: InputTail | None = None,
+) -> tuple[tuple[np.ndarray, np.ndarray, CompositionReport], Callable[..., tuple[np.ndarray, np.ndarray, CompositionReport]] | None]:
     """:func:`compose_coarsened` without the far-tail passes, and a function that adds them later.
 
-    Returns (result without step 6″, ``with_far_tails``); ``with_far_tails()`` returns what
-    ``compose_coarsened(step, steps, factor, tau=tau, workers=workers)`` (default ``tail_masses``) returns, bit
-    for bit, reusing this call's window and composed spectra (only the passes themselves are computed). It is
-    None where no pass would be built (an optimistic step). Both results are certified; the passes only
+    Returns (result without step 6″, ``with_far_tails``); ``with_far_tails(t)`` returns what
+    ``compose_coarsened(step, steps, factor, tau=tau, workers=workers, input_tail=t)`` (default ``tail_masses``;
+    ``t`` defaults to this call's ``input_tail``) returns, bit for bit, reusing this call's window and composed
+    spectra (only the passes themselves are computed): a caller can defer the per-threshold input error too. It
+    is None where no pass would be built (an optimistic step). Both results are certified; the passes only
     tighten the per-threshold bound η(ε) of the far tail (step 6″ of :mod:`dpcompare.tradeoff.compose`),
     so a caller builds them when its question reaches that tail.
     """
-    prep = _prepare(step, steps, factor, tau, workers)
+    prep = _prepare(step, steps, factor, tau, workers, input_tail)
     plain = _finish(prep, ())
     if step.rounding is Rounding.OPTIMISTIC or not JUMP_TAIL_MASSES:
         return plain, None
-    return plain, functools.partial(_finish, prep, JUMP_TAIL_MASSES)
+
+    def with_far_tails(input_tail: InputTail | None = input_tail):
+        """The passes, and ``input_tail`` (default: this call's) charged per threshold."""
+        return _finish(dataclasses.replace(prep, input_tail=input_tail), JUMP_TAIL_MASSES)
+
+    return plain, with_far_tails
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -183,9 +196,11 @@ class _Prepared:
     i_lo: int = 0
     i_hi: int = 0
     spectra: dict | None = None
+    input_tail: InputTail | None = None
 
 
-def _prepare(step: GridStep, steps: int, factor: int | Callable[[int], int], tau: float, workers: int) -> _Prepared:
+def _prepare(step: GridStep, steps: int, factor: int | Callable[[int], int], tau: float, workers: int,
+             input_tail: InputTail | None = None) -> _Prepared:
     """Steps 4–6 of :func:`compose_coarsened`: the window, the coarse FFT sizes, the composed spectra."""
     h = step.h
     i_lo, i_hi = chernoff_window(step, steps, tau)
@@ -225,15 +240,15 @@ def _prepare(step: GridStep, steps: int, factor: int | Callable[[int], int], tau
     if f > 1 and 2 * k_max >= m:
         # the live band does not fit M (few steps; or a step whose masses alternate, a Nyquist peak): the
         # composition on the fine grid, coarsened there by the requested factor (steps 4–8 as specified)
-        return _Prepared(step, steps, tau, workers, requested, True)
-    return _Prepared(step, steps, tau, workers, requested, False, f, m, n, i_lo, i_hi, spectra)
+        return _Prepared(step, steps, tau, workers, requested, True, input_tail=input_tail)
+    return _Prepared(step, steps, tau, workers, requested, False, f, m, n, i_lo, i_hi, spectra, input_tail)
 
 
 def _finish(prep: _Prepared, tail_masses: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray, CompositionReport]:
     """Steps 6″–8 of :func:`compose_coarsened` from :func:`_prepare`'s window and spectra."""
-    step, steps, tau, workers = prep.step, prep.steps, prep.tau, prep.workers
+    step, steps, tau, workers, input_tail = prep.step, prep.steps, prep.tau, prep.workers, prep.input_tail
     if prep.fine:
-        return _on_fine_grid(step, steps, prep.requested, tau, workers, tail_masses)
+        return _on_fine_grid(step, steps, prep.requested, tau, workers, tail_masses, input_tail)
     f, m, n, i_lo, i_hi, spectra = prep.f, prep.m, prep.n, prep.i_lo, prep.i_hi, prep.spectra
     pess = step.rounding is not Rounding.OPTIMISTIC
     h = step.h
@@ -352,7 +367,16 @@ def _finish(prep: _Prepared, tail_masses: tuple[float, ...]) -> tuple[np.ndarray
     # the losses N·offset + I·h carry a rounding error ≤ 4u·max|L| (a relative Q-error); a merged loss
     # log(Σq/Σp) adds ≤ 8u·(1 + |log mass|) relative, and Σ mass·|log mass| ≤ 1/e per atom
     # the ±∞ atoms of the filled pair fall short of the exact ones by at most the caps' rounding (composed_mass_caps)
-    input_err = steps * step.err + 4 * U * float(np.max(np.abs(gl), initial=0.0)) + cap_err + gl.size * U * removed
+    use_tail = pess and input_tail is not None
+    if use_tail:
+        # tradeoff/input_error.py: the exact step is a probability pair, so the composition's ±∞ atoms are
+        # ≤ N·(q₊∞ + p₋∞) (×2 for the tails' closed-form error) and the filled pair's are ≥ 0; the part of
+        # ‖Δx‖₁ it takes over is replaced by the lemma's term (its uniform part here, its per-ε form in error_at)
+        cap_err = min(cap_err, 2.0 * steps * (step.q_pos_inf + step.p_neg_inf))
+        cells = input_tail.uniform + steps * max(step.err - input_tail.replaced, 0.0) * (1.0 + 4 * U)
+    else:
+        cells = steps * step.err
+    input_err = cells + 4 * U * float(np.max(np.abs(gl), initial=0.0)) + cap_err + gl.size * U * removed
     if not pess:
         input_err += 8 * U * gl.size
     itemised = fft_err_total + removed
@@ -362,6 +386,8 @@ def _finish(prep: _Prepared, tail_masses: tuple[float, ...]) -> tuple[np.ndarray
         atom_sum = float(np.sum(atom_err)) * (1.0 + 2.0 * U * (atom_err.size + 2))
         itemised = max(itemised, atom_sum)
         extra = dict(atom_loss=gl, atom_error=atom_err, atom_error_total=itemised)
+        if use_tail:  # the coarse read-out reaches fine atoms within F·h (input_error.py, part 3)
+            extra["input_tail"] = input_tail.shifted(margin * h)
     eta = itemised + 4.0 * tau + input_err
     window = (float(base + i_lo * h), float(base + i_hi * h))
     report = CompositionReport(steps, h, n, window, 4.0 * tau, fft_err_total, removed, input_err, eta, f, **extra)
@@ -370,7 +396,8 @@ def _finish(prep: _Prepared, tail_masses: tuple[float, ...]) -> tuple[np.ndarray
 
 
 def _on_fine_grid(
-    step: GridStep, steps: int, factor: int, tau: float, workers: int, tail_masses: tuple[float, ...] = JUMP_TAIL_MASSES
+    step: GridStep, steps: int, factor: int, tau: float, workers: int, tail_masses: tuple[float, ...] = JUMP_TAIL_MASSES,
+    input_tail: InputTail | None = None,
 ) -> tuple[np.ndarray, np.ndarray, CompositionReport]:
     """Steps 4–7 on the fine grid (:func:`~dpcompare.tradeoff.compose.compose`), then step 8 there.
 
@@ -381,7 +408,8 @@ def _on_fine_grid(
     bounds are carried over with their losses shifted by +H (Q side, fine atoms above −H: a P-unit bound
     there also bounds the Q-error, e^{L} ≤ 1) and by −H (P side, fine atoms below H, likewise)."""
     if step.rounding is not Rounding.OPTIMISTIC:
-        loss_f, clp_f, rep = compose_coarsened(step, steps, 1, tau=tau, workers=workers, tail_masses=tail_masses)
+        loss_f, clp_f, rep = compose_coarsened(step, steps, 1, tau=tau, workers=workers, tail_masses=tail_masses,
+                                               input_tail=input_tail)
         base = steps * step.offset
         idx = np.rint((loss_f - base) / step.h).astype(np.int64)
         i_lo = int(idx.min()) if idx.size else 0
@@ -396,6 +424,8 @@ def _on_fine_grid(
             err_map = np.concatenate([ae[up], ae[down]])
             o = np.argsort(loss_map, kind="stable")
             rep = dataclasses.replace(rep, atom_loss=loss_map[o], atom_error=err_map[o])
+        if rep.input_tail is not None:  # the split onto the coarse grid reads fine atoms within H
+            rep = dataclasses.replace(rep, input_tail=rep.input_tail.shifted(factor * step.h))
         return loss, clp, dataclasses.replace(rep, coarsening=factor)
     log_p, i_lo, rep = compose(step, steps, tau=tau, workers=workers)
     coarsen = coarsen_optimistic if step.rounding is Rounding.OPTIMISTIC else coarsen_pessimistic
