@@ -22,9 +22,21 @@ the reported δ over the truth, shrinks like h². The accuracy asked for is a wi
     tol(ε) = min(rel_tol·δ_hi(ε), abs_tol),
 
 so a small δ is answered to a relative accuracy and a moderate one (δ ≈ 0.1–0.5, where an absolute error is
-what matters) to an absolute one. The first composition is the default grid h₀; the next uses h₀/k with the
+what matters) to an absolute one. The default absolute accuracy (:func:`default_delta_tolerance`) is chosen from
+the mechanism: about twice the excess a fixed privacy-loss spacing of 1e-4 would leave at this (σ, p, N). The first composition is the default grid h₀; the next uses h₀/k with the
 integer k = ⌈k_prev·√(width/tol)⌉ (h² law), k ≤ MAX_REFINE, so that repeated questions reuse the
 compositions' cache. Brackets of successive grids are intersected (each is certified).
+
+Why the default ε(δ) keeps the default grid h₀ (``SubsampledGaussian.epsilon`` without a grid) and is not
+chosen from the question: the views must agree on the reported pessimistic ε, δ(ε(δ)) ≤ δ, whether δ is
+read off the trade-off curve f (the composition on h₀), off the profile δ(ε) (the minimum over the grids it
+composes, h₀ among them) or off ε itself. An ε certified on another grid h′ is certified for the truth, but
+δ_{h₀}(ε) ≤ δ does not follow from it: the pessimistic pairs of two grids are not ordered pointwise (each
+rounds the single step to its own grid points and carries its own error bound η; in the far tail a coarser
+grid's smaller η even gives the smaller ε). So an ε from a coarser grid chosen for a relative width of 1e-4
+(≈ 2·h₀) may lie below ε_{h₀}(δ), and the f view would then report δ_f(ε) > δ; certifying it on h₀ as well
+costs the composition the coarser grid was to save. :func:`epsilon_to_accuracy` answers ε(δ) to a requested
+relative accuracy for a caller that uses that view alone.
 
 >>> a = epsilon_to_accuracy(1.0, 0.01, 1000, 1e-5, rel_tol=1e-3)
 >>> a.lower <= a.epsilon and a.rel_accuracy <= 1e-3
@@ -134,13 +146,22 @@ def epsilon_to_accuracy(sigma: float, p: float, steps: int, delta: float, rel_to
 # ---------------------------------------------------------------------------------------------- δ(ε)
 #: default relative accuracy of δ(ε) (``SubsampledGaussian.delta`` without ``discretization``/``tolerance``)
 DELTA_REL_DEFAULT = 1e-3
-#: default absolute accuracy of δ(ε): the certified width asked for is min(DELTA_REL_DEFAULT·δ, this). At
-#: (σ, p, N) = (0.7, 0.05, 300), ε = 1–3 (δ ≈ 0.16–0.45), dp-accounting's default PLD accountant
-#: (value_discretization_interval 1e-4) errs by 3.2e-8–5.3e-8 above the truth; a width of 1.5e-7 gives an
-#: excess of ≈ 0.6× the width (≈ 6e-8 there), within 2× of it (benchmarks/bench_targets.py, row ``ddefault``)
+#: the loosest absolute accuracy of δ(ε) by default: the certified width asked for is min(DELTA_REL_DEFAULT·δ,
+#: :func:`default_delta_tolerance`), which is at most this. At (σ, p, N) = (0.7, 0.05, 300), ε = 1–3 (δ ≈
+#: 0.16–0.45), dp-accounting's default PLD accountant (value_discretization_interval 1e-4) errs by 3.2e-8–5.3e-8
+#: above the truth; a width of 1.5e-7 gives an excess of ≈ 0.6× the width (≈ 6e-8 there); where the loss
+#: spread s is small (p ≲ 0.01) that accountant errs by far more (≥ 2e-6 at s ≤ 0.005), and this cap applies
 DELTA_ABS_DEFAULT = 1.5e-7
-#: finest grid the refinement uses, as a divisor of the default spacing (bounds time and memory)
-MAX_REFINE = 16
+#: the default δ(ε) reports the pessimistic side of a grid no coarser than this privacy-loss spacing (where the
+#: default grid is coarser; ``delta_to_accuracy(max_spacing=…)``). The excess of a pessimistic δ(ε) follows the
+#: same h² law for our grid and for dp-accounting's PLD accountant (``sgm_grid.K_EXCESS``: measured 0.030–0.034
+#: for ours, 0.030–0.035 for its default spacing 1e-4 on the rows of benchmarks/bench_tightness.py), and at equal
+#: spacing ours was 0.4–1.0× its excess on those rows; a spacing of 1.3e-4 is then ≤ 1.3²·1.0 ≈ 1.7× its excess
+#: at its default. Where the default grid is finer (single-step loss std s ≤ 0.013) it answers as before.
+DEFAULT_MAX_SPACING = 1.3e-4
+#: finest grid the refinement uses, as a divisor of the default spacing (bounds time and memory; the FFT
+#: length limit AUTO_MAX_FFT also applies, :func:`_max_refine`)
+MAX_REFINE = 64
 #: ε where the width is within this factor of the two error bounds η_pess + η_opt are not refined (a finer
 #: grid cannot shrink the floating-point part of the width; it grows with the grid's length)
 ETA_FLOOR = 8.0
@@ -189,7 +210,7 @@ def _max_refine(sigma: float, p: float, steps: int, h0: float) -> int:
 
 def delta_to_accuracy(
     sigma: float, p: float, steps: int, eps, rel_tol: float = DELTA_REL_DEFAULT, abs_tol: float = 1.0,
-    *, upper_only: bool = False,
+    *, upper_only: bool = False, max_spacing: float | None = None,
 ) -> DeltaAnswer:
     """Certified bracket of δ(ε) of N steps of SGM(σ, p) at each ``eps`` whose width is at most
     min(rel_tol·δ, abs_tol) where the grid allows it (module docstring); the width achieved is
@@ -200,16 +221,26 @@ def delta_to_accuracy(
     alone (a third of the cost), and ``lower`` is the default grid's. ``delta`` is then as close to the truth
     as the h² law predicts, but the bracket reported is the default grid's lower end.
 
-    ``rel_tol`` in (0, 0.5]; ``abs_tol`` in (0, 1]; ``sigma`` > 0, ``p`` in (0, 1), ``steps`` ≥ 1, ``eps`` real.
+    ``max_spacing``: where the default grid h₀ is coarser, the grid is refined to h₀/k with k ≥ ⌈h₀/max_spacing⌉
+    (within MAX_REFINE and the FFT limit) whatever the width: an accuracy stated as a privacy-loss spacing, as
+    another accountant's is (``DEFAULT_MAX_SPACING``).
+
+    ``rel_tol`` in (0, 0.5]; ``abs_tol`` in (0, 1]; ``max_spacing`` > 0 or None; ``sigma`` > 0, ``p`` in (0, 1),
+    ``steps`` ≥ 1, ``eps`` real.
     """
     _check(sigma, p, steps, rel_tol)
     if isinstance(abs_tol, bool) or not isinstance(abs_tol, (int, float)) or not 0.0 < abs_tol <= 1.0:
         raise ValueError(f"abs_tol must be in (0, 1], got {abs_tol!r}")
+    if max_spacing is not None and (isinstance(max_spacing, bool) or not isinstance(max_spacing, (int, float))
+                                    or not 0.0 < max_spacing < math.inf):
+        raise ValueError(f"max_spacing must be a positive number or None, got {max_spacing!r}")
     e = np.asarray(eps, dtype=float)
     if np.any(np.isnan(e)):
         raise ValueError("eps must be a real number or ±inf, got NaN")
     h0 = default_discretization(sigma, p, int(steps))
     k_max = _max_refine(sigma, p, int(steps), h0)
+    # the grid floor asked for: h ≤ max_spacing (1 where the default grid is already as fine)
+    k_floor = 1 if max_spacing is None else int(min(k_max, max(1, math.ceil(h0 / max_spacing * (1.0 - 1e-12)))))
     k, attempt = 1, 0
     lo_best = hi_best = None
     h_used = h0
@@ -229,10 +260,13 @@ def delta_to_accuracy(
         floor = ETA_FLOOR * (comp.pessimistic_error + comp.optimistic_error)
         tol = np.maximum(np.minimum(rel_tol * hi_best, abs_tol), floor)
         short = np.isfinite(e) & (width > tol)
-        if not np.any(short) or k >= k_max:
+        if (not np.any(short) and k >= k_floor) or k >= k_max:
             break
-        ratio = float(np.max(width[short] / tol[short]))
-        k = min(k_max, max(k + 1, math.ceil(k * math.sqrt(ratio))))
+        k_width = k
+        if np.any(short):
+            ratio = float(np.max(width[short] / tol[short]))
+            k_width = max(k + 1, math.ceil(k * math.sqrt(ratio)))
+        k = min(k_max, max(k_width, k_floor))
         if upper_only:
             try:  # the pessimistic side alone, read as every certified δ is (per-ε error bound, tail bound)
                 hi = certified_delta(float(sigma), float(p), int(steps), e, h0 / k)
