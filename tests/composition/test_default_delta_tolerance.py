@@ -2,7 +2,7 @@
 ``delta_to_accuracy`` with ``max_spacing=DEFAULT_MAX_SPACING``; ``SubsampledGaussian.delta`` / ``delta_bounds``
 without a grid).
 
-Independent truths: (i) a certified bracket of the same engine on a grid 16× finer than the default (it
+Independent truths: (i) a certified bracket of the same engine on a grid 8× finer than the default (it
 contains the true δ by proof: tradeoff/compose.py steps 1–8), which the default's reported bracket must meet;
 (ii) dp-accounting's PLD accountant at its default grid (another code base), whose excess over that truth is
 the yardstick of the default's.
@@ -29,7 +29,7 @@ from dpcompare.mechanisms.sgm import SubsampledGaussian
 ROWS = [((2.0, 0.2, 50), np.array([0.5, 1.0, 2.0])), ((0.6, 0.01, 50), np.array([1.4, 3.4]))]
 
 
-def _fine_bracket(sigma, p, n, eps, divisor=16):
+def _fine_bracket(sigma, p, n, eps, divisor=8):
     comp = compose_subsampled_gaussian(sigma, p, n, default_discretization(sigma, p, n) / divisor)
     b = profile_bracket(comp, eps)
     return np.asarray(b.optimistic), np.asarray(b.pessimistic)

@@ -22,10 +22,18 @@ the reported δ over the truth, shrinks like h². The accuracy asked for is a wi
     tol(ε) = min(rel_tol·δ_hi(ε), abs_tol),
 
 so a small δ is answered to a relative accuracy and a moderate one (δ ≈ 0.1–0.5, where an absolute error is
-what matters) to an absolute one. The default absolute accuracy (:func:`default_delta_tolerance`) is chosen from
-the mechanism: about twice the excess a fixed privacy-loss spacing of 1e-4 would leave at this (σ, p, N). The first composition is the default grid h₀; the next uses h₀/k with the
+what matters) to an absolute one. The first composition is the default grid h₀; the next uses h₀/k with the
 integer k = ⌈k_prev·√(width/tol)⌉ (h² law), k ≤ MAX_REFINE, so that repeated questions reuse the
 compositions' cache. Brackets of successive grids are intersected (each is certified).
+
+The default of ``SubsampledGaussian.delta`` also asks for a grid no coarser than DEFAULT_MAX_SPACING in
+privacy loss (``max_spacing``): the default grid h₀ = 0.01·s follows the single-step loss spread s, so where
+s is large (p = 0.2, or σ ≤ 0.6 at p = 0.01) a fixed loss spacing of 1e-4, as dp-accounting's default is, is
+several times finer than h₀ and, by the h² law, its excess many times smaller than a width target of
+1.5e-7 leaves (4.5× at (σ, p, N) = (2, 0.2, 50)), even at the δ ≈ 1e-5–1e-3 of DP-SGD, where it is ~1e-6 of δ.
+The default grid is always composed first: its pessimistic side is the one ε(δ) and the trade-off curve use,
+and the δ reported is the minimum over the grids composed, so it is never above what those views certify
+(δ(ε(δ)) ≤ δ holds across views).
 
 Why the default ε(δ) keeps the default grid h₀ (``SubsampledGaussian.epsilon`` without a grid) and is not
 chosen from the question: the views must agree on the reported pessimistic ε, δ(ε(δ)) ≤ δ, whether δ is
@@ -34,8 +42,8 @@ composes, h₀ among them) or off ε itself. An ε certified on another grid h�
 δ_{h₀}(ε) ≤ δ does not follow from it: the pessimistic pairs of two grids are not ordered pointwise (each
 rounds the single step to its own grid points and carries its own error bound η; in the far tail a coarser
 grid's smaller η even gives the smaller ε). So an ε from a coarser grid chosen for a relative width of 1e-4
-(≈ 2·h₀) may lie below ε_{h₀}(δ), and the f view would then report δ_f(ε) > δ; certifying it on h₀ as well
-costs the composition the coarser grid was to save. :func:`epsilon_to_accuracy` answers ε(δ) to a requested
+(2·h₀) may lie below ε_{h₀}(δ) — at (σ, p, N) = (2, 0.01, 1000), δ = 1e-9 it is 3.2e-5 below — and the f view
+would then report δ_f(ε) > δ; certifying it on h₀ as well costs the composition the coarser grid was to save. :func:`epsilon_to_accuracy` answers ε(δ) to a requested
 relative accuracy for a caller that uses that view alone.
 
 >>> a = epsilon_to_accuracy(1.0, 0.01, 1000, 1e-5, rel_tol=1e-3)
@@ -147,10 +155,10 @@ def epsilon_to_accuracy(sigma: float, p: float, steps: int, delta: float, rel_to
 #: default relative accuracy of δ(ε) (``SubsampledGaussian.delta`` without ``discretization``/``tolerance``)
 DELTA_REL_DEFAULT = 1e-3
 #: the loosest absolute accuracy of δ(ε) by default: the certified width asked for is min(DELTA_REL_DEFAULT·δ,
-#: :func:`default_delta_tolerance`), which is at most this. At (σ, p, N) = (0.7, 0.05, 300), ε = 1–3 (δ ≈
+#: this) on a grid no coarser than DEFAULT_MAX_SPACING. At (σ, p, N) = (0.7, 0.05, 300), ε = 1–3 (δ ≈
 #: 0.16–0.45), dp-accounting's default PLD accountant (value_discretization_interval 1e-4) errs by 3.2e-8–5.3e-8
-#: above the truth; a width of 1.5e-7 gives an excess of ≈ 0.6× the width (≈ 6e-8 there); where the loss
-#: spread s is small (p ≲ 0.01) that accountant errs by far more (≥ 2e-6 at s ≤ 0.005), and this cap applies
+#: above the truth; a width of 1.5e-7 gives an excess of ≈ 0.6× the width (≈ 6e-8 there); where the single-step
+#: loss spread s is small that accountant errs by more (1.9e-7–3.0e-6 at s ≤ 0.005 on bench_tightness's rows)
 DELTA_ABS_DEFAULT = 1.5e-7
 #: the default δ(ε) reports the pessimistic side of a grid no coarser than this privacy-loss spacing (where the
 #: default grid is coarser; ``delta_to_accuracy(max_spacing=…)``). The excess of a pessimistic δ(ε) follows the
