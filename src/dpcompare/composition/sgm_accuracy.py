@@ -167,9 +167,12 @@ DELTA_ABS_DEFAULT = 1.5e-7
 #: spacing ours was 0.4–1.0× its excess on those rows; a spacing of 1.3e-4 is then ≤ 1.3²·1.0 ≈ 1.7× its excess
 #: at its default. Where the default grid is finer (single-step loss std s ≤ 0.013) it answers as before.
 DEFAULT_MAX_SPACING = 1.3e-4
-#: finest grid the refinement uses, as a divisor of the default spacing (bounds time and memory; the FFT
+#: finest grid the width rule refines to, as a divisor of the default spacing (bounds time and memory; the FFT
 #: length limit AUTO_MAX_FFT also applies, :func:`_max_refine`)
-MAX_REFINE = 64
+MAX_REFINE = 16
+#: finest grid the loss-spacing floor (``max_spacing``) refines to: at p = 0.2, σ = 1 the default grid is 19×
+#: coarser than DEFAULT_MAX_SPACING
+MAX_SPACING_REFINE = 64
 #: ε where the width is within this factor of the two error bounds η_pess + η_opt are not refined (a finer
 #: grid cannot shrink the floating-point part of the width; it grows with the grid's length)
 ETA_FLOOR = 8.0
@@ -210,10 +213,10 @@ def _delta_bracket(comp, sigma: float, p: float, steps: int, eps: np.ndarray) ->
     return lo, hi
 
 
-def _max_refine(sigma: float, p: float, steps: int, h0: float) -> int:
-    """Largest k ≤ MAX_REFINE with the composition at h₀/k within the automatic FFT limit."""
+def _max_refine(sigma: float, p: float, steps: int, h0: float, most: int = MAX_REFINE) -> int:
+    """Largest k ≤ ``most`` with the composition at h₀/k within the automatic FFT limit."""
     n0 = _estimated_fft_len(sigma, p, steps, h0) if steps > 1 else 1
-    return int(max(1, min(MAX_REFINE, AUTO_MAX_FFT // max(n0, 1))))
+    return int(max(1, min(most, AUTO_MAX_FFT // max(n0, 1))))
 
 
 def delta_to_accuracy(
@@ -230,7 +233,7 @@ def delta_to_accuracy(
     as the h² law predicts, but the bracket reported is the default grid's lower end.
 
     ``max_spacing``: where the default grid h₀ is coarser, the grid is refined to h₀/k with k ≥ ⌈h₀/max_spacing⌉
-    (within MAX_REFINE and the FFT limit) whatever the width: an accuracy stated as a privacy-loss spacing, as
+    (within MAX_SPACING_REFINE and the FFT limit) whatever the width: an accuracy stated as a privacy-loss spacing, as
     another accountant's is (``DEFAULT_MAX_SPACING``).
 
     ``rel_tol`` in (0, 0.5]; ``abs_tol`` in (0, 1]; ``max_spacing`` > 0 or None; ``sigma`` > 0, ``p`` in (0, 1),
@@ -246,9 +249,11 @@ def delta_to_accuracy(
     if np.any(np.isnan(e)):
         raise ValueError("eps must be a real number or ±inf, got NaN")
     h0 = default_discretization(sigma, p, int(steps))
-    k_max = _max_refine(sigma, p, int(steps), h0)
+    k_cap = _max_refine(sigma, p, int(steps), h0)  # the width rule's finest grid
     # the grid floor asked for: h ≤ max_spacing (1 where the default grid is already as fine)
-    k_floor = 1 if max_spacing is None else int(min(k_max, max(1, math.ceil(h0 / max_spacing * (1.0 - 1e-12)))))
+    k_floor = 1 if max_spacing is None else int(min(_max_refine(sigma, p, int(steps), h0, MAX_SPACING_REFINE),
+                                                    max(1, math.ceil(h0 / max_spacing * (1.0 - 1e-12)))))
+    k_max = max(k_cap, k_floor)
     k, attempt = 1, 0
     lo_best = hi_best = None
     h_used = h0
@@ -268,12 +273,12 @@ def delta_to_accuracy(
         floor = ETA_FLOOR * (comp.pessimistic_error + comp.optimistic_error)
         tol = np.maximum(np.minimum(rel_tol * hi_best, abs_tol), floor)
         short = np.isfinite(e) & (width > tol)
-        if (not np.any(short) and k >= k_floor) or k >= k_max:
+        if ((not np.any(short) or k >= k_cap) and k >= k_floor) or k >= k_max:
             break
         k_width = k
-        if np.any(short):
+        if np.any(short) and k < k_cap:
             ratio = float(np.max(width[short] / tol[short]))
-            k_width = max(k + 1, math.ceil(k * math.sqrt(ratio)))
+            k_width = min(k_cap, max(k + 1, math.ceil(k * math.sqrt(ratio))))
         k = min(k_max, max(k_width, k_floor))
         if upper_only:
             try:  # the pessimistic side alone, read as every certified δ is (per-ε error bound, tail bound)
