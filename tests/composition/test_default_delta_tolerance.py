@@ -81,7 +81,8 @@ def test_default_excess_at_most_twice_dp_accounting_default_where_s_is_large():
     from dp_accounting.pld import pld_privacy_accountant
 
     (sigma, p, n), eps = ROWS[0]
-    f_lo, _ = _fine_bracket(sigma, p, n, eps)
+    f_lo, f_hi = _fine_bracket(sigma, p, n, eps, divisor=24)  # width ≤ 7e-9 here: small against both excesses
+    assert np.max(f_hi - f_lo) <= 1e-8
     acc = pld_privacy_accountant.PLDAccountant()  # its default value_discretization_interval (1e-4)
     acc.compose(dpa.SelfComposedDpEvent(dpa.PoissonSampledDpEvent(p, dpa.GaussianDpEvent(sigma)), n))
     peer = np.array([acc.get_delta(float(e)) for e in eps])
