@@ -228,7 +228,7 @@ def delta_to_accuracy(
     ``abs_accuracy`` / ``rel_accuracy``.
 
     ``upper_only``: for a caller that reports δ_hi alone (``SubsampledGaussian.delta``): the width is measured
-    on the default grid only, the finer grid h₀/k (k from the h² law, one step) composes the pessimistic side
+    on the default grid only, the finer grid h₀/k (k from the h² law and ``max_spacing``, one step) composes the pessimistic side
     alone (a third of the cost), and ``lower`` is the default grid's. ``delta`` is then as close to the truth
     as the h² law predicts, but the bracket reported is the default grid's lower end.
 
