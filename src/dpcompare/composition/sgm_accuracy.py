@@ -43,8 +43,8 @@ composes, h₀ among them) or off ε itself. An ε certified on another grid h�
 rounds the single step to its own grid points and carries its own error bound η; in the far tail a coarser
 grid's smaller η even gives the smaller ε). So an ε from a coarser grid chosen for a relative width of 1e-4
 (2·h₀) may lie below ε_{h₀}(δ) — at (σ, p, N) = (2, 0.01, 1000), δ = 1e-9 it is 3.2e-5 below — and the f view
-would then report δ_f(ε) > δ; certifying it on h₀ as well costs the composition the coarser grid was to save. :func:`epsilon_to_accuracy` answers ε(δ) to a requested
-relative accuracy for a caller that uses that view alone.
+would then report δ_f(ε) > δ; certifying it on h₀ as well costs the composition the coarser grid was to save.
+:func:`epsilon_to_accuracy` answers ε(δ) to a requested relative accuracy for a caller that uses that view alone.
 
 >>> a = epsilon_to_accuracy(1.0, 0.01, 1000, 1e-5, rel_tol=1e-3)
 >>> a.lower <= a.epsilon and a.rel_accuracy <= 1e-3
@@ -228,9 +228,9 @@ def delta_to_accuracy(
     ``abs_accuracy`` / ``rel_accuracy``.
 
     ``upper_only``: for a caller that reports δ_hi alone (``SubsampledGaussian.delta``): the width is measured
-    on the default grid only, the finer grid h₀/k (k from the h² law and ``max_spacing``, one step) composes the pessimistic side
-    alone (a third of the cost), and ``lower`` is the default grid's. ``delta`` is then as close to the truth
-    as the h² law predicts, but the bracket reported is the default grid's lower end.
+    on the default grid only, the finer grid h₀/k (k from the h² law and ``max_spacing``, one step) composes the
+    pessimistic side alone (a third of the cost), and ``lower`` is the default grid's. ``delta`` is then as close
+    to the truth as the h² law predicts, but the bracket reported is the default grid's lower end.
 
     ``max_spacing``: where the default grid h₀ is coarser, the grid is refined to h₀/k with k ≥ ⌈h₀/max_spacing⌉
     (within MAX_SPACING_REFINE and the FFT limit) whatever the width: an accuracy stated as a privacy-loss spacing, as
