@@ -26,6 +26,26 @@ what matters) to an absolute one. The first composition is the default grid h₀
 integer k = ⌈k_prev·√(width/tol)⌉ (h² law), k ≤ MAX_REFINE, so that repeated questions reuse the
 compositions' cache. Brackets of successive grids are intersected (each is certified).
 
+The default of ``SubsampledGaussian.delta`` also asks for a grid no coarser than DEFAULT_MAX_SPACING in
+privacy loss (``max_spacing``): the default grid h₀ = 0.01·s follows the single-step loss spread s, so where
+s is large (p = 0.2, or σ ≤ 0.6 at p = 0.01) a fixed loss spacing of 1e-4, as dp-accounting's default is, is
+several times finer than h₀ and, by the h² law, its excess many times smaller than a width target of
+1.5e-7 leaves (4.5× at (σ, p, N) = (2, 0.2, 50)), even at the δ ≈ 1e-5–1e-3 of DP-SGD, where it is ~1e-6 of δ.
+The default grid is always composed first: its pessimistic side is the one ε(δ) and the trade-off curve use,
+and the δ reported is the minimum over the grids composed, so it is never above what those views certify
+(δ(ε(δ)) ≤ δ holds across views).
+
+Why the default ε(δ) keeps the default grid h₀ (``SubsampledGaussian.epsilon`` without a grid) and is not
+chosen from the question: the views must agree on the reported pessimistic ε, δ(ε(δ)) ≤ δ, whether δ is
+read off the trade-off curve f (the composition on h₀), off the profile δ(ε) (the minimum over the grids it
+composes, h₀ among them) or off ε itself. An ε certified on another grid h′ is certified for the truth, but
+δ_{h₀}(ε) ≤ δ does not follow from it: the pessimistic pairs of two grids are not ordered pointwise (each
+rounds the single step to its own grid points and carries its own error bound η; in the far tail a coarser
+grid's smaller η even gives the smaller ε). So an ε from a coarser grid chosen for a relative width of 1e-4
+(2·h₀) may lie below ε_{h₀}(δ) — at (σ, p, N) = (2, 0.01, 1000), δ = 1e-9 it is 3.2e-5 below — and the f view
+would then report δ_f(ε) > δ; certifying it on h₀ as well costs the composition the coarser grid was to save.
+:func:`epsilon_to_accuracy` answers ε(δ) to a requested relative accuracy for a caller that uses that view alone.
+
 >>> a = epsilon_to_accuracy(1.0, 0.01, 1000, 1e-5, rel_tol=1e-3)
 >>> a.lower <= a.epsilon and a.rel_accuracy <= 1e-3
 True
@@ -134,13 +154,25 @@ def epsilon_to_accuracy(sigma: float, p: float, steps: int, delta: float, rel_to
 # ---------------------------------------------------------------------------------------------- δ(ε)
 #: default relative accuracy of δ(ε) (``SubsampledGaussian.delta`` without ``discretization``/``tolerance``)
 DELTA_REL_DEFAULT = 1e-3
-#: default absolute accuracy of δ(ε): the certified width asked for is min(DELTA_REL_DEFAULT·δ, this). At
-#: (σ, p, N) = (0.7, 0.05, 300), ε = 1–3 (δ ≈ 0.16–0.45), dp-accounting's default PLD accountant
-#: (value_discretization_interval 1e-4) errs by 3.2e-8–5.3e-8 above the truth; a width of 1.5e-7 gives an
-#: excess of ≈ 0.6× the width (≈ 6e-8 there), within 2× of it (benchmarks/bench_targets.py, row ``ddefault``)
+#: the loosest absolute accuracy of δ(ε) by default: the certified width asked for is min(DELTA_REL_DEFAULT·δ,
+#: this) on a grid no coarser than DEFAULT_MAX_SPACING. At (σ, p, N) = (0.7, 0.05, 300), ε = 1–3 (δ ≈
+#: 0.16–0.45), dp-accounting's default PLD accountant (value_discretization_interval 1e-4) errs by 3.2e-8–5.3e-8
+#: above the truth; a width of 1.5e-7 gives an excess of ≈ 0.6× the width (≈ 6e-8 there); where the single-step
+#: loss spread s is small that accountant errs by more (1.9e-7–3.0e-6 at s ≤ 0.005 on bench_tightness's rows)
 DELTA_ABS_DEFAULT = 1.5e-7
-#: finest grid the refinement uses, as a divisor of the default spacing (bounds time and memory)
+#: the default δ(ε) reports the pessimistic side of a grid no coarser than this privacy-loss spacing (where the
+#: default grid is coarser; ``delta_to_accuracy(max_spacing=…)``). The excess of a pessimistic δ(ε) follows the
+#: same h² law for our grid and for dp-accounting's PLD accountant (``sgm_grid.K_EXCESS``: measured 0.030–0.034
+#: for ours, 0.030–0.035 for its default spacing 1e-4 on the rows of benchmarks/bench_tightness.py), and at equal
+#: spacing ours was 0.4–1.0× its excess on those rows; a spacing of 1.3e-4 is then ≤ 1.3²·1.0 ≈ 1.7× its excess
+#: at its default. Where the default grid is finer (single-step loss std s ≤ 0.013) it answers as before.
+DEFAULT_MAX_SPACING = 1.3e-4
+#: finest grid the width rule refines to, as a divisor of the default spacing (bounds time and memory; the FFT
+#: length limit AUTO_MAX_FFT also applies, :func:`_max_refine`)
 MAX_REFINE = 16
+#: finest grid the loss-spacing floor (``max_spacing``) refines to: at p = 0.2, σ = 1 the default grid is 19×
+#: coarser than DEFAULT_MAX_SPACING
+MAX_SPACING_REFINE = 64
 #: ε where the width is within this factor of the two error bounds η_pess + η_opt are not refined (a finer
 #: grid cannot shrink the floating-point part of the width; it grows with the grid's length)
 ETA_FLOOR = 8.0
@@ -182,35 +214,47 @@ def _delta_bracket(comp, sigma: float, p: float, steps: int, eps: np.ndarray) ->
     return lo, hi
 
 
-def _max_refine(sigma: float, p: float, steps: int, h0: float) -> int:
-    """Largest k ≤ MAX_REFINE with the composition at h₀/k within the automatic FFT limit."""
+def _max_refine(sigma: float, p: float, steps: int, h0: float, most: int = MAX_REFINE) -> int:
+    """Largest k ≤ ``most`` with the composition at h₀/k within the automatic FFT limit."""
     n0 = estimated_fft_len(sigma, p, steps, h0) if steps > 1 else 1
-    return int(max(1, min(MAX_REFINE, AUTO_MAX_FFT // max(n0, 1))))
+    return int(max(1, min(most, AUTO_MAX_FFT // max(n0, 1))))
 
 
 def delta_to_accuracy(
     sigma: float, p: float, steps: int, eps, rel_tol: float = DELTA_REL_DEFAULT, abs_tol: float = 1.0,
-    *, upper_only: bool = False,
+    *, upper_only: bool = False, max_spacing: float | None = None,
 ) -> DeltaAnswer:
     """Certified bracket of δ(ε) of N steps of SGM(σ, p) at each ``eps`` whose width is at most
     min(rel_tol·δ, abs_tol) where the grid allows it (module docstring); the width achieved is
     ``abs_accuracy`` / ``rel_accuracy``.
 
     ``upper_only``: for a caller that reports δ_hi alone (``SubsampledGaussian.delta``): the width is measured
-    on the default grid only, the finer grid h₀/k (k from the h² law, one step) composes the pessimistic side
-    alone (a third of the cost), and ``lower`` is the default grid's. ``delta`` is then as close to the truth
-    as the h² law predicts, but the bracket reported is the default grid's lower end.
+    on the default grid only, the finer grid h₀/k (k from the h² law and ``max_spacing``, one step) composes the
+    pessimistic side alone (a third of the cost), and ``lower`` is the default grid's. ``delta`` is then as close
+    to the truth as the h² law predicts, but the bracket reported is the default grid's lower end.
 
-    ``rel_tol`` in (0, 0.5]; ``abs_tol`` in (0, 1]; ``sigma`` > 0, ``p`` in (0, 1), ``steps`` ≥ 1, ``eps`` real.
+    ``max_spacing``: where the default grid h₀ is coarser, the grid is refined to h₀/k with k ≥ ⌈h₀/max_spacing⌉
+    (within MAX_SPACING_REFINE and the FFT limit) whatever the width: an accuracy stated as a privacy-loss spacing, as
+    another accountant's is (``DEFAULT_MAX_SPACING``).
+
+    ``rel_tol`` in (0, 0.5]; ``abs_tol`` in (0, 1]; ``max_spacing`` > 0 or None; ``sigma`` > 0, ``p`` in (0, 1),
+    ``steps`` ≥ 1, ``eps`` real.
     """
     _check(sigma, p, steps, rel_tol)
     if isinstance(abs_tol, bool) or not isinstance(abs_tol, (int, float)) or not 0.0 < abs_tol <= 1.0:
         raise ValueError(f"abs_tol must be in (0, 1], got {abs_tol!r}")
+    if max_spacing is not None and (isinstance(max_spacing, bool) or not isinstance(max_spacing, (int, float))
+                                    or not 0.0 < max_spacing < math.inf):
+        raise ValueError(f"max_spacing must be a positive number or None, got {max_spacing!r}")
     e = np.asarray(eps, dtype=float)
     if np.any(np.isnan(e)):
         raise ValueError("eps must be a real number or ±inf, got NaN")
     h0 = default_discretization(sigma, p, int(steps))
-    k_max = _max_refine(sigma, p, int(steps), h0)
+    k_cap = _max_refine(sigma, p, int(steps), h0)  # the width rule's finest grid
+    # the grid floor asked for: h ≤ max_spacing (1 where the default grid is already as fine)
+    k_floor = 1 if max_spacing is None else int(min(_max_refine(sigma, p, int(steps), h0, MAX_SPACING_REFINE),
+                                                    max(1, math.ceil(h0 / max_spacing * (1.0 - 1e-12)))))
+    k_max = max(k_cap, k_floor)
     k, attempt = 1, 0
     lo_best = hi_best = None
     h_used = h0
@@ -230,10 +274,13 @@ def delta_to_accuracy(
         floor = ETA_FLOOR * (comp.pessimistic_error + comp.optimistic_error)
         tol = np.maximum(np.minimum(rel_tol * hi_best, abs_tol), floor)
         short = np.isfinite(e) & (width > tol)
-        if not np.any(short) or k >= k_max:
+        if ((not np.any(short) or k >= k_cap) and k >= k_floor) or k >= k_max:
             break
-        ratio = float(np.max(width[short] / tol[short]))
-        k = min(k_max, max(k + 1, math.ceil(k * math.sqrt(ratio))))
+        k_width = k
+        if np.any(short) and k < k_cap:
+            ratio = float(np.max(width[short] / tol[short]))
+            k_width = min(k_cap, max(k + 1, math.ceil(k * math.sqrt(ratio))))
+        k = min(k_max, max(k_width, k_floor))
         if upper_only:
             try:  # the pessimistic side alone, read as every certified δ is (per-ε error bound, tail bound)
                 hi = certified_delta(float(sigma), float(p), int(steps), e, h0 / k)

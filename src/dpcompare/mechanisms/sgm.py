@@ -37,7 +37,8 @@ class SubsampledGaussian(PairMechanism):
         single-step loss standard deviation, so the bracket width is ≈ 1e-5 or less in Δ
         (composition/sgm_certified.py, ``auto_discretization``); a coarser h is faster and wider, never uncertified.
         Without ``discretization`` and ``tolerance``, δ(ε) chooses its grid from the ε asked: the certified
-        width aimed at is min(1e-3·δ, 1.5e-7) (composition/sgm_accuracy.py, ``delta_to_accuracy``; ``accuracy(ε)``
+        width aimed at is min(1e-3·δ, 1.5e-7), on a loss grid no coarser than 1.3e-4 (composition/sgm_accuracy.py,
+        ``delta_to_accuracy``, ``DEFAULT_MAX_SPACING``; ``accuracy(ε)``
         reports the width achieved); a given ``discretization`` is used as is for every view. Likewise Δ
         (``delta_divergence``, ``compare``) chooses the grids from Δ: a certified width of max(1e-3·Δ, 1e-6)
         or the ``accuracy`` asked (comparison/delta_accuracy.py).
@@ -97,7 +98,8 @@ class SubsampledGaussian(PairMechanism):
     def delta(self, eps: Any) -> np.ndarray:
         """Privacy profile δ(ε), upper end (never understated). Without ``discretization``/``tolerance`` the grid
         is chosen from the question: the pessimistic side is composed on the grid whose δ is within
-        min(1e-3·δ, 1.5e-7) of the truth by the h² law (composition/sgm_accuracy.py, ``delta_to_accuracy``);
+        min(1e-3·δ, 1.5e-7) of the truth by the h² law and on a loss grid no coarser than 1.3e-4 (the spacing of
+        dp-accounting's default; composition/sgm_accuracy.py, ``delta_to_accuracy``, ``DEFAULT_MAX_SPACING``);
         ``delta_bounds``/``accuracy`` build both sides there and report the certified width achieved."""
         from .._validation import Argument, check_argument
 
@@ -131,10 +133,11 @@ class SubsampledGaussian(PairMechanism):
 
         eps = np.asarray(eps, dtype=float)
         if self.grid_from_question and math.sqrt(self.steps) / self.sigma > NEGLIGIBLE_MU:
-            from ..composition.sgm_accuracy import DELTA_ABS_DEFAULT, DELTA_REL_DEFAULT, delta_to_accuracy
+            from ..composition.sgm_accuracy import (
+                DEFAULT_MAX_SPACING, DELTA_ABS_DEFAULT, DELTA_REL_DEFAULT, delta_to_accuracy)
 
             a = delta_to_accuracy(self.sigma, self.sampling_rate, self.steps, eps, DELTA_REL_DEFAULT,
-                                  DELTA_ABS_DEFAULT, upper_only=upper_only)
+                                  DELTA_ABS_DEFAULT, upper_only=upper_only, max_spacing=DEFAULT_MAX_SPACING)
             b = Bracket(a.delta, a.lower)
         else:
             b = profile_bracket(self.composition, eps)

@@ -1,0 +1,28 @@
+"""Smoke test of benchmarks/bench_tightness.py (--quick on its cheapest row): it runs and prints valid JSON whose
+answers are certified (above the reference bracket's lower end)."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("dp_accounting", reason="the tightness benchmark compares with dp-accounting")
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_tightness.py"
+
+
+@pytest.mark.skipif(not SCRIPT.exists(), reason="benchmarks/ not present (installed package)")
+def test_bench_tightness_quick_json():
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--rows", "10", "--json"], capture_output=True,
+                          text=True, timeout=600, cwd=SCRIPT.parent.parent)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    (r,) = out["rows"]
+    assert (r["sigma"], r["p"], r["steps"]) == (2.0, 0.01, 1000)
+    assert r["default_certified"] and r["ours_certified"]
+    for key in ("default_excess_ratio", "default_time_ratio", "default_cpu_ratio", "excess_ratio"):
+        assert math.isfinite(r[key]) and r[key] > 0, key
