@@ -25,8 +25,9 @@ after whole atoms when the deficit left after them is ≤ 64u·its P-mass (the a
 after every whole atom); otherwise it takes the exact fraction of the next atom, which is balanced too.
 
 >>> import math
->>> out, snap = greedy_merge([-0.05, 0.05], [math.log(0.5), math.log(0.5)], 0.1, 0.0, -1, 1)
->>> [round(math.exp(v), 6) for v in out]      # all the mass on g = 0, with loss exactly 0
+>>> c = math.log1p(math.exp(-0.05))       # P-masses ∝ (1, e^{−0.05}): the merged loss is exactly 0
+>>> out, snap = greedy_merge([-0.05, 0.05], [-c, -0.05 - c], 0.1, 0.0, -1, 1)
+>>> [round(math.exp(v), 12) for v in out]  # one atom at g = 0 holds all the mass
 [0.0, 1.0, 0.0]
 """
 
@@ -51,10 +52,14 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int) -> tuple[n
     deficits (the module docstring says how).
 
     >>> import math
-    >>> out, snap = greedy_merge([0.01, 0.02, 0.15], [math.log(0.3), math.log(0.3), math.log(0.4)], 0.1, 0.0, 0, 2)
-    >>> p = [math.exp(v) for v in out]
-    >>> round(sum(p), 12), round(sum(pk * math.exp(0.1 * k) for k, pk in enumerate(p)), 12)  # P, Q kept
-    (1.0, 1.015425612011)
+    >>> lam, p = [0.04, 0.08, 0.13, 0.17, 0.24, 0.29], [0.3, 0.2, 0.2, 0.1, 0.1, 0.1]
+    >>> out, snap = greedy_merge(lam, [math.log(x) for x in p], 0.1, 0.0, 0, 3)
+    >>> [round(math.exp(v), 6) for v in out]   # P-masses on the grid 0, 0.1, 0.2, 0.3
+    [0.0, 0.735068, 0.264932, 0.0]
+    >>> q_in = sum(x * math.exp(l) for x, l in zip(p, lam))
+    >>> q_out = sum(math.exp(v + 0.1 * k) for k, v in enumerate(out))
+    >>> abs(q_out - q_in) < 1e-15                 # each group's loss is its grid point: Q is kept
+    True
     """
     lam_a = np.asarray(lam, dtype=float)
     logp_a = np.asarray(logp, dtype=float)
