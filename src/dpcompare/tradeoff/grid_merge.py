@@ -73,7 +73,7 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int) -> tuple[n
         return np.array(out), 0.0
     t = _tables(lam_a, logp_a, h, o, k_lo, k_hi)
     iid, fast, end, G, scale, rho = t["iid"], t["fast"], t["end"], t["G"], t["scale"], t["rho"]
-    w, d, sufw, sufd, e, cume, cumw = t["w"], t["d"], t["sufw"], t["sufd"], t["e"], t["cume"], t["cumw"]
+    w, sufw, sufd, cume, cumw = t["w"], t["sufw"], t["sufd"], t["cume"], t["cumw"]
     exp, log, log1p, expm1, snap = math.exp, math.log, math.log1p, math.expm1, SNAP
     groups: list[int] = []  # interval of each group of the regular path …
     masses: list[float] = []  # … and its P-mass / e^{scale of that interval}
@@ -82,8 +82,9 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int) -> tuple[n
         J = iid[i]
         if fast[J]:
             r = 1.0 - taken
-            pg = r * w[i] + sufw[i]  # members' P-mass / e^{scale(J)}
-            D = r * d[i] + sufd[i]  # members' deficit / e^{scale(J)} (≥ 0: every member has λ ≤ g)
+            wi = w[i]
+            pg = r * wi + sufw[i]  # members' P-mass / e^{scale(J)}
+            D = sufd[i] - r * wi * expm1(lam_l[i] - G[J])  # members' deficit / e^{scale(J)} (≥ 0: all λ ≤ g)
             if D <= snap * pg:  # balanced by the members alone (up to rounding)
                 if D != 0.0:
                     snap_err += D * exp(min(scale[J] + G[J], 0.0))
@@ -106,7 +107,7 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int) -> tuple[n
                     pg += whole * rh
                     i, taken = m, 0.0
                 else:
-                    ex = e[m]
+                    ex = w[m] * expm1(lam_l[m] - G[J])
                     tt = rem / ex  # fraction of atom m absorbed
                     if tt > 1.0 - snap:  # all of it, up to rounding
                         snap_err += (1.0 - tt) * exp(min(log(ex) + scale[J + 1] + G[J], 0.0))
@@ -149,64 +150,86 @@ def _tables(lam: np.ndarray, logp: np.ndarray, h: float, o: float, k_lo: int, k_
     n = lam.size
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         z = (lam - o) / h
-        kc = np.ceil(z)
-        above_lo = kc >= k_lo  # the loop raises a target below k_lo to k_lo before its rounding check
-        kc = np.where(o + kc * h < lam, kc + 1.0, kc)
         kf = np.floor(z)
         near = (kf >= k_lo) & (lam - (o + kf * h) <= 8 * U * (1.0 + np.abs(lam) + abs(o) + np.abs(kf * h)))
-        ok = np.isfinite(lam) & np.isfinite(logp) & np.isfinite(kc) & ~near & above_lo & (kc <= k_hi)
-        kc = np.where(np.isfinite(kc), kc, 0.0)
+        del kf
+        kc = np.ceil(z, out=z)
+        ok = np.isfinite(lam) & np.isfinite(logp) & np.isfinite(kc) & ~near & (kc >= k_lo)  # (the loop raises a
+        del near  # target below k_lo to k_lo before its rounding check: such atoms take the loop)
+        kc = np.where(o + kc * h < lam, kc + 1.0, kc)
+        ok &= kc <= k_hi
+        kc[~np.isfinite(kc)] = 0.0
     new = np.empty(n, dtype=bool)
     new[0] = True
-    new[1:] = kc[1:] != kc[:-1]
+    np.not_equal(kc[1:], kc[:-1], out=new[1:])
     start = np.flatnonzero(new)
     nI = start.size
     end = np.append(start[1:], n)
     count = end - start
-    iid = np.cumsum(new) - 1
-    pos = np.arange(n) - start[iid]
+    iid = (np.cumsum(new, dtype=np.int32) - 1) if nI < 2**31 else np.cumsum(new) - 1
+    del new
     reg = np.logical_and.reduceat(ok, start) & (count <= _MAX_PER_INTERVAL)
     kI = kc[start]
+    del kc
     G = o + kI * h
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         scale = np.maximum.reduceat(np.where(ok, logp, -np.inf), start)
         w = np.exp(logp - scale[iid])
         # a mass that underflows relative to its interval's largest loses its relative precision
         reg &= np.logical_and.reduceat(w >= 1e-300, start)
-        d = -w * np.expm1(lam - G[iid])
-        Gprev = np.concatenate([[np.nan], G[:-1]])
-        e = w * np.expm1(lam - Gprev[iid])
         gap = np.concatenate([scale[1:] - scale[:-1], [np.nan]])
         rho = np.exp(gap)
-    # sums within each interval, exact sequential order: the atoms of a run laid out as the columns of an
+    # sums within each interval, in sequential order: the atoms of a run laid out as the columns of an
     # (L × intervals) array (row = position in the run), so each partial sum is one vector addition
     L = int(min(count.max(), _MAX_PER_INTERVAL))
-    keep = pos < L
-    flat = (np.minimum(pos, L - 1) * nI + iid)[keep]
-    gather = np.minimum(pos, L - 1) * nI + iid
+    cell = np.arange(n, dtype=iid.dtype if L * nI < 2**31 else np.int64)
+    cell -= start[iid].astype(cell.dtype)  # position in the run
+    whole_runs = L == int(count.max())
+    keep = None if whole_runs else cell < L  # runs longer than L take the loop: their sums are never read
+    np.minimum(cell, L - 1, out=cell)
+    cell *= nI
+    cell += iid  # the atom's place in the (L × intervals) array
 
-    def rows(vals: np.ndarray) -> np.ndarray:
+    def rows(vals: np.ndarray) -> np.ndarray:  # (consumes vals)
+        vals[~np.isfinite(vals)] = 0.0
         m = np.zeros((L, nI))
-        m.ravel()[flat] = np.where(np.isfinite(vals[keep]), vals[keep], 0.0)
+        if keep is None:
+            m.ravel()[cell] = vals
+        else:
+            m.ravel()[cell[keep]] = vals[keep]
         return m
 
     def prefix(m: np.ndarray, inclusive: bool) -> np.ndarray:
         c = np.empty_like(m)
         c[0] = m[0] if inclusive else 0.0
         for k in range(1, L):
-            c[k] = c[k - 1] + (m[k] if inclusive else m[k - 1])
-        return c.ravel()[gather]
+            np.add(c[k - 1], m[k] if inclusive else m[k - 1], out=c[k])
+        return c.ravel()[cell]
 
     def suffix_after(m: np.ndarray) -> np.ndarray:
         c = np.empty_like(m)
         c[L - 1] = 0.0
         for k in range(L - 2, -1, -1):
-            c[k] = c[k + 1] + m[k + 1]
-        return c.ravel()[gather]
+            np.add(c[k + 1], m[k + 1], out=c[k])
+        return c.ravel()[cell]
 
-    W = rows(w)
-    cumE, cumW_before = prefix(rows(e), True), prefix(W, False)
-    sufW_after, sufD_after = suffix_after(W), suffix_after(rows(d))
+    def scaled_expm1(targets: np.ndarray, sign: float) -> np.ndarray:
+        """sign·wᵢ·(e^{λᵢ − targetᵢ} − 1) with one temporary."""
+        tmp = targets[iid]
+        np.subtract(lam, tmp, out=tmp)
+        np.expm1(tmp, out=tmp)
+        tmp *= w
+        if sign < 0:
+            np.negative(tmp, out=tmp)
+        return tmp
+
+    with np.errstate(invalid="ignore", over="ignore"):
+        W = rows(w.copy())
+        cumW_before, sufW_after = prefix(W, False), suffix_after(W)
+        del W
+        sufD_after = suffix_after(rows(scaled_expm1(G, -1.0)))  # deficits pᵢ(1 − e^{λᵢ−g}) ≥ 0
+        cumE = prefix(rows(scaled_expm1(np.concatenate([[np.nan], G[:-1]]), 1.0)), True)  # excesses over g_{J−1}
+    del cell
     # the next run holds only atoms above g_J, and its first one is strictly above in floating point
     above = np.zeros(nI, dtype=bool)
     above[:-1] = lam[start[1:]] > G[:-1]
@@ -216,18 +239,15 @@ def _tables(lam: np.ndarray, logp: np.ndarray, h: float, o: float, k_lo: int, k_
     f = _view
     return {
         "iid": f(iid), "fast": f(fast), "end": f(np.append(end, n)), "G": f(G), "scale": f(scale), "rho": f(rho),
-        "w": f(w), "d": f(d), "e": f(e), "sufw": f(sufW_after), "sufd": f(sufD_after), "cume": f(cumE),
-        "cumw": f(cumW_before), "kc": kI.astype(np.int64), "scale_a": scale,
+        "w": f(w), "sufw": f(sufW_after), "sufd": f(sufD_after), "cume": f(cumE), "cumw": f(cumW_before),
+        "kc": kI.astype(np.int64), "scale_a": scale,
     }
 
 
 def _view(x: np.ndarray) -> memoryview:
     """A read-only memoryview: indexing it yields Python scalars without converting the whole array
     (``tolist`` of every table cost more than the loop that reads a few entries per group)."""
-    x = np.ascontiguousarray(x)
-    if x.dtype.kind == "i":
-        x = x.astype(np.int64, copy=False)
-    return memoryview(x).toreadonly()
+    return memoryview(np.ascontiguousarray(x)).toreadonly()
 
 
 def _scalar_group(lam: list, logp: list, i: int, log_rem: float, h: float, o: float, k_lo: int, k_hi: int,
