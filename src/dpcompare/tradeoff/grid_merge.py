@@ -77,6 +77,7 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int) -> tuple[n
     exp, log, log1p, expm1, snap = math.exp, math.log, math.log1p, math.expm1, SNAP
     groups: list[int] = []  # interval of each group of the regular path …
     masses: list[float] = []  # … and its P-mass / e^{scale of that interval}
+    add_group, add_mass = groups.append, masses.append
     i, taken = 0, 0.0  # the walk is at atom i, of which the fraction ``taken`` went to the previous group
     while i < n:
         J = iid[i]
@@ -93,12 +94,26 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int) -> tuple[n
                 a, b, rh = end[J], end[J + 1], rho[J]  # the next interval's atoms; rh = e^{scale(J+1) − scale(J)}
                 Dn = D / rh
                 m = bisect_left(cume, Dn, a, b)  # first atom whose cumulated excess covers the deficit
-                if m == b:  # not covered by the next interval: the atom-by-atom loop takes this group
-                    i, log_rem, ds, stop = _scalar_group(lam_l, logp_l, i, log1p(-taken), h, o, k_lo, k_hi, out, left_lp, left_lam)
+                if m == b:  # the next interval's atoms, all absorbed whole, do not cover it: go on atom by atom
+                    rem, whole = Dn - cume[b - 1], cumw[b - 1] + w[b - 1]
+                    i0, r0, pgn = i, log1p(-taken), pg / rh + whole
+                    done = rem <= snap * pgn  # balanced up to rounding after the last whole atom
+                    if done:
+                        snap_err += rem * rh * exp(min(scale[J] + G[J], 0.0))
+                    i, log_rem, pgn, balanced, last, ds = _absorb(lam_l, logp_l, b, G[J], scale[J + 1], pgn, rem, done)
                     snap_err += ds
+                    if not balanced:  # ran out of atoms: the whole group is left over
+                        left_lp.append(logp_l[i0] + r0)
+                        left_lam.append(lam_l[i0])
+                        for mm in range(i0 + 1, last):
+                            if logp_l[mm] != -math.inf:
+                                left_lp.append(logp_l[mm])
+                                left_lam.append(lam_l[mm])
+                        taken = -expm1(log_rem)
+                        continue
+                    add_group(J)
+                    add_mass(pgn * rh)
                     taken = -expm1(log_rem)
-                    if stop:
-                        break
                     continue
                 rem = Dn - cume[m - 1] if m > a else Dn  # deficit left after the whole atoms a … m−1
                 whole = cumw[m]  # their P-mass / e^{scale(J+1)}
@@ -116,8 +131,8 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int) -> tuple[n
                     else:
                         pg += (whole + tt * w[m]) * rh
                         i, taken = m, tt
-            groups.append(J)
-            masses.append(pg)
+            add_group(J)
+            add_mass(pg)
             continue
         i, log_rem, ds, stop = _scalar_group(lam_l, logp_l, i, log1p(-taken), h, o, k_lo, k_hi, out, left_lp, left_lam)
         snap_err += ds
@@ -294,6 +309,36 @@ def _scalar_group(lam: list, logp: list, i: int, log_rem: float, h: float, o: fl
     if balanced and deficit != 0.0:
         snap_err += abs(deficit) * exp(min(scale + g, 0.0))
     balanced = balanced or deficit <= 0.0
+    i, log_rem, pg, balanced, last_absorbed, ds = _absorb(lam, logp, i, g, scale, pg, deficit, balanced)
+    snap_err += ds
+    last_member = max(last_member, last_absorbed)
+    if balanced:
+        j = kt - k_lo
+        v = log(pg) + scale
+        a = out[j]
+        out[j] = v if a == ninf else max(a, v) + log1p(exp(-abs(a - v)))
+    else:  # ran out of atoms: the whole group is left over
+        for m in range(first_i, last_member):
+            if m == first_i:
+                left_lp.append(logp[m] + first_log_rem)
+            elif logp[m] == ninf:
+                continue
+            else:
+                left_lp.append(logp[m])
+            left_lam.append(lam[m])
+    return i, log_rem, snap_err, False
+
+
+def _absorb(lam, logp, i: int, g: float, scale: float, pg: float, deficit: float, balanced: bool = False):
+    """The absorbing half of a group (atom by atom): whole atoms from ``i`` on while their excess
+    pᵢ(e^{λᵢ−g} − 1) does not cover the deficit, then the fraction t of the atom that does (t > 1 − 64u is
+    taken whole, and a deficit ≤ 64u·P-mass left after a whole atom ends the group, the snapped Q-mass
+    counted). ``pg`` and ``deficit`` are in units of e^{scale}. Returns (the next atom, the log of the
+    fraction of it left, the group's P-mass / e^{scale}, whether the group balanced, one past its last
+    whole atom, the snapped Q-mass)."""
+    n = len(lam)
+    exp, expm1, log, log1p, ninf, snap = math.exp, math.expm1, math.log, math.log1p, -math.inf, SNAP
+    snap_err, log_rem, last_member = 0.0, 0.0, i
     while not balanced and i < n:
         lpm = logp[i] + log_rem - scale
         if lpm == ninf:
@@ -321,18 +366,4 @@ def _scalar_group(lam: list, logp: list, i: int, log_rem: float, h: float, o: fl
             if abs(deficit) <= snap * pg:  # balanced up to rounding
                 snap_err += abs(deficit) * exp(min(scale + g, 0.0))
                 balanced = True
-    if balanced:
-        j = kt - k_lo
-        v = log(pg) + scale
-        a = out[j]
-        out[j] = v if a == ninf else max(a, v) + log1p(exp(-abs(a - v)))
-    else:  # ran out of atoms: the whole group is left over
-        for m in range(first_i, last_member):
-            if m == first_i:
-                left_lp.append(logp[m] + first_log_rem)
-            elif logp[m] == ninf:
-                continue
-            else:
-                left_lp.append(logp[m])
-            left_lam.append(lam[m])
-    return i, log_rem, snap_err, False
+    return i, log_rem, pg, balanced, last_member, snap_err
