@@ -244,7 +244,6 @@ def _tables(lam: np.ndarray, logp: np.ndarray, h: float, o: float, k_lo: int, k_
         del W
         sufD_after = suffix_after(rows(scaled_expm1(G, -1.0)))  # deficits pᵢ(1 − e^{λᵢ−g}) ≥ 0
         cumE = prefix(rows(scaled_expm1(np.concatenate([[np.nan], G[:-1]]), 1.0)), True)  # excesses over g_{J−1}
-    del cell
     # the next run holds only atoms above g_J, and its first one is strictly above in floating point
     above = np.zeros(nI, dtype=bool)
     above[:-1] = lam[start[1:]] > G[:-1]
