@@ -15,14 +15,17 @@ all have target g and form the members of one group (the loop's *regular* case),
 atoms of the next occupied interval only. For every atom the values a group needs — its mass relative to its
 interval's largest, its deficit −w·expm1(λ − g), its excess w·expm1(λ − g′) over the previous interval's
 target g′, and the sums of these within the interval (sequential prefix and suffix sums) — are computed
-vectorised once; a regular group then costs a bisection and a few float operations. Every other group (an
-interval below the grid, a loss within rounding of a grid point, a deficit that the next interval's atoms
-do not cover, masses more than e^600 apart) runs the atom-by-atom loop of the same greedy
+vectorised once; a regular group then costs a bisection and a few float operations. A regular group whose
+deficit the next interval's atoms do not cover absorbs them whole from the tables and goes on atom by atom
+(:func:`_absorb`); every other group (an interval below the grid, a loss within rounding of a grid point,
+a run of more than 16 atoms, masses more than e^600 apart) runs the atom-by-atom loop of the same greedy
 (:func:`_scalar_group`). Both paths make the same decisions; they differ only in rounding (masses are
 scaled per interval instead of per group), and the snapped amounts are accounted the same way. One
-rounding-level rule is applied at the group's last whole atom only: a regular group is emitted as balanced
-after whole atoms when the deficit left after them is ≤ 64u·its P-mass (the atom-by-atom loop checks it
-after every whole atom); otherwise it takes the exact fraction of the next atom, which is balanced too.
+rounding-level rule is applied at the group's last whole atom of the next interval only: a regular group
+is emitted as balanced after whole atoms when the deficit left after them is ≤ 64u·its P-mass (the
+atom-by-atom loop checks it after every whole atom); otherwise it takes the exact fraction of the next
+atom, which is balanced too. The masses landed agree with the atom-by-atom loop's to rounding carried along
+the chain of remainders (≤ 1e-9 relative on the DP-SGD partitions), not bit for bit.
 
 >>> import math
 >>> c = math.log1p(math.exp(-0.05))       # P-masses ∝ (1, e^{−0.05}): the merged loss is exactly 0
