@@ -172,10 +172,14 @@ def _both(lam, lp, h, o, k_lo, k_hi):
 
 
 def _assert_close(ref, new, rtol):
+    """Each landed mass within rtol of the reference's, or within 1e-13 of the total mass: deep-tail groups
+    (1e-30 of the total) carry the rounding differences of the chain of remainders amplified (2.7e-3
+    relative was seen on a random input; both landings obey the laws)."""
     (o1, s1), (o2, s2) = ref, new
     assert np.array_equal(np.isfinite(o1), np.isfinite(o2))
     fin = np.isfinite(o1)
-    assert np.all(np.abs(np.expm1(o2[fin] - o1[fin])) <= rtol)
+    p1, p2 = np.exp(o1[fin]), np.exp(o2[fin])
+    assert np.all(np.abs(p2 - p1) <= rtol * p1 + 1e-13 * p1.sum())
     assert abs(s2 - s1) <= 1e-12 * max(1.0, abs(s1)) + 64 * U
 
 
@@ -193,7 +197,7 @@ def _laws(lam, lp, h, o, k_lo, k_hi, out, snap):
         assert d_out <= d_in + snap + 1e-12 * (q_in.sum() + math.exp(eps) * p_in.sum())
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", [*range(12), 1042])  # 1042: a deep-tail group 2.7e-3 apart (see _assert_close)
 def test_group_loop_matches_the_atom_loop_on_partition_like_inputs(seed):
     lam, lp, h, o, k_lo, k_hi = _atoms(seed, tails=seed % 3 != 0)
     ref, new = _both(lam, lp, h, o, k_lo, k_hi)
