@@ -228,9 +228,9 @@ class MixtureComponent:
 
     def loss_moments(self) -> tuple[float, float]:
         """(E_Q ℓ, E_Q ℓ²) by 200-node Gauss–Hermite quadrature (only sets the grid spacing)."""
-        from .sgm_step import _HERMITE
+        from .sgm_step import hermite_rule
 
-        nodes, weights = _HERMITE
+        nodes, weights = hermite_rule()
         m1 = m2 = 0.0
         for c, w in zip(self.q_centers, self.q_weights):
             ell = self.loss(c + self.scale * nodes)

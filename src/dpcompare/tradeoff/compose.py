@@ -132,7 +132,6 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import fft as sfft
 from scipy.special import logsumexp
 
 from .grid import U, GridStep
@@ -420,6 +419,8 @@ def power_spectrum(x: np.ndarray, n: int, steps: int, workers: int) -> PowerSpec
     for the true c too, and it is returned as 0 with that bound."""
     m = float(np.sum(x))
     log2n = max(1.0, math.log2(n))
+    from scipy import fft as sfft  # ~45 ms to import: only when a composition is computed
+
     c = sfft.rfft(x, n, workers=workers)
     e_f = KAPPA * log2n * U * m + KAPPA * U * m  # forward transform (+ folding of the input)
     absc = np.abs(c)
@@ -463,6 +464,8 @@ def _fft_power(x: np.ndarray, n: int, steps: int, workers: int) -> tuple[np.ndar
     ps = power_spectrum(x, n, steps, workers)
     # irfft uses the Hermitian spectrum: the full sum counts every half-spectrum term at most twice
     e_inf = 2.0 * (ps.err_sum + ps.dead * DEAD_MASS) / n
+    from scipy import fft as sfft
+
     y = sfft.irfft(ps.dense(), n, workers=workers)
     return y, e_inf
 
@@ -484,6 +487,8 @@ def compose(step: GridStep, steps: int, *, tau: float = 1e-18, workers: int = 2)
             f"{width * 48 / 1e9:.3g} GB; the limit is {MAX_FFT_LEN} points ≈ {MAX_FFT_LEN * 48 / 1e9:.2g} GB): "
             "use fewer steps, a larger noise, or a coarser discretization"
         )
+    from scipy import fft as sfft
+
     n = sfft.next_fast_len(width, real=True)
     from .._limits import FFT_BYTES_FINE, fft_refusal
 

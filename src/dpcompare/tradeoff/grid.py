@@ -188,7 +188,9 @@ def optimistic_step(part: StepPartition) -> GridStep:
         lp_list.append(np.array([lp]))
     lam = np.concatenate(lam_list)
     logp = np.concatenate(lp_list)
-    log_out, snap_err = _greedy_merge(lam.tolist(), logp.tolist(), part.h, part.offset, part.k_lo, part.k_hi)
+    from .grid_merge import greedy_merge  # (grid_merge builds on this module)
+
+    log_out, snap_err = greedy_merge(lam, logp, part.h, part.offset, part.k_lo, part.k_hi)
     err = rel_err_mass(part) + snap_err
     return GridStep(part.h, part.offset, part.k_lo, log_out, part.p_neg_inf, part.q_pos_inf, Rounding.OPTIMISTIC, err)
 
@@ -204,112 +206,6 @@ def _logaddexp(a: float, b: float) -> float:
     if b == -math.inf:
         return a
     return max(a, b) + math.log1p(math.exp(-abs(a - b)))
-
-
-def _greedy_merge(lam: list[float], logp: list[float], h: float, o: float, k_lo: int, k_hi: int) -> tuple[np.ndarray, float]:
-    """Step 3 on atoms sorted by loss ``lam`` with log P-masses ``logp``; returns the log P-masses on the
-    grid o + k·h and the Q-mass changed by snapping rounding-level deficits.
-
-    A group with target g keeps its deficit D = Σ pᵢ(1 − e^{λᵢ−g}) ≥ 0 (P-units); absorbing the
-    fraction t of an atom above g lowers D by t·p·(e^{λ−g} − 1). Masses inside a group are relative to
-    the group's first member (scale e^s), excesses are compared in log space, so neither masses far
-    below 1e-308 nor losses far above 700 overflow or vanish.
-    """
-    out = [-math.inf] * (k_hi - k_lo + 1)  # a list: scalar reads/writes in the loop are several × cheaper
-    n = len(lam)
-    i = 0
-    snap_err = 0.0
-    log_rem = 0.0  # log of the fraction of atom i still unassigned
-    left_lp: list[float] = []
-    left_lam: list[float] = []
-    # local names: this loop runs once per fine cell (10⁵ of them for DP-SGD), so lookups matter
-    exp, expm1, log, log1p, floor, ceil, ninf = math.exp, math.expm1, math.log, math.log1p, math.floor, math.ceil, -math.inf
-    tol8 = 8 * U
-    ao, snap = abs(o), SNAP
-    while i < n:
-        lam_i = lam[i]
-        if logp[i] + log_rem == ninf:
-            i, log_rem = i + 1, 0.0
-            continue
-        kf = floor((lam_i - o) / h)
-        if kf >= k_lo and lam_i - (o + kf * h) <= tol8 * (1.0 + abs(lam_i) + ao + abs(kf * h)):
-            kt = kf  # the loss is a grid point up to rounding: target it (snapped below)
-        else:
-            kt = max(ceil((lam_i - o) / h), k_lo)
-            if o + kt * h < lam_i:  # rounding: the target must not lie below the first member
-                kt += 1
-        if kt > k_hi:
-            break
-        g = o + kt * h
-        scale = logp[i] + log_rem
-        pg = 0.0  # group P-mass / e^scale
-        deficit = 0.0  # D / e^scale
-        first_i = i  # members are the atoms first_i … (contiguous)
-        first_log_rem = log_rem
-        first = True
-        while i < n and (lam[i] <= g or first):  # the first member may sit a rounding error above g
-            first = False
-            pm = exp(logp[i] + log_rem - scale)
-            pg += pm
-            deficit -= pm * expm1(lam[i] - g)
-            i, log_rem = i + 1, 0.0
-        last_member = i  # one past the last whole member
-        # a deficit within rounding of the group's own mass is snapped: the group is emitted at g as is,
-        # changing its Q-mass by |D|·e^g; the total is returned and added to the step's error
-        balanced = abs(deficit) <= snap * pg
-        if balanced and deficit != 0.0:
-            snap_err += abs(deficit) * exp(min(scale + g, 0.0))
-        balanced = balanced or deficit <= 0.0
-        while not balanced and i < n:
-            lpm = logp[i] + log_rem - scale
-            if lpm == ninf:
-                i, log_rem = i + 1, 0.0
-                last_member = i
-                continue
-            x = lam[i] - g
-            log_ex = lpm + (x + log(-expm1(-x)) if x > 1.0 else log(expm1(x)))  # pm·(e^x − 1), in log space
-            log_def = log(deficit)
-            if log_ex >= log_def:
-                t = exp(log_def - log_ex)  # fraction of the remainder absorbed
-                if t > 1.0 - snap:  # all of it, up to rounding: no rounding-size remainder is left behind
-                    snap_err += (1.0 - t) * exp(min(log_ex + scale + g, 0.0))
-                    t = 1.0
-                pg += t * exp(lpm) if lpm > -745.0 else 0.0
-                log_rem += log1p(-t) if t < 1.0 else ninf
-                balanced = True
-                if logp[i] + log_rem == ninf:
-                    i, log_rem = i + 1, 0.0
-            else:
-                pg += exp(lpm) if lpm > -745.0 else 0.0
-                deficit -= exp(log_ex)
-                i, log_rem = i + 1, 0.0
-                last_member = i
-                if abs(deficit) <= snap * pg:  # balanced up to rounding
-                    snap_err += abs(deficit) * exp(min(scale + g, 0.0))
-                    balanced = True
-        if balanced:
-            j = kt - k_lo
-            v = log(pg) + scale
-            a = out[j]
-            out[j] = v if a == ninf else max(a, v) + log1p(exp(-abs(a - v)))
-        else:  # ran out of atoms: the whole group is left over
-            for m in range(first_i, last_member):
-                if m == first_i:
-                    left_lp.append(logp[m] + first_log_rem)
-                elif logp[m] == ninf:
-                    continue
-                else:
-                    left_lp.append(logp[m])
-                left_lam.append(lam[m])
-    out = np.array(out)
-    if i < n:  # atoms (or the remainder of one) above the grid
-        left_lp.append(logp[i] + log_rem)
-        left_lam.append(lam[i])
-        left_lp.extend(logp[i + 1 :])
-        left_lam.extend(lam[i + 1 :])
-    if left_lp:
-        snap_err += _land_leftover(out, np.asarray(left_lp), np.asarray(left_lam), h, o, k_lo, k_hi)
-    return out, snap_err
 
 
 def _land_leftover(log_out: np.ndarray, lp: np.ndarray, llam: np.ndarray, h: float, o: float, k_lo: int, k_hi: int) -> float:
