@@ -283,3 +283,16 @@ def test_snapped_groups_on_the_fast_path():
         _assert_close(ref, new, rtol=1e-12)
         assert new[1] > 0.0  # the snapped deficit is accounted
         _laws(lam, lp, h, o, k_lo, k_hi, *new)
+
+
+def test_masses_beyond_the_double_range_apart_refuse_as_the_callers_expect():
+    """An interval whose atoms' P-masses are e^800 apart: the merge's mass ratios leave the double range.
+    ``optimistic_step`` raises RuntimeError, the signal its callers (the SGM and closed-form compositions)
+    answer with the exact binary closed form, instead of an OverflowError that escaped them."""
+    from dpcompare.tradeoff.grid import StepPartition, optimistic_step
+
+    with pytest.raises(OverflowError):  # the merge itself (reference-loop limit, kept by the group merge)
+        greedy_merge(np.array([0.3, 0.7]), np.array([-800.0, 0.0]), 1.0, 0.0, 0, 3)
+    part = StepPartition(1.0, 0.0, 0, 3, np.array([0, 0]), np.array([-800.0, 0.0]), np.array([-799.7, 0.7]))
+    with pytest.raises(RuntimeError, match="e\\^709"):
+        optimistic_step(part)

@@ -190,7 +190,11 @@ def optimistic_step(part: StepPartition) -> GridStep:
     logp = np.concatenate(lp_list)
     from .grid_merge import greedy_merge  # (grid_merge builds on this module)
 
-    log_out, snap_err = greedy_merge(lam, logp, part.h, part.offset, part.k_lo, part.k_hi)
+    try:
+        log_out, snap_err = greedy_merge(lam, logp, part.h, part.offset, part.k_lo, part.k_hi)
+    except OverflowError:  # a group's atoms more than e^709 apart in mass: its ratios leave the double range
+        raise RuntimeError("the optimistic merge cannot land atoms whose masses are more than e^709 apart "
+                           "on this grid") from None
     err = rel_err_mass(part) + snap_err
     return GridStep(part.h, part.offset, part.k_lo, log_out, part.p_neg_inf, part.q_pos_inf, Rounding.OPTIMISTIC, err)
 
