@@ -215,8 +215,8 @@ class SubsampledGaussian(PairMechanism):
         # minimum of the two, and the swapped pair has R(1 − π)): no symmetrised curve, no cancellation
         c = self.composition
         pi = np.asarray(pi, dtype=float)
-        lo = np.minimum(c.pessimistic.bayes_error(pi), c.pessimistic.bayes_error(1.0 - pi))
-        hi = np.minimum(c.optimistic.bayes_error(pi), c.optimistic.bayes_error(1.0 - pi))
+        lo = np.minimum(c.pessimistic.bayes_error_bounds(pi)[0], c.pessimistic.bayes_error_bounds(1.0 - pi)[0])
+        hi = np.minimum(c.optimistic.bayes_error_bounds(pi)[1], c.optimistic.bayes_error_bounds(1.0 - pi)[1])
         eta = self.numerical_error
         cap = np.minimum(pi, 1.0 - pi)  # R ≤ min(π, 1 − π)
         return interval_bracket(lo - eta, hi + eta, Sense.LOWER, 0.0, cap, absolute=_ROUNDING_ABS + eta)
