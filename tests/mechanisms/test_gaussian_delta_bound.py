@@ -105,3 +105,18 @@ def test_erfcx_is_as_accurate_as_stated():
         for a, yy, b in zip(v, y, bound):
             ref = mp.exp(mp.mpf(float(yy)) ** 2) * mp.erfc(mp.mpf(float(yy)))
             assert abs(mp.mpf(float(a)) / ref - 1) <= b
+
+
+def test_scalar_twin_agrees_with_the_vector_bound():
+    draws = _draws(300, 11)
+    mu = np.array([d[0] for d in draws])
+    eps = np.array([d[1] for d in draws])
+    ld, err = gp.log_delta_error(mu, eps)
+    lo, hi = gp.delta_bounds(mu, eps)
+    for i, (m, e) in enumerate(draws):
+        lds, errs = gp.log_delta_error_scalar(m, e)
+        assert lds == pytest.approx(float(ld[i]), rel=1e-13, abs=1e-300)
+        assert errs == pytest.approx(float(err[i]), rel=1e-12)
+        slo, shi = gp.delta_bounds(m, e)  # 0-d inputs: the scalar path
+        assert float(shi) == pytest.approx(float(hi[i]), rel=1e-12, abs=1e-323)
+        assert float(slo) == pytest.approx(float(lo[i]), rel=1e-12, abs=1e-323)

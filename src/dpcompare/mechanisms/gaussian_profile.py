@@ -256,8 +256,10 @@ def _shift_for_rounding(mu: float, log_target: float, e: float) -> float:
     """Step 2's estimate moved to where the *directed* δ meets the target: log δ(ε) = log δ − m, m the rounding
     margin at the estimate. A first step right by m/|g′| lands right of that root (log δ is concave: it falls
     by at least m), and Newton then comes back monotonically; so the fast bracket usually holds the answer."""
-    m, slope = _rounding_margin(mu, e, log_target)
-    m, slope = float(m), float(slope)
+    ld, err = log_delta_error_scalar(mu, e)
+    lb = log_delta_scalar(mu, e)[1]
+    m = 1.0201 * (err + rnd.ELEM) + 32.0 * rnd.U + 4.0 * rnd.U * abs(log_target)
+    slope = math.exp(lb - ld) if lb - ld < 700.0 else math.inf
     if not (math.isfinite(m) and slope > 0 and math.isfinite(slope)):
         return e
     moved = _newton_from(mu, log_target - m, e + m / slope)
@@ -269,7 +271,7 @@ def _predicate(mu: float, log_target: float, target: float | None):
 
     def g(e: float) -> float:
         v = log_delta_scalar(mu, e)[0] - log_target
-        if v <= 0.0 and target is not None and float(delta_bounds(mu, e)[1]) > target:
+        if v <= 0.0 and target is not None and _delta_bounds_scalar(mu, e)[1] > target:
             return 1e-300
         return v
 
@@ -436,8 +438,9 @@ def _integrand_rel(t_lo: np.ndarray, t_hi: np.ndarray) -> np.ndarray:
     excluding the node's own error.
 
     t < 5: M = √(π/2)·erfcx(t·(1/√2)) carries ``_erfcx_rel`` + 2u (constant and product) and the rounding of
-    its argument (2u relative, moving log M by (|t| + 0.8)·2u|t|: d log M/dt = t − 1/M and 0 < 1/M ≤ 0.8 for
-    t ≥ 0, 1/M = φ/Φ(−t) ≤ 2φ ≤ 0.8 for t < 0); t·M adds u, and 1 − tM turns M's error into κ = |t|M/(1 − tM)
+    its argument (2u relative, moving log M by (max(−t, 0) + 1)·2u|t|: d log M/dt = t − 1/M, with
+    0 ≤ 1/M − t < (√(t² + 4) − t)/2 ≤ 1 for t ≥ 0 (Birnbaum 1942) and 0 < 1/M = φ/Φ(−t) ≤ 2φ ≤ 0.8 for t < 0);
+    t·M adds u, and 1 − tM turns M's error into κ = |t|M/(1 − tM)
     times it, plus u: κ < 1 for t ≤ 0 and κ increases on (0, ∞) (tM does: (tM)′ = (1 + t²)M − t > 0), so it
     is taken at min(t_hi, 5) (×1.01). t ≥ 5: the truncation (``_cf_trunc_rel``) plus the evaluation's
     (2·28 + 4)u (each level t + (k+1)/s rounds twice and carries the level below with a factor
@@ -447,7 +450,7 @@ def _integrand_rel(t_lo: np.ndarray, t_hi: np.ndarray) -> np.ndarray:
         tm = c * _mills(c)
         kappa = np.maximum(1.01 * tm / (1.0 - tm), 1.0)
         tabs = np.maximum(np.abs(t_lo), np.abs(c))
-        e_m = _erfcx_rel(t_lo * _INV_SQRT2) + 2.0 * rnd.U + (tabs + 0.8) * 2.0 * rnd.U * tabs
+        e_m = _erfcx_rel(t_lo * _INV_SQRT2) + 2.0 * rnd.U + (np.maximum(-t_lo, 0.0) + 1.0) * 2.0 * rnd.U * tabs
         direct = np.where(t_lo < _CF_FROM, kappa * (e_m + rnd.U) + rnd.U, 0.0)
         cf = np.zeros_like(direct)
         has_cf = t_hi >= _CF_FROM
@@ -465,7 +468,8 @@ def log_delta_error(mu: Any, eps: Any) -> tuple[np.ndarray, np.ndarray]:
     - the arguments: ẑ₀, ẑ₁ are within d = u·|ε/μ| + u·|z| (+ one subnormal unit for μ/2) of z₀, z₁;
     - la = log_ndtr(−ẑ₀) is within eₐ = ``ndtr_rel`` + ``mills_bound``(−ẑ₀ − d)·d of log Φ(−z₀);
     - lb: either ε + log_ndtr(−ẑ₁) (the same bound, plus u|lb|), or log φ(ẑ₀) + log M(ẑ₁), whose parts carry
-      |z₀|·d₀ + u·z₀²/2 + u·|log φ| and ``_erfcx_rel`` + 2u + (|z₁| + 0.8)·(d₁ + 2u|z₁|) + ELEM·|log M|;
+      |z₀|·d₀ + u·z₀²/2 + u·|log φ| and ``_erfcx_rel`` + 2u + (max(−z₁, 0) + 1)·(d₁ + 2u|z₁|) + ELEM·|log M|
+      (|d log M/dt| ≤ max(−t, 0) + 1: ``_integrand_rel``);
     - far apart (step 2): log δ = la + log(1 − e^x), x = lb − la, moves by k·(eₐ + e_b + u|x|) with
       k = e^x/(1 − e^x) (≤ 1 where x ≤ log ½) taken at x + its error, plus log1mexp's
       ELEM·(1 + k + |log(1 − e^x)|) and the final addition's u|log δ|;
@@ -504,7 +508,7 @@ def log_delta_error(mu: Any, eps: Any) -> tuple[np.ndarray, np.ndarray]:
         use_mills = (z1 >= _MILLS_FROM) & (0.5 * z0 * z0 < np.abs(eps))
         y1 = np.maximum(z1, _MILLS_FROM) * _INV_SQRT2
         log_m1 = np.log(_mills(np.maximum(z1, _MILLS_FROM)))
-        eb_mills = (e_phi + _erfcx_rel(y1) + 2.0 * U + (np.abs(z1) + 0.8) * (d1 + 2.0 * U * np.abs(z1))
+        eb_mills = (e_phi + _erfcx_rel(y1) + 2.0 * U + (np.maximum(-z1, 0.0) + 1.0) * (d1 + 2.0 * U * np.abs(z1))
                     + rnd.ELEM * np.abs(log_m1))
         eb_ndtr = rnd.ndtr_rel_raw(-z1) + rnd.mills_bound_raw(-z1 - d1) * d1
         eb = np.where(use_mills, eb_mills, eb_ndtr) + U * np.abs(lb)
@@ -537,9 +541,106 @@ def log_delta_error(mu: Any, eps: Any) -> tuple[np.ndarray, np.ndarray]:
     return ld.reshape(shape), err.reshape(shape)
 
 
+def _ndtr_rel_scalar(z: float) -> float:
+    """``directed_rounding.ndtr_rel`` for a Python float (the same formula)."""
+    if z < 0.0:
+        return 8.0 * (1.0 + z * z) * rnd.U + rnd.ELEM
+    zc = min(z, 1e154)
+    return 8.0 * rnd.U + 8.0 * (1.0 + zc * zc) * rnd.U * math.exp(-0.5 * zc * zc) + rnd.ELEM
+
+
+def _mills_bound_scalar(t: float) -> float:
+    """``directed_rounding.mills_bound`` for a Python float."""
+    return 1.0 - t if t < 0.0 else 0.8 * math.exp(-0.5 * min(t, 1e154) ** 2)
+
+
+def log_delta_error_scalar(mu: float, eps: float) -> tuple[float, float]:
+    """Scalar twin of :func:`log_delta_error` (the same bound, term by term, for Python floats and the doubles
+    of :func:`log_delta_scalar`; ~10× less overhead). The tests check that both agree."""
+    U = rnd.U
+    ld, lb = log_delta_scalar(mu, eps)
+    if not math.isfinite(ld) or not math.isfinite(eps):
+        return ld, 0.0
+    ratio = eps / mu
+    if not math.isfinite(ratio):
+        return ld, math.inf
+    z0 = ratio - 0.5 * mu
+    z1 = ratio + 0.5 * mu
+    d0 = 1.01 * (U * abs(ratio) + U * abs(z0) + rnd.TINY)
+    d1 = 1.01 * (U * abs(ratio) + U * abs(z1) + rnd.TINY)
+    la = float(log_ndtr(-z0))
+    ea = _ndtr_rel_scalar(-z0) + _mills_bound_scalar(-z0 - d0) * d0
+    log_phi0 = -0.5 * z0 * z0 - _HALF_LOG_2PI
+    e_phi = 1.01 * abs(z0) * d0 + U * 0.5 * z0 * z0 + U * (abs(log_phi0) + _HALF_LOG_2PI)
+    if z1 >= _MILLS_FROM and 0.5 * z0 * z0 < abs(eps):
+        y1 = z1 * _INV_SQRT2
+        m1 = float(_mills(z1))
+        log_m1 = math.log(m1) if m1 > 0 else -math.inf
+        eb = (e_phi + 32.0 * (1.0 + (y1 * y1 if y1 < 0 else 0.0)) * U + 2.0 * U
+              + (max(-z1, 0.0) + 1.0) * (d1 + 2.0 * U * abs(z1)) + rnd.ELEM * abs(log_m1))
+    else:
+        eb = _ndtr_rel_scalar(-z1) + _mills_bound_scalar(-z1 - d1) * d1
+    eb += U * abs(lb)
+    if lb == -math.inf or lb - la <= _LOG_HALF or z0 < -30.0 or la == -math.inf:  # step 2 (far)
+        x = min(lb - la, 0.0) if lb != -math.inf else -math.inf
+        ex = 1.01 * (ea + eb + (U * abs(x) if math.isfinite(x) else 0.0))
+        if lb == -math.inf:
+            k = 0.0
+        else:
+            xe = x + ex
+            k = math.exp(xe) / -math.expm1(xe) if xe < 0.0 else math.inf
+        err = ea + (k * ex if k > 0 else 0.0) + rnd.ELEM * (1.0 + k + abs(ld - la)) + U * abs(ld)
+    else:  # step 3 (near)
+        half = 0.5 * mu
+        t_lo = ratio + half * float(_GL_X[0])
+        t_hi = ratio + half * float(_GL_X[-1])
+        dt = U * abs(ratio) + half * _GL_XABS + U * half + U * max(abs(t_lo), abs(t_hi))
+        rho = 2.1 + max(-t_lo, 0.0)
+        if t_lo < _CF_FROM and t_hi < _CF_FROM:
+            c = t_hi
+            tm = c * float(_mills(c))
+            kappa = max(1.01 * tm / (1.0 - tm), 1.0)
+            tabs = max(abs(t_lo), abs(c))
+            y = t_lo * _INV_SQRT2
+            e_m = 32.0 * (1.0 + (y * y if y < 0 else 0.0)) * U + 2.0 * U + (max(-t_lo, 0.0) + 1.0) * 2.0 * U * tabs
+            integrand = kappa * (e_m + U) + U
+        else:
+            integrand = float(_integrand_rel(np.array([t_lo]), np.array([t_hi]))[0])
+        node = integrand + rho * dt
+        log_int = ld - log_phi0
+        log_half = math.log(half) if half > 0 else math.log(mu) - _LOG_2
+        with np.errstate(all="ignore"):
+            lmb = float(_log_moment_bound(np.array([z0]))[0])
+        arg = _LOG_GL_C + 33.0 * math.log(mu) + lmb - log_int
+        quad = math.exp(arg) if arg < 700.0 else math.inf
+        rel = 1.01 * (16.0 * U + _GL_WREL + node + quad)
+        err = (e_phi + 1.01 * rel + rnd.ELEM * (abs(log_half) + abs(log_int - log_half))
+               + U * (abs(log_int) + abs(ld)))
+    err = 1.01 * err
+    return ld, (math.inf if math.isnan(err) else err)
+
+
+def _delta_bounds_scalar(mu: float, eps: float) -> tuple[float, float]:
+    """:func:`delta_bounds` for Python floats (from :func:`log_delta_error_scalar`)."""
+    if eps == math.inf:
+        return 0.0, 0.0
+    if eps == -math.inf:
+        return 1.0, 1.0
+    ld, err = log_delta_error_scalar(mu, eps)
+    if not math.isfinite(err):
+        return 0.0, 1.0
+    if ld == -math.inf:
+        return 0.0, 5e-324
+    r = 1.01 * err + 2.0 * rnd.U * abs(ld)  # and the rounding of ld ± r
+    hi_arg, lo_arg = ld + r, ld - r
+    up = 1.0 if hi_arg >= 0.0 else float(rnd.upper(math.exp(hi_arg), 1.01 * rnd.ELEM, ceil=1.0))
+    down = float(rnd.lower(math.exp(lo_arg), 1.01 * rnd.ELEM)) if lo_arg > -746.0 else 0.0
+    return down, max(up, 5e-324)
+
+
 def delta_bounds(mu: Any, eps: Any) -> tuple[np.ndarray, np.ndarray]:
-    """(lower, upper) doubles around the real δ(ε; μ), from :func:`log_delta_error`: δ̂ = exp(ld) carries
-    ELEM, so δ ∈ δ̂·[e^{−r}, e^{r}] with r = 1.01·(e + ELEM); each end rounded outwards
+    """(lower, upper) doubles around the real δ(ε; μ), from :func:`log_delta_error`: δ ∈ [e^{ld − e}, e^{ld + e}],
+    each end formed as exp(ld ± r), r = 1.01·e + 2u·|ld| (the rounding of ld ± r), and rounded outwards by exp's ELEM
     (:mod:`dpcompare.directed_rounding`). δ > 0 at every finite ε (the Gaussian loss is unbounded), so the upper
     end is at least the smallest positive double; δ ≤ 1 always (the upper end is clipped there).
 
@@ -547,14 +648,22 @@ def delta_bounds(mu: Any, eps: Any) -> tuple[np.ndarray, np.ndarray]:
     >>> bool(0 < hi - lo < 1e-13), float(delta_bounds(1.0, 1e6)[1])
     (True, 5e-324)
     """
+    if np.ndim(mu) == 0 and np.ndim(eps) == 0:  # the scalar twin (the same bound, less overhead)
+        lo, hi = _delta_bounds_scalar(float(mu), float(eps))
+        return np.asarray(lo), np.asarray(hi)
     ld, err = log_delta_error(mu, eps)
     eps = np.broadcast_to(np.asarray(eps, dtype=float), ld.shape)
     exact = ~np.isfinite(eps)  # δ(−∞) = 1, δ(∞) = 0
     with np.errstate(all="ignore"):
         d = np.exp(ld)
-        r = np.where(exact, 0.0, 1.01 * (err + rnd.ELEM))
-        up = rnd.upper(d, np.expm1(r), ceil=1.0)
-        down = rnd.lower(d, -np.expm1(-r))
+        # the real δ is in [e^{ld − e}, e^{ld + e}]: both ends formed in log space (so an ld below the double
+        # range with a large e still gives a sound upper end), with the rounding of ld ± r and of exp
+        r = np.where(exact | ~np.isfinite(ld), 0.0, 1.01 * err + 2.0 * rnd.U * np.abs(ld))
+        up = np.where(ld + r >= 0.0, 1.0, rnd.upper(np.exp(ld + r), 1.01 * rnd.ELEM, ceil=1.0))
+        down = rnd.lower(np.exp(ld - r), 1.01 * rnd.ELEM)
+        bad = ~np.isfinite(err)
+        up = np.where(bad, 1.0, up)
+        down = np.where(bad, 0.0, down)
     up = np.where(exact, d, np.maximum(up, 5e-324))
     down = np.where(exact, d, down)
     return down, up
