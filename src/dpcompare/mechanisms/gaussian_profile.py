@@ -409,6 +409,17 @@ def _log_moment_bound(t: np.ndarray) -> np.ndarray:
     return np.where(t >= 0.0, pos, neg)
 
 
+def _log_moment_bound_scalar(t: float) -> float:
+    """:func:`_log_moment_bound` for one float."""
+    if t >= 0.0:
+        pos = 16.0 * _LOG_2 + math.lgamma(17)
+        return min(math.lgamma(34) - 34.0 * math.log(t), pos) if t > 0.0 else pos
+    a = -t
+    m = 33.0 * math.log(a)
+    hi, lo = max(m, _LOG_ABS_MOM_33), min(m, _LOG_ABS_MOM_33)
+    return 0.5 * a * a + _HALF_LOG_2PI + 32.0 * _LOG_2 + hi + math.log1p(math.exp(lo - hi))
+
+
 def _cf_trunc_rel(t_lo: np.ndarray, t_hi: np.ndarray) -> np.ndarray:
     """Relative truncation error bound of the continued fraction R(t) = 1/(t + 2/(t + 3/(t + …))) at every
     t ∈ [t_lo, t_hi], t_lo ≥ 5, for any evaluation with at least K = ``_cf_terms``(t_lo) levels.
@@ -609,8 +620,7 @@ def log_delta_error_scalar(mu: float, eps: float) -> tuple[float, float]:
         node = integrand + rho * dt
         log_int = ld - log_phi0
         log_half = math.log(half) if half > 0 else math.log(mu) - _LOG_2
-        with np.errstate(all="ignore"):
-            lmb = float(_log_moment_bound(np.array([z0]))[0])
+        lmb = _log_moment_bound_scalar(z0)
         arg = _LOG_GL_C + 33.0 * math.log(mu) + lmb - log_int
         quad = math.exp(arg) if arg < 700.0 else math.inf
         rel = 1.01 * (16.0 * U + _GL_WREL + node + quad)
@@ -633,8 +643,18 @@ def _delta_bounds_scalar(mu: float, eps: float) -> tuple[float, float]:
         return 0.0, 5e-324
     r = 1.01 * err + 2.0 * rnd.U * abs(ld)  # and the rounding of ld ± r
     hi_arg, lo_arg = ld + r, ld - r
-    up = 1.0 if hi_arg >= 0.0 else float(rnd.upper(math.exp(hi_arg), 1.01 * rnd.ELEM, ceil=1.0))
-    down = float(rnd.lower(math.exp(lo_arg), 1.01 * rnd.ELEM)) if lo_arg > -746.0 else 0.0
+    # ``directed_rounding.upper``/``lower`` with rel = 1.01·ELEM, abs = 0, for one float (the same operations)
+    rel = 1.01 * rnd.ELEM
+    if hi_arg >= 0.0:
+        up = 1.0
+    else:
+        v = math.exp(hi_arg)
+        up = min(math.nextafter(v + (rel * v * (1.0 + 8.0 * rnd.U) + 2.0 * rnd.TINY), math.inf), 1.0) if v > 0 else 0.0
+    if lo_arg > -746.0:
+        v = math.exp(lo_arg)
+        down = max(math.nextafter(v - (rel * v * (1.0 + 8.0 * rnd.U) + 2.0 * rnd.TINY), -math.inf), 0.0) if v > 0 else 0.0
+    else:
+        down = 0.0
     return down, max(up, 5e-324)
 
 
