@@ -120,3 +120,15 @@ def test_scalar_twin_agrees_with_the_vector_bound():
         slo, shi = gp.delta_bounds(m, e)  # 0-d inputs: the scalar path
         assert float(shi) == pytest.approx(float(hi[i]), rel=1e-12, abs=1e-323)
         assert float(slo) == pytest.approx(float(lo[i]), rel=1e-12, abs=1e-323)
+
+
+def test_unbounded_first_order_error_still_caps_delta():
+    # μ = 1e-5, ε ≈ 924: both Φ terms are ≈ e^{−4e15}, so u·|log Φ| ≈ 0.4 exceeds |log(1 − e^x)|'s safe range
+    # and the first-order bound is ∞; δ ≤ Φ(−z₀) still caps the upper end (it read 1.0 before; the
+    # property test of tests/mechanisms/test_closed_form_domain.py found the jump)
+    eps = np.array([417.5, 923.67, 2043.36, 4520.0])
+    _, err = gp.log_delta_error(1e-5, eps)
+    assert not np.all(np.isfinite(err))
+    lo, hi = gp.delta_bounds(1e-5, eps)
+    assert np.all(hi == 5e-324) and np.all(lo == 0.0)
+    assert all(float(gp.delta_bounds(1e-5, float(e))[1]) == 5e-324 for e in eps)

@@ -471,6 +471,18 @@ def _integrand_rel(t_lo: np.ndarray, t_hi: np.ndarray) -> np.ndarray:
 
 
 def log_delta_error(mu: Any, eps: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(log δ(ε; μ) as :func:`log_delta` computes it, a bound e of its absolute error); see
+    :func:`_log_delta_error_full` (the real log δ lies in [ld − e, ld + e]).
+
+    >>> ld, e = log_delta_error(1.0, 1.0)
+    >>> bool(e < 1e-13), round(float(np.exp(ld)), 6)
+    (True, 0.126937)
+    """
+    ld, err, _ = _log_delta_error_full(mu, eps)
+    return ld, err
+
+
+def _log_delta_error_full(mu: Any, eps: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(log δ(ε; μ) as :func:`log_delta` computes it, a bound e of its absolute error): the real log δ lies in
     [ld − e, ld + e]. A first-order error analysis of each step of :func:`log_delta_parts` (×1.01 for the
     second-order products), from the stated accuracy of scipy's ``log_ndtr`` (``ndtr_rel``, Cephes),
@@ -494,12 +506,9 @@ def log_delta_error(mu: Any, eps: Any) -> tuple[np.ndarray, np.ndarray]:
       (ELEM·|log ∫|) and the sum with log φ(z₀).
 
     Where ld = −∞ (δ below e^{−1e308}) the bound is 0: the caller reports the smallest positive double.
-    Where k is unbounded (x within its error of 0, only in the forced far branch z₀ < −30 at ε < 0) e = ∞.
+    Where k is unbounded (x within its error of 0: its terms are far below the double range, e.g. μ = 1e-5,
+    ε = 900, where u·|log Φ| ≈ 0.4) e = ∞; the third output, la + eₐ ≥ log Φ(−z₀) ≥ log δ, still caps δ there.
     No validation (as :func:`log_delta_parts`).
-
-    >>> ld, e = log_delta_error(1.0, 1.0)
-    >>> bool(e < 1e-13), round(float(np.exp(ld)), 6)
-    (True, 0.126937)
     """
     mu, eps = np.broadcast_arrays(np.asarray(mu, dtype=float), np.asarray(eps, dtype=float))
     shape = mu.shape
@@ -549,7 +558,9 @@ def log_delta_error(mu: Any, eps: Any) -> tuple[np.ndarray, np.ndarray]:
                          + U * (np.abs(log_int) + np.abs(ld[near])))
         err = np.where(np.isfinite(ld), 1.01 * err, 0.0)
         err = np.where(np.isnan(err), np.inf, err)
-    return ld.reshape(shape), err.reshape(shape)
+        cap = la + 1.01 * ea + 2.0 * U * np.abs(la)
+        cap = np.where(np.isnan(cap), np.inf, cap)
+    return ld.reshape(shape), err.reshape(shape), cap.reshape(shape)
 
 
 def _ndtr_rel_scalar(z: float) -> float:
@@ -568,13 +579,19 @@ def _mills_bound_scalar(t: float) -> float:
 def log_delta_error_scalar(mu: float, eps: float) -> tuple[float, float]:
     """Scalar twin of :func:`log_delta_error` (the same bound, term by term, for Python floats and the doubles
     of :func:`log_delta_scalar`; ~10× less overhead). The tests check that both agree."""
+    ld, err, _ = _log_delta_error_scalar_full(mu, eps)
+    return ld, err
+
+
+def _log_delta_error_scalar_full(mu: float, eps: float) -> tuple[float, float, float]:
+    """(ld, e, cap) as :func:`_log_delta_error_full`, for Python floats."""
     U = rnd.U
     ld, lb = log_delta_scalar(mu, eps)
     if not math.isfinite(ld) or not math.isfinite(eps):
-        return ld, 0.0
+        return ld, 0.0, math.inf
     ratio = eps / mu
     if not math.isfinite(ratio):
-        return ld, math.inf
+        return ld, math.inf, math.inf
     z0 = ratio - 0.5 * mu
     z1 = ratio + 0.5 * mu
     d0 = 1.01 * (U * abs(ratio) + U * abs(z0) + rnd.TINY)
@@ -627,7 +644,8 @@ def log_delta_error_scalar(mu: float, eps: float) -> tuple[float, float]:
         err = (e_phi + 1.01 * rel + rnd.ELEM * (abs(log_half) + abs(log_int - log_half))
                + U * (abs(log_int) + abs(ld)))
     err = 1.01 * err
-    return ld, (math.inf if math.isnan(err) else err)
+    cap = la + 1.01 * ea + 2.0 * U * abs(la)
+    return ld, (math.inf if math.isnan(err) else err), (math.inf if math.isnan(cap) else cap)
 
 
 def _delta_bounds_scalar(mu: float, eps: float) -> tuple[float, float]:
@@ -636,13 +654,11 @@ def _delta_bounds_scalar(mu: float, eps: float) -> tuple[float, float]:
         return 0.0, 0.0
     if eps == -math.inf:
         return 1.0, 1.0
-    ld, err = log_delta_error_scalar(mu, eps)
-    if not math.isfinite(err):
-        return 0.0, 1.0
+    ld, err, cap = _log_delta_error_scalar_full(mu, eps)
     if ld == -math.inf:
         return 0.0, 5e-324
     r = 1.01 * err + 2.0 * rnd.U * abs(ld)  # and the rounding of ld ± r
-    hi_arg, lo_arg = ld + r, ld - r
+    hi_arg, lo_arg = min(ld + r, cap), ld - r  # δ ≤ Φ(−z₀) ≤ e^{cap} as well
     # ``directed_rounding.upper``/``lower`` with rel = 1.01·ELEM, abs = 0, for one float (the same operations)
     rel = 1.01 * rnd.ELEM
     if hi_arg >= 0.0:
@@ -671,7 +687,7 @@ def delta_bounds(mu: Any, eps: Any) -> tuple[np.ndarray, np.ndarray]:
     if np.ndim(mu) == 0 and np.ndim(eps) == 0:  # the scalar twin (the same bound, less overhead)
         lo, hi = _delta_bounds_scalar(float(mu), float(eps))
         return np.asarray(lo), np.asarray(hi)
-    ld, err = log_delta_error(mu, eps)
+    ld, err, cap = _log_delta_error_full(mu, eps)
     eps = np.broadcast_to(np.asarray(eps, dtype=float), ld.shape)
     exact = ~np.isfinite(eps)  # δ(−∞) = 1, δ(∞) = 0
     with np.errstate(all="ignore"):
@@ -679,10 +695,12 @@ def delta_bounds(mu: Any, eps: Any) -> tuple[np.ndarray, np.ndarray]:
         # the real δ is in [e^{ld − e}, e^{ld + e}]: both ends formed in log space (so an ld below the double
         # range with a large e still gives a sound upper end), with the rounding of ld ± r and of exp
         r = np.where(exact | ~np.isfinite(ld), 0.0, 1.01 * err + 2.0 * rnd.U * np.abs(ld))
-        up = np.where(ld + r >= 0.0, 1.0, rnd.upper(np.exp(ld + r), 1.01 * rnd.ELEM, ceil=1.0))
+        # δ ≤ Φ(−z₀) ≤ e^{cap} as well (where the error bound is unbounded, the only cap)
+        hi_arg = np.minimum(np.where(np.isfinite(err), ld + r, np.inf), cap)
+        up = np.where(hi_arg >= 0.0, 1.0, rnd.upper(np.exp(hi_arg), 1.01 * rnd.ELEM, ceil=1.0))
         down = rnd.lower(np.exp(ld - r), 1.01 * rnd.ELEM)
         bad = ~np.isfinite(err)
-        up = np.where(bad, 1.0, up)
+        up = np.where(bad & ~(hi_arg < 0.0), 1.0, up)
         down = np.where(bad, 0.0, down)
     up = np.where(exact, d, np.maximum(up, 5e-324))
     down = np.where(exact, d, down)
