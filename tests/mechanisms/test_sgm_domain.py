@@ -274,7 +274,9 @@ def test_huge_noise_free_steps_at_a_tiny_rate_are_served():
     m = SubsampledGaussian(0.001, p, n)
     alpha = np.array([0.0, 1e-9, 0.1, 0.5, 1.0])
     f = m.tradeoff(alpha)
-    assert np.all(f >= 1 - alpha - tv * (1 + 1e-6)) and np.all(f <= 1 - alpha)
+    # the pessimistic f is rounded down by its sums' a-priori error (γₙ·Σ, n = 24 555 atoms: ≤ 3e-12 here;
+    # DiscretePair.tradeoff_bounds), so it may sit that far below the reference
+    assert np.all(f >= 1 - alpha - tv * (1 + 1e-6) - 1e-11) and np.all(f <= 1 - alpha)
     eta = m.numerical_error  # 2e-5 at this grid: the brackets below are certified, not tight
     assert tv * (1 - 1e-9) <= m.advantage <= tv + eta
     r = m.bayes_error(np.array([0.5]))[0]

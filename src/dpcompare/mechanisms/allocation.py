@@ -225,14 +225,14 @@ class ShuffledGaussian(_EpochBatches):
         c = self.composition
         pi = np.asarray(pi, dtype=float)
         lo = np.asarray(self._gaussian._bayes_error_bounds(pi)[0], dtype=float)
-        hi = np.minimum(c.optimistic.bayes_error(pi), c.optimistic.bayes_error(1.0 - pi)) + c.optimistic_error
+        hi = np.minimum(c.optimistic.bayes_error_bounds(pi)[1], c.optimistic.bayes_error_bounds(1.0 - pi)[1]) + c.optimistic_error
         cap = np.minimum(pi, 1.0 - pi)
         return np.clip(lo, 0.0, cap), np.clip(np.maximum(hi, lo), 0.0, cap)
 
     def _tradeoff_bounds(self, alpha):
         alpha = np.asarray(alpha, dtype=float)
         lo = np.asarray(self._gaussian._tradeoff_bounds(alpha)[0], dtype=float)
-        hi = np.asarray(self._optimistic_symmetric.tradeoff(alpha), dtype=float) + self.numerical_error
+        hi = np.asarray(self._optimistic_symmetric.tradeoff_bounds(alpha)[1], dtype=float) + self.numerical_error
         cap = 1.0 - alpha
         return np.clip(lo, 0.0, cap), np.clip(np.maximum(hi, lo), 0.0, cap)
 

@@ -221,11 +221,10 @@ class FromDpEvent(Mechanism):
             count = int(p.param("count"))
             if count == 1:
                 pair = randomized_response_pair(p.param("noise_parameter"), int(p.param("num_buckets")))
-            else:
-                from ..composition.randomized_response import composed_randomized_response_pair
+                return FromPair(pair, name=self.name)
+            from .composed_rr import ComposedRandomizedResponse  # the exact pair with its rounding bound η
 
-                pair = composed_randomized_response_pair(p.param("noise_parameter"), int(p.param("num_buckets")), count)
-            return FromPair(pair, name=self.name)
+            return ComposedRandomizedResponse.of(p.param("noise_parameter"), int(p.param("num_buckets")), count, name=self.name)
         if r is Route.RANDOMIZED_RESPONSE_COMPOSED:
             from ..composition.randomized_response import randomized_response_lattice
             from .gaussian_mixture import ComposedGaussianMixture

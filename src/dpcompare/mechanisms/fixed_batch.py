@@ -137,8 +137,8 @@ class _SymmetrisedSteps(PairMechanism):
             return self._gaussian._bayes_error_bounds(pi)
         c = self.composition
         pi = np.asarray(pi, dtype=float)
-        lo = np.minimum(c.pessimistic.bayes_error(pi), c.pessimistic.bayes_error(1.0 - pi)) - c.pessimistic_error
-        hi = np.minimum(c.optimistic.bayes_error(pi), c.optimistic.bayes_error(1.0 - pi)) + c.optimistic_error
+        lo = np.minimum(c.pessimistic.bayes_error_bounds(pi)[0], c.pessimistic.bayes_error_bounds(1.0 - pi)[0]) - c.pessimistic_error
+        hi = np.minimum(c.optimistic.bayes_error_bounds(pi)[1], c.optimistic.bayes_error_bounds(1.0 - pi)[1]) + c.optimistic_error
         cap = np.minimum(pi, 1.0 - pi)
         return interval_bracket(lo, hi, Sense.LOWER, 0.0, cap,
                                 absolute=_ROUNDING_ABS + c.pessimistic_error + c.optimistic_error)

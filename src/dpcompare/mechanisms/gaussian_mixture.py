@@ -105,8 +105,8 @@ class ComposedGaussianMixture(PairMechanism):
         # R_sym(π) = min(R(π), R(1 − π)) of the asymmetric pairs (as mechanisms/sgm.py)
         c = self.composition
         pi = np.asarray(pi, dtype=float)
-        lo = np.minimum(c.pessimistic.bayes_error(pi), c.pessimistic.bayes_error(1.0 - pi))
-        hi = np.minimum(c.optimistic.bayes_error(pi), c.optimistic.bayes_error(1.0 - pi))
+        lo = np.minimum(c.pessimistic.bayes_error_bounds(pi)[0], c.pessimistic.bayes_error_bounds(1.0 - pi)[0])
+        hi = np.minimum(c.optimistic.bayes_error_bounds(pi)[1], c.optimistic.bayes_error_bounds(1.0 - pi)[1])
         eta = self.numerical_error
         cap = np.minimum(pi, 1.0 - pi)
         return np.clip(lo - eta, 0.0, cap), np.clip(hi + eta, 0.0, cap)

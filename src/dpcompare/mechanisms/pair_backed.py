@@ -53,9 +53,13 @@ class PairMechanism(Mechanism):
         return pess is opt
 
     def _bayes_error_bounds(self, pi: np.ndarray) -> Bracket:
+        """R_pess rounded down and R_opt rounded up by the a-priori error of their sums
+        (``DiscretePair.bayes_error_bounds``): the pessimistic end is never above the stored pair's real R."""
         pess, opt = self._pairs
-        lo = pess.bayes_error(pi)
-        return interval_bracket(lo, (lo if opt is pess else opt.bayes_error(pi)), Sense.LOWER, 0.0, np.minimum(pi, 1.0 - pi),
+        lo, hi = pess.bayes_error_bounds(pi)
+        if opt is not pess:
+            hi = opt.bayes_error_bounds(pi)[1]
+        return interval_bracket(lo, hi, Sense.LOWER, 0.0, np.minimum(pi, 1.0 - pi),
                                 absolute=_ROUNDING_ABS + float(self.numerical_error))
 
     def _delta_bounds(self, eps: np.ndarray) -> Bracket:
@@ -64,9 +68,13 @@ class PairMechanism(Mechanism):
         return interval_bracket((hi if opt is pess else opt.delta(eps)), hi, Sense.UPPER, 0.0, 1.0)
 
     def _tradeoff_bounds(self, alpha: np.ndarray) -> Bracket:
+        """f_pess rounded down and f_opt rounded up by a first-order bound of their interpolation's error
+        (``DiscretePair.tradeoff_bounds``)."""
         pess, opt = self._pairs
-        lo = pess.tradeoff(alpha)
-        return interval_bracket(lo, (lo if opt is pess else opt.tradeoff(alpha)), Sense.LOWER, 0.0, 1.0 - alpha,
+        lo, hi = pess.tradeoff_bounds(alpha)
+        if opt is not pess:
+            hi = opt.tradeoff_bounds(alpha)[1]
+        return interval_bracket(lo, hi, Sense.LOWER, 0.0, 1.0 - alpha,
                                 absolute=_ROUNDING_ABS + float(self.numerical_error))
 
     def _epsilon_scalar(self, delta: float) -> float:

@@ -123,6 +123,22 @@ class SubsampledGaussian(PairMechanism):
         """True when neither ``discretization`` nor ``tolerance`` was given: δ(ε) chooses its grid from ε."""
         return self.discretization is None and self.tolerance is None and not self._closed_form
 
+    @property
+    def never_sampled_bound(self) -> float:
+        """1 − (1 − p)^N rounded up: δ(ε) ≤ δ(0) = TV(P, Q) ≤ the probability that the example is ever sampled
+        (on the event that it never is, the two output laws coincide: a coupling), for every ε ≥ 0.
+
+        −expm1(N·log1p(−p)): log1p and expm1 within ELEM each, the product within u, and −expm1 turns the
+        error of its argument x into at most the same relative error (|x|·eˣ ≤ 1 − eˣ), so 3·ELEM relative.
+
+        >>> SubsampledGaussian(1.0, 1e-8, 1000).never_sampled_bound > 9.99995e-6
+        True
+        """
+        from .. import directed_rounding as rnd
+
+        x = self.steps * math.log1p(-self.sampling_rate)
+        return float(min(rnd.upper(-math.expm1(x), 3.0 * rnd.ELEM), 1.0))
+
     def _delta_bounds_raw(self, eps, upper_only: bool = False):
         if self._closed_form and self._gaussian.mu > HUGE_MU:
             return _huge_gaussian_delta_bounds(self._gaussian.mu, np.asarray(eps, dtype=float))
@@ -157,6 +173,8 @@ class SubsampledGaussian(PairMechanism):
         if self._closed_form:
             return float(self._gaussian._epsilon_scalar(delta))
         if delta >= 1.0:
+            return 0.0
+        if delta >= self.never_sampled_bound:  # δ(ε) ≤ δ(0) ≤ 1 − (1 − p)^N ≤ δ: ε = 0 without a grid
             return 0.0
         from ..composition.sgm_certified import (
             TAIL_FACTOR, PessimisticSide, default_discretization, pessimistic_side, side_for_epsilon, tail_bound,
@@ -224,8 +242,8 @@ class SubsampledGaussian(PairMechanism):
         # minimum of the two, and the swapped pair has R(1 − π)): no symmetrised curve, no cancellation
         c = self.composition
         pi = np.asarray(pi, dtype=float)
-        lo = np.minimum(c.pessimistic.bayes_error(pi), c.pessimistic.bayes_error(1.0 - pi))
-        hi = np.minimum(c.optimistic.bayes_error(pi), c.optimistic.bayes_error(1.0 - pi))
+        lo = np.minimum(c.pessimistic.bayes_error_bounds(pi)[0], c.pessimistic.bayes_error_bounds(1.0 - pi)[0])
+        hi = np.minimum(c.optimistic.bayes_error_bounds(pi)[1], c.optimistic.bayes_error_bounds(1.0 - pi)[1])
         eta = self.numerical_error
         cap = np.minimum(pi, 1.0 - pi)  # R ≤ min(π, 1 − π)
         return interval_bracket(lo - eta, hi + eta, Sense.LOWER, 0.0, cap, absolute=_ROUNDING_ABS + eta)

@@ -250,6 +250,19 @@ class RandomInit(PairMechanism):
         pess, opt, _ = self._pairs_and_error
         return pess, opt
 
+    def _epsilon_scalar(self, delta: float) -> float:
+        """ε(δ) of the pessimistic pair; for a clipped loss also the certified G_{√T·c/σ} bound
+        (:func:`clipped_composition_mu`, μ rounded up), whichever is smaller: the pair's far tail is cut to
+        ℓ = +∞ (pessimistic), so below its mass there (δ = 5e-324, say) the pair alone answers ∞ where ε is
+        finite."""
+        eps = super()._epsilon_scalar(delta)
+        s = self.sensitivity
+        if s.loss is Loss.CLIPPED_LEAST_SQUARES:
+            mu = clipped_composition_mu(s.clip, s.sigma, self.steps)
+            mu = math.nextafter(math.nextafter(mu, math.inf), math.inf)  # sqrt, product, quotient: ≤ 1.5 ulp
+            eps = min(eps, float(Gaussian(mu=mu).epsilon(delta)))
+        return eps
+
     @property
     def numerical_error(self) -> float:
         """0 for one step (exact pairs); for T > 1 the error bound η of the FFT composition

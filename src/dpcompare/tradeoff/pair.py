@@ -616,6 +616,11 @@ class DiscretePair:
 
     def tradeoff(self, alpha: np.ndarray) -> np.ndarray:
         """f(α): linear interpolation between the vertices (randomised Neyman–Pearson tests)."""
+        alpha = np.asarray(alpha, dtype=float)
+        return np.clip(self._tradeoff_raw(alpha), 0.0, np.maximum(1.0 - alpha, 0.0))
+
+    def _tradeoff_raw(self, alpha: np.ndarray) -> np.ndarray:
+        """``tradeoff`` before its clip into [0, 1 − α] (the stored masses may sum to 1 + a few u)."""
         a, b = self.vertices
         alpha = np.asarray(alpha, dtype=float)
         # on the segment [αₖ₋₁, αₖ] interpolate from its right end, f = βₖ + (αₖ − α)·(βₖ₋₁ − βₖ)/(αₖ − αₖ₋₁):
@@ -634,8 +639,128 @@ class DiscretePair:
         out = np.where(np.isfinite(slope) & (width > 0), inner, np.interp(alpha, a, b))
         out = np.where(alpha >= a[-1], b[-1], out)
         # f(0) = Q(ℓ < ∞) = 1 − q₊∞ exactly, even where the first vertices' α underflowed to 0
-        out = np.where(alpha <= 0.0, b[0], out)
-        return np.clip(out, 0.0, np.maximum(1.0 - alpha, 0.0))
+        return np.where(alpha <= 0.0, b[0], out)
+
+    # ------------------------------------------------------------------ directed f and R
+    @cached_property
+    def _sum_errors(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+        """A-priori absolute error bounds of the cumulative sums behind R and f (k = 0 … n), as
+        (P-tail Σ_{i≥k} pᵢ, Q-head Σ_{i<k} qᵢ, P-head p₋∞ + Σ_{i<k} pᵢ (the α complements), label term):
+        a sequential sum of m positive terms is within γ_m·Σ (Higham 2002, eq 4.4; γ_m = m·u/(1 − m·u)),
+        each mass within (|log x| + 8)·u of its real value (``_tail_weights``'s rounding of log q = log p + ℓ and
+        of exp); ×1.01 for the rounding of these bounds. The label term max mᵢ covers losses that are
+        log(qᵢ/pᵢ) only up to mᵢ (``exact_log_q``): an atom on the wrong side of π's threshold because of it
+        raises R by at most (e^{mᵢ + dλ} − 1)·min(πpᵢ, (1 − π)qᵢ), relative to R."""
+        n = self.size
+        u = DIRECTED_U
+        idx = np.arange(n + 1, dtype=float)
+        gamma = lambda m: m * u / (1.0 - m * u)  # noqa: E731
+        wq = (np.abs(self.log_q) + 8.0) * u * self.q
+        wp = (np.abs(self.log_p) + 8.0) * u * self.p
+        tail = lambda w: np.concatenate([np.cumsum(w[::-1])[::-1], [0.0]])  # noqa: E731
+        head = lambda w: np.concatenate([[0.0], np.cumsum(w)])  # noqa: E731
+        e_ptail = 1.01 * (gamma(n - idx) * self._p_tail + tail(wp))
+        e_qhead = 1.01 * (gamma(idx) * self._q_head + head(wq))
+        e_phead = 1.01 * (gamma(idx + 1) * (self.p_neg_inf + head(self.p)) + head(wp))
+        label = 0.0
+        if self.exact_log_q is not None:
+            lq, lp, ll = self.log_q, self.log_p, self.loss
+            mism = np.abs(lq - ll - lp) + 2.0 * u * (np.abs(lq) + np.abs(ll) + np.abs(lp))
+            label = 1.01 * float(np.max(mism, initial=0.0))
+        return e_ptail, e_qhead, e_phead, label
+
+    def bayes_error_bounds(self, pi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(lower, upper) doubles around the real R(π) of the pair as stored ([BCP] eq 2): the computed
+        π·P_k + (1 − π)·Q_k (``bayes_error``) widened by its a-priori error (``_sum_errors``; the products,
+        1 − π and the sum add 4u·R). The threshold k comes from λ̂ = logit(π), off by dλ = ELEM·(|log π| +
+        |log(1 − π)|) + u|λ|: an atom with loss between λ and λ̂ sits on the wrong side, which only raises the
+        sum (R = min over thresholds) and by at most (e^{dλ} − 1)·R, so the lower end also takes dλ (and the
+        label term of ``_sum_errors``) relative.
+
+        >>> pair = DiscretePair.from_masses([0.25, 0.75], [0.75, 0.25])
+        >>> lo, hi = pair.bayes_error_bounds(0.5)
+        >>> bool(lo < 0.25 < hi and hi - lo < 1e-14)
+        True
+        """
+        pi = np.asarray(pi, dtype=float)
+        e_ptail, e_qhead, _, label = self._sum_errors
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            lp, lq = np.log(pi), np.log1p(-pi)
+            lam = lp - lq
+            k = np.searchsorted(self.loss, lam, side="left")
+            v = pi * self._p_tail[k] + (1.0 - pi) * self._q_head[k]
+            err = 1.01 * (pi * e_ptail[k] + (1.0 - pi) * e_qhead[k]) + 4.0 * DIRECTED_U * v + 4.0 * _rnd.TINY
+            dlam = _rnd.ELEM * (np.abs(lp) + np.abs(lq)) + DIRECTED_U * np.abs(lam)
+            lo = _rnd.lower(v, np.where(np.isfinite(dlam), np.expm1(1.01 * (dlam + label)), 0.0), err)
+            hi = _rnd.upper(v, 0.0, err)
+        edge = (pi <= 0.0) | (pi >= 1.0)  # R(0) = R(1) = 0 exactly
+        # (no cap at min(π, 1 − π): the stored masses may sum to 1 + a few u; the mechanism clips to its range)
+        return np.where(edge, 0.0, lo), np.where(edge, 0.0, hi)
+
+    @cached_property
+    def _mass_gap(self) -> float:
+        """A bound of |1 − (p₋∞ + Σ pᵢ)| for the real stored masses: the complements of ``tradeoff`` read 1 − A₁ as
+        if they summed to 1. Σ by ``math.fsum`` (within half an ulp of the sum of the doubles), plus the masses'
+        own errors (|log pᵢ| + 8)·u·pᵢ."""
+        u = DIRECTED_U
+        total = math.fsum([self.p_neg_inf, *self.p.tolist()])
+        return 1.01 * (abs(1.0 - total) + u * total + float(np.sum((np.abs(self.log_p) + 8.0) * u * self.p)))
+
+    def tradeoff_bounds(self, alpha: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(lower, upper) doubles around the real f(α) of the pair as stored: ``tradeoff``'s interpolation
+        f̂ = b₁ + gap·ŝ on the segment [αₖ₋₁, αₖ] (atom i: real width pᵢ, real height qᵢ) widened by a
+        first-order bound of its error against the real segment's line L(α) = B₁ + (A₁ − α)·s, s = qᵢ/pᵢ:
+
+        - |b₁ − B₁| ≤ Eβ (the Q-head sum's bound, ``_sum_errors``);
+        - the gap A₁ − α is read as a₁ − α (off by Eα, the P-tail's bound, + u·gap) or, for α > ½, as
+          (1 − α) − (1 − a₁) from the P-head sums (off by their bound + |1 − total mass| (``math.fsum``) + u·gap); × s;
+        - ŝ = (b₀ − b₁)/(a₁ − a₀): consecutive cumulative sums differ by one addition, so a₁ − a₀ is pᵢ up to
+          its own error + u·a₁ (+ u for the subtraction) and b₀ − b₁ is qᵢ up to its own + u·b₀: gap·|ŝ − s| ≤
+          (e_q + u·b₀) + s·(e_p + u·a₁) + 4u·qᵢ (gap·s ≤ qᵢ);
+        - the interpolation's own rounding ≤ 8u·|f̂|, 4 subnormal units below the normal range.
+
+        f is convex and L is one of its pieces, so f(α) ≥ L(α) also where α sits just outside the real
+        segment: the lower end is sound there too (the upper end is first-order: within s·Δgap of a vertex).
+        Where ŝ is not finite (a width that rounded to 0) f is only bounded through monotonicity:
+        f(α) ≥ B₁ − s′·Eα with s′ the next segment's slope.
+
+        >>> pair = DiscretePair.from_masses([0.25, 0.75], [0.75, 0.25])
+        >>> lo, hi = pair.tradeoff_bounds(0.5)    # f(½) = max(1 − 3α, (1 − α)/3) = 1/6 (randomized response, ε = log 3)
+        >>> bool(lo < 1 / 6 < hi and hi - lo < 1e-14)
+        True
+        """
+        u = DIRECTED_U
+        a, b = self.vertices
+        alpha = np.asarray(alpha, dtype=float)
+        v = self._tradeoff_raw(alpha)
+        e_ptail, e_qhead, e_phead, _ = self._sum_errors
+        n = self.size
+        # vertex j of ``vertices`` is (P-tail, Q-head) at index n − j, then (1, 0) exactly; segment j (from vertex
+        # j − 1 to j, j ≤ n) is atom n − j
+        ea = np.concatenate([e_ptail[::-1], [0.0]])
+        eb = np.concatenate([e_qhead[::-1], [0.0]])
+        ec = np.concatenate([e_phead[::-1], [0.0]])
+        wp = np.concatenate([[0.0], ((np.abs(self.log_p) + 8.0) * u * self.p)[::-1], [0.0]])
+        wq = np.concatenate([[0.0], ((np.abs(self.log_q) + 8.0) * u * self.q)[::-1], [0.0]])
+        qi = np.concatenate([[0.0], self.q[::-1], [0.0]])
+        mass_gap = self._mass_gap
+        k = np.clip(np.searchsorted(a, alpha, side="right"), 1, a.size - 1)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            slope = (b[k - 1] - b[k]) / (a[k] - a[k - 1])
+            gap = np.where(alpha > 0.5, (1.0 - alpha) - self._alpha_complement[k], a[k] - alpha)
+            e_gap = np.where(alpha > 0.5, ec[k] + mass_gap, ea[k]) + u * np.abs(gap)
+            e_slope = (wq[k] + u * b[k - 1]) + slope * (wp[k] + u * a[k]) + 4.0 * u * qi[k]
+            bound = 1.01 * (eb[k] + 1.01 * slope * e_gap + e_slope) + 8.0 * u * np.abs(v) + 4.0 * _rnd.TINY
+            kn = np.minimum(k + 1, a.size - 1)
+            s_next = (b[kn - 1] - b[kn]) / (a[kn] - a[kn - 1])
+            mono = b[k] - 1.01 * (eb[k] + 1.01 * np.where(np.isfinite(s_next), s_next, np.inf) * (ea[k] + u * a[k]))
+            finite = np.isfinite(bound)
+            lo = np.where(finite, _rnd.lower(v, 0.0, np.where(finite, bound, 0.0)), np.nextafter(mono, -np.inf))
+            hi = np.where(finite, _rnd.upper(v, 0.0, np.where(finite, bound, 0.0)),
+                          np.nextafter(b[k - 1] + 1.01 * eb[k - 1] + 4.0 * _rnd.TINY, np.inf))
+        exact = alpha >= a[-1]  # f(1) = 0 exactly (f(0) = Σ qᵢ is a computed sum: bounded like the others)
+        lo = np.where(np.isnan(lo), 0.0, lo)
+        return np.where(exact, 0.0, np.maximum(lo, 0.0)), np.where(exact, 0.0, hi)
 
     # ------------------------------------------------------------------ transformations
     def swap(self) -> "DiscretePair":
