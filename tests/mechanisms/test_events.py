@@ -312,3 +312,14 @@ def test_bad_event_files_exit_2_with_one_line(tmp_path, capsys, content, words):
 def test_event_command_rejects_specs_without_an_event(capsys):
     assert main(["event", "rr(eps=1)"]) == 2
     assert "no DpEvent equivalent" in capsys.readouterr().err
+
+
+def test_composed_randomized_response_says_certified_not_exact():
+    """Randomized response composed N times is the exact multinomial pair up to its rounding bound η > 0
+    (composition/randomized_response.py): its guarantee is "certified"; one step stays "exact"."""
+    from dpcompare.mechanisms.events import Guarantee
+
+    composed = dc.FromDpEvent(e.SelfComposedDpEvent(e.RandomizedResponseDpEvent(0.5, 2), 20))
+    assert composed.mechanism.composition.numerical_error > 0.0
+    assert composed.guarantee is Guarantee.CERTIFIED
+    assert dc.FromDpEvent(e.RandomizedResponseDpEvent(0.5, 2)).guarantee is Guarantee.EXACT

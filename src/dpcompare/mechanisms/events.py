@@ -5,11 +5,11 @@ view to the mechanism it builds, stating how good the answer is in :attr:`FromDp
 
 - ``EXACT``: NoOp → perfectly private; NonPrivate (or a zero noise parameter) → blatantly non-private;
   Gaussians (any composition) → ``Gaussian(mu=√Σ count/σ²)``; Laplace → ``Laplace(b)``; discrete Laplace
-  and k-ary randomized response → their exact discrete pairs (:func:`discrete_laplace_pair`,
-  :func:`randomized_response_pair`; randomized response N times: the exact multinomial pair of
-  composition/randomized_response.py; beyond 2000 times with more than 2 buckets: CERTIFIED, its lattice pair
-  composed by the certified FFT).
-- ``CERTIFIED``: Poisson-sampled Gaussian, N times → :class:`SubsampledGaussian` (certified bracket);
+  and k-ary randomized response, one step → their exact discrete pairs (:func:`discrete_laplace_pair`,
+  :func:`randomized_response_pair`).
+- ``CERTIFIED``: randomized response N times → the exact multinomial pair of composition/randomized_response.py
+  up to its rounding bound η (beyond 2000 times with more than 2 buckets, its lattice pair composed by the
+  certified FFT); Poisson-sampled Gaussian, N times → :class:`SubsampledGaussian` (certified bracket);
   Gaussian sampled without replacement (fixed-size batches, replace-one), N times →
   :class:`~dpcompare.mechanisms.fixed_batch.FixedBatchGaussian` (certified bracket around the truth:
   composition/wor.py); a mixture of Gaussians or a truncated Poisson-sampled Gaussian, N times →
@@ -193,6 +193,10 @@ class FromDpEvent(Mechanism):
             return Guarantee.CERTIFIED
         if r is Route.SHUFFLED_BATCHES:
             return Guarantee.OPEN_BRACKET
+        from .composed_rr import ComposedRandomizedResponse
+
+        if isinstance(self.mechanism, ComposedRandomizedResponse):  # the exact pair up to its bound η (rounding)
+            return Guarantee.CERTIFIED
         return Guarantee.EXACT
 
     @property
