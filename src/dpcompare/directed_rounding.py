@@ -185,6 +185,29 @@ def two_sum(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
     return s, (a - (s - bb)) + (b - bb)
 
 
+def sub_down(a: Any, b: Any) -> np.ndarray:
+    """A double ≤ a − b: fl(a − b), moved one ulp down where TwoSum's exact error says it rounded up (a lower
+    end less its error bound η stays a lower end). NaN propagates; ±∞ are returned as fl(a − b).
+
+    >>> float(sub_down(1.0, 1e-17)) < 1.0, float(sub_down(0.75, 0.5))
+    (True, 0.25)
+    """
+    with np.errstate(invalid="ignore", over="ignore"):  # ±∞/NaN inputs: e is NaN and s is returned
+        s, e = two_sum(a, -np.asarray(b, dtype=float))
+    return np.where(np.isfinite(s) & (e < 0.0), np.nextafter(s, -np.inf), s)
+
+
+def add_up(a: Any, b: Any) -> np.ndarray:
+    """A double ≥ a + b (:func:`sub_down` mirrored: an upper end plus its error bound stays an upper end).
+
+    >>> float(add_up(1.0, 1e-17)) > 1.0, float(add_up(0.25, 0.5))
+    (True, 0.75)
+    """
+    with np.errstate(invalid="ignore", over="ignore"):
+        s, e = two_sum(a, b)
+    return np.where(np.isfinite(s) & (e > 0.0), np.nextafter(s, np.inf), s)
+
+
 def sum3(a: Any, b: Any, c: Any) -> tuple[np.ndarray, np.ndarray]:
     """a + b + c by cascaded TwoSum (Ogita, Rump & Oishi 2005, "Accurate sum and dot product", Alg 4.4
     Sum2) and its error bound: |result − (a + b + c)| ≤ u·|result| + γ₂²·(|a| + |b| + |c|), γ₂ = 2u/(1 − 2u)

@@ -33,6 +33,7 @@ from functools import cached_property
 import numpy as np
 
 from .._validation import check_integer, check_positive
+from ..directed_rounding import add_up, sub_down
 from ..tradeoff import DiscretePair, Sense
 from .base import _ROUNDING_ABS, Mechanism, interval_bracket
 from .continuous import Gaussian, Laplace
@@ -164,12 +165,12 @@ class Composed(PairMechanism):
         lo, hi = super()._bayes_error_bounds(pi)
         eta = self.numerical_error
         cap = np.minimum(pi, 1.0 - np.asarray(pi, dtype=float))
-        return interval_bracket(lo - eta, hi + eta, Sense.LOWER, 0.0, cap, absolute=_ROUNDING_ABS + eta)
+        return interval_bracket(sub_down(lo, eta), add_up(hi, eta), Sense.LOWER, 0.0, cap, absolute=_ROUNDING_ABS + eta)
 
     def _delta_bounds(self, eps):
         lo, hi = super()._delta_bounds(eps)
         eta = self.numerical_error
-        return interval_bracket(lo - eta, hi + eta, Sense.UPPER, 0.0, 1.0)
+        return interval_bracket(sub_down(lo, eta), add_up(hi, eta), Sense.UPPER, 0.0, 1.0)
 
     def _epsilon_scalar(self, delta: float) -> float:
         """Smallest ε with δ_pess(ε) + η ≤ δ (composition/sgm_certified.py ``pair_epsilon``): an upper bound of ε(δ).

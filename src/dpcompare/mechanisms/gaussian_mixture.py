@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import DISCRETIZATION, check_integer
+from ..directed_rounding import add_up, sub_down
 from ..tradeoff import Bracket, DiscretePair
 from .pair_backed import PairMechanism
 
@@ -109,7 +110,7 @@ class ComposedGaussianMixture(PairMechanism):
         hi = np.minimum(c.optimistic.bayes_error_bounds(pi)[1], c.optimistic.bayes_error_bounds(1.0 - pi)[1])
         eta = self.numerical_error
         cap = np.minimum(pi, 1.0 - pi)
-        return np.clip(lo - eta, 0.0, cap), np.clip(hi + eta, 0.0, cap)
+        return np.clip(sub_down(lo, eta), 0.0, cap), np.clip(add_up(hi, eta), 0.0, cap)
 
     def _tradeoff_bounds(self, alpha):
         lo, hi = super()._tradeoff_bounds(alpha)

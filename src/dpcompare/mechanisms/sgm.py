@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import POSITIVE, Interval, Param, check_grid_choice, format_number
+from ..directed_rounding import add_up, one_minus_down, sub_down
 from ..tradeoff import DiscretePair, Sense
 from .base import _ROUNDING_ABS, interval_bracket
 from .pair_backed import PairMechanism
@@ -246,7 +247,7 @@ class SubsampledGaussian(PairMechanism):
         hi = np.minimum(c.optimistic.bayes_error_bounds(pi)[1], c.optimistic.bayes_error_bounds(1.0 - pi)[1])
         eta = self.numerical_error
         cap = np.minimum(pi, 1.0 - pi)  # R ≤ min(π, 1 − π)
-        return interval_bracket(lo - eta, hi + eta, Sense.LOWER, 0.0, cap, absolute=_ROUNDING_ABS + eta)
+        return interval_bracket(sub_down(lo, eta), add_up(hi, eta), Sense.LOWER, 0.0, cap, absolute=_ROUNDING_ABS + eta)
 
     def _tradeoff_bounds(self, alpha):
         if self._closed_form:
@@ -256,7 +257,7 @@ class SubsampledGaussian(PairMechanism):
         # f⁻¹(0) is the add pair's, 1 − P(ℓ > −∞)), exactly; the vertex sum of the symmetrised pair reproduces it
         # only to its rounding (~1e-15 over ~10⁴ atoms), which must not overstate f
         pess = self.composition.pessimistic
-        f0 = 1.0 - max(float(pess.q_pos_inf), float(pess.p_neg_inf))
+        f0 = one_minus_down(max(float(pess.q_pos_inf), float(pess.p_neg_inf)))
         lo = np.where(np.asarray(alpha, dtype=float) <= 0.0, np.minimum(lo, f0), lo)
         cap = 1.0 - np.asarray(alpha, dtype=float)  # every trade-off function has f(α) ≤ 1 − α
         return interval_bracket(lo, hi, Sense.LOWER, 0.0, cap, absolute=_ROUNDING_ABS + float(self.numerical_error))
