@@ -35,6 +35,12 @@ The default grid is always composed first: its pessimistic side is the one ε(δ
 and the δ reported is the minimum over the grids composed, so it is never above what those views certify
 (δ(ε(δ)) ≤ δ holds across views).
 
+``SubsampledGaussian.delta`` reports the upper end alone (``upper_only``), so it composes no optimistic side: the
+excess of h₀'s pessimistic δ̂ is estimated from its pessimistic sides on h₀ and 2·h₀ (:func:`richardson_excess`,
+δ̂_h − δ ≈ (δ̂_{2h} − δ̂_h)/3 by the h² law) and h₀/k is composed where the estimate, divided by k², would still
+exceed EXCESS_SHARE of the width target. The estimate chooses the grid only; the δ reported is a certified upper
+end as always. ``delta_bounds``/``accuracy`` report the width, so they compose both sides.
+
 Why the default ε(δ) keeps the default grid h₀ (``SubsampledGaussian.epsilon`` without a grid) and is not
 chosen from the question: the views must agree on the reported pessimistic ε, δ(ε(δ)) ≤ δ, whether δ is
 read off the trade-off curve f (the composition on h₀), off the profile δ(ε) (the minimum over the grids it
@@ -237,7 +243,8 @@ def delta_to_accuracy(
     composed; the excess of the default grid's pessimistic δ is estimated from its pessimistic sides on h₀ and 2·h₀
     (:func:`richardson_excess`), and the finer grid h₀/k (k from that estimate and ``max_spacing``, one step)
     composes the pessimistic side alone. ``delta`` is certified as always (the minimum of certified upper ends);
-    only the choice of k rests on the estimate. ``lower`` is then 0 (no lower end is computed).
+    only the choice of k rests on the estimate. ``lower`` is then 0 (no lower end is computed; where 2·h₀ cannot be
+    built or μ = √N/σ is negligible, the width is measured as without ``upper_only`` and ``lower`` is the default grid's).
 
     ``max_spacing``: where the default grid h₀ is coarser, the grid is refined to h₀/k with k ≥ ⌈h₀/max_spacing⌉
     (within MAX_SPACING_REFINE and the FFT limit) whatever the width: an accuracy stated as a privacy-loss spacing, as

@@ -98,9 +98,11 @@ class SubsampledGaussian(PairMechanism):
     def delta(self, eps: Any) -> np.ndarray:
         """Privacy profile δ(ε), upper end (never understated). Without ``discretization``/``tolerance`` the grid
         is chosen from the question: the pessimistic side is composed on the grid whose δ is within
-        min(1e-3·δ, 1.5e-7) of the truth by the h² law and on a loss grid no coarser than 1.3e-4 (the spacing of
-        dp-accounting's default; composition/sgm_accuracy.py, ``delta_to_accuracy``, ``DEFAULT_MAX_SPACING``);
-        ``delta_bounds``/``accuracy`` build both sides there and report the certified width achieved."""
+        0.6·min(1e-3·δ, 1.5e-7) of the truth by the h² law (the excess of the default grid estimated from its
+        pessimistic sides on h₀ and 2·h₀; no optimistic side is composed) and on a loss grid no coarser than 1.3e-4
+        (the spacing of dp-accounting's default; composition/sgm_accuracy.py, ``delta_to_accuracy``,
+        ``richardson_excess``, ``DEFAULT_MAX_SPACING``); ``delta_bounds``/``accuracy`` build both sides and report
+        the certified width achieved."""
         from .._validation import Argument, check_argument
 
         eps = check_argument(Argument.EPS, eps)
