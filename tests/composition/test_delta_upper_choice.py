@@ -134,3 +134,18 @@ def test_views_agree_on_the_upper_only_path():
     d = m.delta(SMALL_S_EPS)  # δ first (h₀'s side without the composition), then ε(δ) and δ again
     for delta in d:
         assert m.delta(m.epsilon(float(delta))) <= delta
+
+
+def test_views_agree_where_the_default_grids_far_tail_passes_are_skipped():
+    """At (1, 0.01, 1000) (k = 2 by the loss grid rule) h₀/2's certified δ lies below what h₀'s far-tail passes
+    could bring h₀'s down to, so δ does not build them; δ(ε(δ)) ≤ δ still holds, also where ε(δ) builds them."""
+    args = (1.0, 0.01, 1000)
+    _clear_caches()
+    m = SubsampledGaussian(*args)
+    m.delta(np.array([1.2, 1.8]))  # δ ≈ 8e-4 and 1.2e-5
+    side0 = pessimistic_side(*args, default_discretization(*args))
+    assert "with_far_tails" not in side0.__dict__
+    assert sgm_compose.compose_subsampled_gaussian.cache_info().currsize == 0
+    for delta in (1e-3, 1e-5, 1e-7):  # at 1e-7 ε(δ) builds h₀'s passes
+        assert m.delta(m.epsilon(delta)) <= delta
+    assert "with_far_tails" in side0.__dict__
