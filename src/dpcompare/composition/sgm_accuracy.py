@@ -35,6 +35,12 @@ The default grid is always composed first: its pessimistic side is the one ε(δ
 and the δ reported is the minimum over the grids composed, so it is never above what those views certify
 (δ(ε(δ)) ≤ δ holds across views).
 
+``SubsampledGaussian.delta`` reports the upper end alone (``upper_only``), so it composes no optimistic side: the
+excess of h₀'s pessimistic δ̂ is estimated from its pessimistic sides on h₀ and 2·h₀ (:func:`richardson_excess`,
+δ̂_h − δ ≈ (δ̂_{2h} − δ̂_h)/3 by the h² law) and h₀/k is composed where the estimate, divided by k², would still
+exceed EXCESS_SHARE of the width target. The estimate chooses the grid only; the δ reported is a certified upper
+end as always. ``delta_bounds``/``accuracy`` report the width, so they compose both sides.
+
 Why the default ε(δ) keeps the default grid h₀ (``SubsampledGaussian.epsilon`` without a grid) and is not
 chosen from the question: the views must agree on the reported pessimistic ε, δ(ε(δ)) ≤ δ, whether δ is
 read off the trade-off curve f (the composition on h₀), off the profile δ(ε) (the minimum over the grids it
@@ -62,9 +68,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._limits import FFT_BYTES_COARSE, fft_points_that_fit
-from .sgm_certified import certified_delta, composition_for_profile, pair_epsilon, profile_bracket
-from .sgm_compose import TAIL_FACTOR, compose_subsampled_gaussian, tail_bound
-from .sgm_grid import AUTO_MAX_FFT, estimated_fft_len, default_discretization
+from .sgm_certified import (
+    _could_gain, certified_delta, composition_for_profile, pair_epsilon, profile_bracket, side_for_profile)
+from .sgm_compose import TAIL_FACTOR, compose_subsampled_gaussian, pessimistic_side, tail_bound
+from .sgm_grid import AUTO_MAX_FFT, NEGLIGIBLE_MU, check_grid, estimated_fft_len, default_discretization
 
 #: relative width of the ε bracket on the default grid: ≈ 1.2e-5–1.5e-5 measured at (σ, p, N) = (1, 0.01, 10³)
 #: and (1, 0.01, 10⁴), δ = 1e-5 (the default spacing keeps the relative variance the grid adds independent
@@ -176,6 +183,10 @@ MAX_SPACING_REFINE = 64
 #: ε where the width is within this factor of the two error bounds η_pess + η_opt are not refined (a finer
 #: grid cannot shrink the floating-point part of the width; it grows with the grid's length)
 ETA_FLOOR = 8.0
+#: ``upper_only``: the excess of the pessimistic δ aimed at, as a share of the width target. The width rule
+#: (``delta_bounds``) leaves an excess of this share of the width where σ ≥ 1 (0.63–0.66 measured on the rows of
+#: benchmarks/bench_tightness.py; 0.33–0.40 at σ ≤ 0.7), so the two rules choose the same grid there
+EXCESS_SHARE = 0.6
 
 
 @dataclass(frozen=True, eq=False)
@@ -228,10 +239,12 @@ def delta_to_accuracy(
     min(rel_tol·δ, abs_tol) where the grid allows it (module docstring); the width achieved is
     ``abs_accuracy`` / ``rel_accuracy``.
 
-    ``upper_only``: for a caller that reports δ_hi alone (``SubsampledGaussian.delta``): the width is measured
-    on the default grid only, the finer grid h₀/k (k from the h² law and ``max_spacing``, one step) composes the
-    pessimistic side alone (a third of the cost), and ``lower`` is the default grid's. ``delta`` is then as close
-    to the truth as the h² law predicts, but the bracket reported is the default grid's lower end.
+    ``upper_only``: for a caller that reports δ_hi alone (``SubsampledGaussian.delta``): no optimistic side is
+    composed; the excess of the default grid's pessimistic δ is estimated from its pessimistic sides on h₀ and 2·h₀
+    (:func:`richardson_excess`), and the finer grid h₀/k (k from that estimate and ``max_spacing``, one step)
+    composes the pessimistic side alone. ``delta`` is certified as always (the minimum of certified upper ends);
+    only the choice of k rests on the estimate. ``lower`` is then 0 (no lower end is computed; where 2·h₀ cannot be
+    built or μ = √N/σ is negligible, the width is measured as without ``upper_only`` and ``lower`` is the default grid's).
 
     ``max_spacing``: where the default grid h₀ is coarser, the grid is refined to h₀/k with k ≥ ⌈h₀/max_spacing⌉
     (within MAX_SPACING_REFINE and the FFT limit) whatever the width: an accuracy stated as a privacy-loss spacing, as
@@ -255,6 +268,10 @@ def delta_to_accuracy(
     k_floor = 1 if max_spacing is None else int(min(_max_refine(sigma, p, int(steps), h0, MAX_SPACING_REFINE),
                                                     max(1, math.ceil(h0 / max_spacing * (1.0 - 1e-12)))))
     k_max = max(k_cap, k_floor)
+    if upper_only and math.sqrt(steps) / sigma > NEGLIGIBLE_MU:
+        up = _upper_end(float(sigma), float(p), int(steps), e, h0, rel_tol, abs_tol, k_cap, k_floor)
+        if up is not None:
+            return up
     k, attempt = 1, 0
     lo_best = hi_best = None
     h_used = h0
@@ -291,6 +308,93 @@ def delta_to_accuracy(
             break
     assert lo_best is not None and hi_best is not None  # the default grid always builds (or raises)
     return DeltaAnswer(hi_best, np.minimum(lo_best, hi_best), e, float(h_used), max(attempt, 1))
+
+
+def richardson_excess(sigma: float, p: float, steps: int, eps: np.ndarray, h: float) -> tuple[np.ndarray, np.ndarray]:
+    """(estimated excess of the pessimistic δ̂_h(ε) over the true δ(ε), its error bound η_h(ε)) on grid ``h``.
+
+    The pessimistic δ̂_h(ε) = max(δ_rem, δ_add)(ε) of the composed pair exceeds the truth by ≈ c(ε)·h² (the split of
+    one step adds a variance ∝ h², ``sgm_grid.K_EXCESS``), so δ̂_{2h} − δ̂_h ≈ 3c·h² and
+
+        δ̂_h − δ ≈ (δ̂_{2h} − δ̂_h)/3    (Richardson extrapolation; L. F. Richardson, "The deferred approach to the
+                                        limit", Phil. Trans. R. Soc. A 226, 1927)
+
+    (≥ 0: a negative difference, floating-point noise, reads as 0). It composes the pessimistic side on 2h (a
+    quarter to a half of h's cost) and on h (cached). An estimate, not a bound: it only chooses a grid; what
+    is reported stays a certified upper end.
+
+    >>> x, eta = richardson_excess(1.0, 0.01, 300, np.array([1.0]), 2.5e-4)
+    >>> bool(0.0 < x[0] < 1e-6 and 0.0 < eta[0] < 1e-8)
+    True
+    """
+    side, coarse = pessimistic_side(sigma, p, steps, h), pessimistic_side(sigma, p, steps, 2.0 * h)
+    d_h = np.maximum(side.pair.delta(eps), side.swapped.delta(eps))
+    d_2h = np.maximum(coarse.pair.delta(eps), coarse.swapped.delta(eps))
+    return np.maximum(d_2h - d_h, 0.0) / 3.0, side.error_at(eps)
+
+
+#: ``upper_only``: on the finer grid h₀/k the far-tail passes (tradeoff/compose.py step 6″) are built only where they
+#: could lower its certified δ by more than this share of the excess aimed at (there only the answer's accuracy
+#: depends on them, not the views' agreement; without them the side is certified as well)
+FAR_TAIL_SHARE = 0.1
+
+
+def _read_upper(side, sigma: float, p: float, steps: int, e: np.ndarray) -> np.ndarray:
+    """Certified δ_hi(ε) of one pessimistic side, read as :func:`certified_delta` reads it: max(δ_rem, δ_add) + η(ε),
+    at most 1, and the Chernoff tail bound where that is within TAIL_FACTOR of η(ε)."""
+    eta = side.error_at(e)
+    hi = np.minimum(np.maximum(side.pair.delta(e), side.swapped.delta(e)) + eta, 1.0)
+    if np.any(hi <= TAIL_FACTOR * eta):
+        hi = np.minimum(hi, tail_bound(sigma, p, steps).delta(e).reshape(hi.shape))
+    return np.clip(hi, 0.0, 1.0)
+
+
+def _upper_end(sigma: float, p: float, steps: int, e: np.ndarray, h0: float, rel_tol: float, abs_tol: float,
+               k_cap: int, k_floor: int) -> DeltaAnswer | None:
+    """``delta_to_accuracy(upper_only=True)`` without the optimistic side (None where the grid 2·h₀ cannot be built:
+    the caller then measures the width as the other views do).
+
+    Choice of grid: the excess of the default grid's δ̂ is x₀(ε) (:func:`richardson_excess`) and h₀/k has ≈ x₀/k².
+    The excess aimed at is EXCESS_SHARE·min(rel_tol·δ_hi, abs_tol), never below ETA_FLOOR·2·η_h₀(ε) (the width
+    rule's floor with η_opt ≈ η_pess: no grid shrinks the floating-point part), so k_width = ⌈√(x₀/target)⌉ ≤ k_cap
+    where x₀ exceeds the target, and k = max(k_width, k_floor).
+
+    δ reported: the minimum of the certified upper ends of h₀ and h₀/k. The default grid's is the one ε(δ) and f
+    read (with its far-tail passes where ``sgm_certified.side_for_profile`` asks for them), so the views agree,
+    δ(ε(δ)) ≤ δ. Where h₀/k's certified δ lies at or below what the passes could bring h₀'s down to at every ε
+    (δ_hi,h₀ − 2·I(ε) − D, ``sgm_certified._could_gain``), the minimum is below h₀'s with the passes too, and they
+    are not built."""
+    check_grid(sigma, p, steps, None)  # the default grid's refusal is the mechanism's (its message names the limit)
+    side0 = pessimistic_side(sigma, p, steps, h0)
+    hi0 = _read_upper(side0, sigma, p, steps, e)  # certified; h₀'s far-tail passes decided below
+    k = k_floor
+    target = EXCESS_SHARE * np.minimum(rel_tol * hi0, abs_tol)
+    if k_cap > k_floor:  # else the loss-spacing floor is at least as fine as any grid the width could ask for
+        try:
+            x0, eta = richardson_excess(sigma, p, steps, e, h0)
+        except (ValueError, MemoryError):
+            return None
+        target = np.maximum(target, ETA_FLOOR * 2.0 * eta)
+        short = np.isfinite(e) & (x0 > target)
+        if np.any(short):
+            k_width = min(k_cap, max(2, math.ceil(math.sqrt(float(np.max(x0[short] / target[short]))))))
+            k = max(k, k_width)
+    hi, attempts, h_used = hi0, 1, h0
+    if k > 1:
+        try:  # the pessimistic side alone, read as every certified δ is (per-ε error bound, tail bound)
+            side = pessimistic_side(sigma, p, steps, h0 / k)
+        except (ValueError, MemoryError):  # too fine to build here: the default grid's certified δ stands
+            side = None
+        if side is not None:
+            hk = _read_upper(side, sigma, p, steps, e)
+            if _could_gain(side, e, hk - FAR_TAIL_SHARE * target):
+                hk = np.minimum(hk, _read_upper(side.with_far_tails, sigma, p, steps, e))
+            hi, attempts, h_used = np.minimum(hi0, hk), 2, h0 / k
+    fin = np.isfinite(e)
+    if side0.far_tail_builder is not None and np.any(fin) and _could_gain(side0, e[fin], np.nextafter(hi[fin], -1.0)):
+        # h₀'s passes could certify a δ below the answer at some ε: read h₀ as the other views do
+        hi = np.minimum(hi, _read_upper(side_for_profile(side0, e), sigma, p, steps, e))
+    return DeltaAnswer(hi, np.zeros_like(hi), e, float(h_used), attempts)
 
 
 def _check(sigma, p, steps, rel_tol) -> None:

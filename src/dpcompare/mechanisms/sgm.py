@@ -99,9 +99,11 @@ class SubsampledGaussian(PairMechanism):
     def delta(self, eps: Any) -> np.ndarray:
         """Privacy profile δ(ε), upper end (never understated). Without ``discretization``/``tolerance`` the grid
         is chosen from the question: the pessimistic side is composed on the grid whose δ is within
-        min(1e-3·δ, 1.5e-7) of the truth by the h² law and on a loss grid no coarser than 1.3e-4 (the spacing of
-        dp-accounting's default; composition/sgm_accuracy.py, ``delta_to_accuracy``, ``DEFAULT_MAX_SPACING``);
-        ``delta_bounds``/``accuracy`` build both sides there and report the certified width achieved."""
+        0.6·min(1e-3·δ, 1.5e-7) of the truth by the h² law (the excess of the default grid estimated from its
+        pessimistic sides on h₀ and 2·h₀; no optimistic side is composed) and on a loss grid no coarser than 1.3e-4
+        (the spacing of dp-accounting's default; composition/sgm_accuracy.py, ``delta_to_accuracy``,
+        ``richardson_excess``, ``DEFAULT_MAX_SPACING``); ``delta_bounds``/``accuracy`` build both sides and report
+        the certified width achieved."""
         from .._validation import Argument, check_argument
 
         eps = check_argument(Argument.EPS, eps)
@@ -145,7 +147,7 @@ class SubsampledGaussian(PairMechanism):
             return _huge_gaussian_delta_bounds(self._gaussian.mu, np.asarray(eps, dtype=float))
         if self._closed_form:
             return self._gaussian._delta_bounds(eps)
-        from ..composition.sgm_certified import NEGLIGIBLE_MU, TAIL_FACTOR, composition_for_profile, profile_bracket, tail_bound
+        from ..composition.sgm_certified import NEGLIGIBLE_MU, TAIL_FACTOR, profile_bracket, tail_bound
         from ..tradeoff import Bracket
 
         eps = np.asarray(eps, dtype=float)
@@ -161,10 +163,11 @@ class SubsampledGaussian(PairMechanism):
         hi = np.minimum(b.pessimistic, self._gaussian._delta_bounds(eps)[1])
         # the other certified bounds are consulted where the error bound (per ε) is within TAIL_FACTOR of δ (read
         # off the composition with its far-tail passes where ``eps`` needs them, as profile_bracket reads it)
-        if np.any(hi <= TAIL_FACTOR * composition_for_profile(self.composition, eps).pessimistic_error_at(eps)):
+        eta, h = self._default_error_at(eps, upper_only)
+        if np.any(hi <= TAIL_FACTOR * eta):
             hi = np.minimum(hi, tail_bound(self.sigma, self.sampling_rate, self.steps).delta(eps).reshape(hi.shape))
             # the coarser grids ε(δ) consults in the far tail certify δ there too: the views agree, δ(ε(δ)) ≤ δ
-            hi = np.minimum(hi, self._coarse_grid_delta(eps, self.composition.discretization).reshape(hi.shape))
+            hi = np.minimum(hi, self._coarse_grid_delta(eps, h).reshape(hi.shape))
         out = Bracket(hi, np.minimum(b.optimistic, hi))
         return out.optimistic, out.pessimistic
 
@@ -196,6 +199,27 @@ class SubsampledGaussian(PairMechanism):
             eps = min(eps, tail_bound(self.sigma, self.sampling_rate, self.steps).epsilon(delta))
             eps = min(eps, self._coarse_grid_epsilon(delta, h))
         return min(eps, float(self._gaussian._epsilon_scalar(delta)))
+
+    def _default_error_at(self, eps: np.ndarray, upper_only: bool) -> tuple[np.ndarray, float]:
+        """(η(ε) of the default grid's pessimistic side, which sets where the tail bound and the coarser grids are
+        consulted; the grid spacing). The composition's (with its far-tail passes where ``eps`` needs them), except
+        for ``delta`` on the grid chosen from the question, which composes no optimistic side and builds h₀'s passes
+        only where they matter (``delta_to_accuracy``): there the larger of the side's η(ε) without the passes and,
+        where they are built already, with them (the passes tighten η(ε): the other bounds are consulted at least
+        wherever either side would consult them; every bound consulted is certified)."""
+        from ..composition.sgm_certified import (
+            NEGLIGIBLE_MU, composition_for_profile, default_discretization, pessimistic_side)
+
+        if upper_only and "composition" not in self.__dict__ and self.grid_from_question \
+                and math.sqrt(self.steps) / self.sigma > NEGLIGIBLE_MU:
+            h = default_discretization(self.sigma, self.sampling_rate, self.steps)
+            side = pessimistic_side(self.sigma, self.sampling_rate, self.steps, h)
+            eta = side.error_at(eps)
+            if "with_far_tails" in side.__dict__:  # built (cached_property) by ε(δ) or by δ(ε) at another ε
+                eta = np.maximum(eta, side.with_far_tails.error_at(eps))
+            return eta, h
+        c = self.composition
+        return composition_for_profile(c, eps).pessimistic_error_at(eps), c.discretization
 
     #: coarser grids consulted in the far tail (factors of the composition's spacing)
     FAR_TAIL_FACTORS = (4.0, 16.0, 64.0)
