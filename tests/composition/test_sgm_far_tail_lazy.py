@@ -129,3 +129,28 @@ def test_failed_passes_fall_back_to_the_certified_plain_side():
     assert side.with_far_tails is side
     got, eps = side_for_epsilon(side, 1e-12)
     assert got is side and eps == side_epsilon(base, 1e-12)
+
+
+def test_epsilon_is_certified_by_the_profile_readers_choice_of_side(monkeypatch):
+    """δ(ε(δ)) ≤ δ across views: where ε(δ) comes from the side with the passes but δ(ε) would read that ε off
+    the side without them (the two readers decide by different questions), ε(δ) must be an ε at which the side
+    δ(ε) reads certifies δ. Forced here by a δ(ε) reader that never takes the passes: the answer must then be
+    the side without them's own ε (δ = 1e-10: 0.302 against 0.279 with the passes) or, where ``pair_epsilon``
+    finds none on that side (δ = 1e-11), an ε found by climbing at which that side certifies δ."""
+    import dpcompare.composition.sgm_certified as sc
+
+    side = pessimistic_side(1.0, 1e-3, 10)
+    far = side.with_far_tails
+
+    def eps_of(s, delta):
+        return pair_epsilon(s.pair, s.numerical_error, delta, s.swapped, s.error_at)
+
+    assert eps_of(far, 1e-10) < eps_of(side, 1e-10) < math.inf  # the passes help: the case the rule is about
+    assert side_for_epsilon(side, 1e-10)[1] == eps_of(far, 1e-10)  # the real reader takes the passes there
+    monkeypatch.setattr(sc, "side_for_profile", lambda s, eps: s)
+    assert side_for_epsilon(side, 1e-10)[1] == eps_of(side, 1e-10)
+    for delta in (1e-10, 1e-11):
+        _, eps = side_for_epsilon(side, delta)
+        assert eps > eps_of(far, delta) and math.isfinite(eps)
+        d = max(float(side.pair.delta(eps)), float(side.swapped.delta(eps))) + float(side.error_at(np.array([eps]))[0])
+        assert d <= delta

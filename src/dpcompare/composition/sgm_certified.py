@@ -96,7 +96,43 @@ def side_for_epsilon(side: PessimisticSide, delta: float) -> tuple[PessimisticSi
     far = side.with_far_tails
     if far is side:
         return side, eps
-    return far, pair_epsilon(far.pair, far.numerical_error, delta, far.swapped, far.error_at)
+    eps_far = pair_epsilon(far.pair, far.numerical_error, delta, far.swapped, far.error_at)
+    return _consistent_with_profile(side, far, eps, eps_far, delta)
+
+
+def _reader_delta(side: PessimisticSide, e: float) -> tuple[PessimisticSide, float]:
+    """The side δ(ε) at ``e`` is read off (:func:`side_for_profile`'s rule) and its certified δ there, as
+    :func:`profile_bracket` computes it."""
+    s = side_for_profile(side, np.array([e]))
+    return s, float(max(float(s.pair.delta(e)), float(s.swapped.delta(e))) + float(s.error_at(np.array([e]))[0]))
+
+
+def _consistent_with_profile(side: PessimisticSide, far: PessimisticSide, eps: float, eps_far: float,
+                             delta: float) -> tuple[PessimisticSide, float]:
+    """ε(δ) such that the δ(ε) reader certifies δ there too: δ(ε(δ)) ≤ δ across views.
+
+    ε(δ) and δ(ε) decide on the far-tail passes by different questions (an ε below (1 − FAR_TAIL_GAIN)·ε, a δ
+    lower by FAR_TAIL_GAIN): where ε(δ) took ``eps_far`` from the side with the passes but δ(ε) would read that
+    ε off the side without them, the latter's certified δ can exceed δ (by less than FAR_TAIL_GAIN of it).
+    Then the answer is ``eps`` (> ``eps_far`` there): both certified δ(ε) are non-increasing in ε, so whichever
+    side the reader takes at ``eps`` certifies ≤ δ. Where ``eps`` is ∞ (no finite ε without the passes), ε climbs from
+    ``eps_far`` by growing steps until the reader certifies δ (∞ if it never does)."""
+    if not math.isfinite(eps_far):
+        return far, eps_far
+    s, d = _reader_delta(side, eps_far)
+    if d <= delta:
+        return far, eps_far
+    if math.isfinite(eps):  # here eps_far < eps (at eps_far ≥ eps either side would have certified δ above)
+        return side, eps
+    step = max(abs(eps_far), 1e-12) * 1e-6
+    e = eps_far
+    for _ in range(60):
+        e += step
+        step *= 2.0
+        s, d = _reader_delta(side, e)
+        if d <= delta:
+            return s, e
+    return side, math.inf
 
 
 def side_for_profile(side: PessimisticSide, eps) -> PessimisticSide:
