@@ -222,7 +222,9 @@ def test_mechanism_views_and_amplification():
     assert dc.parse("shuffle_pair(eps0=1, n=1e4)") == Shuffled(1.0, 10_000, ShuffleAnalysis.CLONE_PAIR)
     # the clone-pair analysis is at least as private everywhere
     x = np.linspace(0, 1, 201)
-    assert np.all(Shuffled(1.0, 300, "clone_pair").tradeoff(x) >= Shuffled(1.0, 300).tradeoff(x) - 1e-12)
+    # both are lower ends rounded down by their pairs' summation-error bounds (DiscretePair.tradeoff_bounds, up to
+    # ~5e-12 on pairs this size; 1.1e-12 apart at α = 0 here), so the order holds to that rounding
+    assert np.all(Shuffled(1.0, 300, "clone_pair").tradeoff(x) >= Shuffled(1.0, 300).tradeoff(x) - 1e-11)
 
 
 @pytest.mark.parametrize(
