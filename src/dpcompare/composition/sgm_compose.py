@@ -432,10 +432,35 @@ def pessimistic_side(sigma: float, p: float, steps: int, discretization: float |
     # the far-tail passes (step 6″) are built only when a question needs them (sgm_certified.side_for_epsilon,
     # side_for_profile): they cost as much as the rest of the composition and serve δ within reach of η(ε) only
     sides, reports, fars = _sides_or_error(sigma, p, steps, h, sub, tail, (Rounding.PESSIMISTIC,), lazy=True)
-    far = fars[0]
+    return _side_with_builder(sides[0], reports[0], fars[0], 0.0)
+
+
+def lazy_pessimistic_side(part, steps: int, h: float, *, workers: int | None = None, extra_error: float = 0.0,
+                          cells_per_threshold: bool = False) -> PessimisticSide:
+    """The pessimistic side of N steps of the pair partitioned by ``part`` (tradeoff/compose.py steps 1–8) with its
+    far-tail passes (step 6″) left for later (:attr:`PessimisticSide.with_far_tails`, built on demand by
+    sgm_certified.side_for_epsilon, side_for_profile, composition_epsilon): how every mechanism composed by this
+    engine (the subsampled Gaussian, Gaussian mixtures, random allocation) gets its pessimistic side.
+
+    ``extra_error``: an error the partition does not itemise (a mixture's N·extra_error), added to η of both the
+    side and its far-tail version. ``with_far_tails`` is, bit for bit, what :func:`_build_side` would have built
+    (with η = its report's error + 64u + ``extra_error``). ``workers``: FFT threads (default :func:`fft_workers`).
+
+    >>> from dpcompare.composition.sgm_step import sgm_partition
+    >>> side = lazy_pessimistic_side(sgm_partition(1.0, 0.5, 0.01, sub=1, tail=1e-18), 4, 0.01)
+    >>> side.far_tail_builder is not None, side.with_far_tails.far_tail_builder is None
+    (True, True)
+    """
+    w = fft_workers() if workers is None else workers
+    pair, rep, far = _build_side_lazy(part, steps, h, Rounding.PESSIMISTIC, w, cells_per_threshold=cells_per_threshold)
+    return _side_with_builder(pair, rep, far, float(extra_error))
+
+
+def _side_with_builder(pair: DiscretePair, rep: CompositionReport, far, extra_error: float) -> PessimisticSide:
+    """A lazily built side (η = report's error + 64u + ``extra_error``) and the builder of its far-tail version."""
 
     def with_passes() -> PessimisticSide:
-        pair, rep = far()
-        return PessimisticSide(pair, rep.numerical_error + 64 * U, rep)
+        pair2, rep2 = far()
+        return PessimisticSide(pair2, rep2.numerical_error + 64 * U + extra_error, rep2)
 
-    return PessimisticSide(sides[0], reports[0].numerical_error + 64 * U, reports[0], None if far is None else with_passes)
+    return PessimisticSide(pair, rep.numerical_error + 64 * U + extra_error, rep, None if far is None else with_passes)
