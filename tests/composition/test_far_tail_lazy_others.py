@@ -135,3 +135,19 @@ def test_epsilon_bracket_far_tail(passes, monkeypatch):
     got = ra.epsilon_bracket(1.0, 4, 2, 1e-10)
     assert passes[0] > 0
     assert got == _always_built(monkeypatch, lambda: ra.epsilon_bracket(1.0, 4, 2, 1e-10))
+
+
+@pytest.mark.parametrize("name", list(MECHANISMS))
+def test_uniform_part_lowered_by_at_most_deferred_input_error(name, passes):
+    """These sides keep the input error uniform in their far-tail version (``input_per_threshold`` False): the uniform
+    part of η (η less the itemised atoms) of the far-tail version is ≥ this side's less ``deferred_input_error``,
+    which is what the trigger (sgm_certified._could_gain) assumes; and D is far below the uniform input term."""
+    _, comp, _ = MECHANISMS[name]
+    side = comp().pessimistic_side
+    assert not side.input_per_threshold
+    far = side.with_far_tails
+    uniform = side.numerical_error - side.report.atom_error_total
+    uniform_far = far.numerical_error - far.report.atom_error_total
+    d = side.deferred_input_error
+    assert 0.0 <= d <= side.report.input_error
+    assert uniform_far >= uniform - d - 4 * U * (side.numerical_error + far.numerical_error)  # (the subtractions)

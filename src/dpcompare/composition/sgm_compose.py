@@ -370,6 +370,10 @@ class PessimisticSide:
     #: builds this side again *with* the far-tail passes (tradeoff/compose.py step 6″) from this side's window and
     #: spectra; None where they are built already or none apply. Use :attr:`with_far_tails`.
     far_tail_builder: Callable[[], PessimisticSide] | None = field(default=None, repr=False)
+    #: whether the side ``far_tail_builder`` builds charges the cells' input error per threshold (tradeoff/input_error.py)
+    #: instead of uniformly, as the subsampled Gaussian's does; False where it keeps the uniform charge (mixtures,
+    #: random allocation): then only the removed-mass rounding of that charge can differ (:attr:`deferred_input_error`)
+    input_per_threshold: bool = field(default=True, repr=False)
 
     @functools.cached_property
     def with_far_tails(self) -> PessimisticSide:
@@ -404,6 +408,10 @@ class PessimisticSide:
         rep = self.report
         if self.far_tail_builder is None or rep is None or not math.isfinite(rep.input_error):
             return 0.0
+        if not self.input_per_threshold and rep.atom_loss is not None:
+            # the uniform input term is the same in both but for its removed-mass rounding n·u·removed
+            # (tradeoff/compose_coarse.py; n ≤ the itemised atoms): the far-tail version's removed mass is ≥ 0
+            return min(float(rep.input_error), rep.atom_loss.size * U * float(rep.removed_mass) * (1.0 + 8 * U))
         return float(rep.input_error)
 
     @functools.cached_property
@@ -453,14 +461,16 @@ def lazy_pessimistic_side(part, steps: int, h: float, *, workers: int | None = N
     """
     w = fft_workers() if workers is None else workers
     pair, rep, far = _build_side_lazy(part, steps, h, Rounding.PESSIMISTIC, w, cells_per_threshold=cells_per_threshold)
-    return _side_with_builder(pair, rep, far, float(extra_error))
+    return _side_with_builder(pair, rep, far, float(extra_error), cells_per_threshold)
 
 
-def _side_with_builder(pair: DiscretePair, rep: CompositionReport, far, extra_error: float) -> PessimisticSide:
+def _side_with_builder(pair: DiscretePair, rep: CompositionReport, far, extra_error: float,
+                       input_per_threshold: bool = True) -> PessimisticSide:
     """A lazily built side (η = report's error + 64u + ``extra_error``) and the builder of its far-tail version."""
 
     def with_passes() -> PessimisticSide:
         pair2, rep2 = far()
         return PessimisticSide(pair2, rep2.numerical_error + 64 * U + extra_error, rep2)
 
-    return PessimisticSide(pair, rep.numerical_error + 64 * U + extra_error, rep, None if far is None else with_passes)
+    return PessimisticSide(pair, rep.numerical_error + 64 * U + extra_error, rep, None if far is None else with_passes,
+                           input_per_threshold)
