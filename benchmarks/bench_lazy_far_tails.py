@@ -31,6 +31,7 @@ def _jobs(quick: bool):
     from dpcompare.mechanisms.gaussian_mixture import ComposedGaussianMixture
 
     mix = mixture_of_gaussians_pair(1.0, [0, 1], [0.5, 0.5])
+    rare = mixture_of_gaussians_pair(1.0, [0, 1], [0.99, 0.01])
     if quick:
         return {
             "ComposedGaussianMixture(σ=1, sens (0, 1), N=10)": lambda: ComposedGaussianMixture(mix, 10).epsilon(DELTA),
@@ -38,7 +39,8 @@ def _jobs(quick: bool):
         }
     trunc = truncated_subsampled_gaussian_pair(60000, 0.004, 300, 1.0)
     return {
-        "ComposedGaussianMixture(σ=1, sens (0, 1), N=1000)": lambda: ComposedGaussianMixture(mix, 1000).epsilon(DELTA),
+        "ComposedGaussianMixture(σ=1, sens (0, 1) w.p. (0.99, 0.01), N=1000)":
+            lambda: ComposedGaussianMixture(rare, 1000).epsilon(DELTA),
         "ComposedGaussianMixture(truncated Poisson n=60000, q=0.004, B=300, σ=1; N=1000)":
             lambda: ComposedGaussianMixture(trunc, 1000).epsilon(DELTA),
         "BallsInBinsGaussian(σ=1.1, k=235, E=10)":
