@@ -151,3 +151,17 @@ def test_uniform_part_lowered_by_at_most_deferred_input_error(name, passes):
     d = side.deferred_input_error
     assert 0.0 <= d <= side.report.input_error
     assert uniform_far >= uniform - d - 4 * U * (side.numerical_error + far.numerical_error)  # (the subtractions)
+
+
+def test_shuffle_profile_builds_no_pass(passes):
+    """ShuffledGaussian's δ(ε) lower end reads the optimistic side only (sgm_certified.optimistic_profile): no pass
+    even at an ε in the far tail, and its value is profile_bracket's lower end."""
+    from dpcompare.composition.sgm_certified import optimistic_profile, profile_bracket
+
+    m = ShuffledGaussian(2.0, dataset_size=95, batch_size=10, epochs=2)
+    eps = np.array([0.5, 3.0, 6.0])
+    lo, _ = m.delta_bounds(eps)
+    assert passes[0] == 0
+    c = m.composition
+    np.testing.assert_array_equal(optimistic_profile(c, eps), profile_bracket(c, eps).optimistic)
+    np.testing.assert_array_equal(lo, np.minimum(profile_bracket(c, eps).optimistic, m._gaussian._delta_bounds(eps)[1]))
