@@ -475,7 +475,7 @@ def compose_mixture(pair: GaussianMixturePair, steps: int, discretization: float
     >>> comp.pessimistic.rounding.name, comp.optimistic.rounding.name, comp.numerical_error < 1e-9
     ('PESSIMISTIC', 'OPTIMISTIC', True)
     """
-    from .sgm_compose import CertifiedComposition, _build_side, fft_workers
+    from .sgm_compose import CertifiedComposition, _build_side, fft_workers, lazy_pessimistic_side
     from .sgm_grid import SUB_CELLS, MAX_CELLS, MAX_STEP_POINTS
     from ..tradeoff.compose import DiscretizationTooFine
 
@@ -500,19 +500,19 @@ def compose_mixture(pair: GaussianMixturePair, steps: int, discretization: float
     part = pair.partition(h, sub=sub, tail=tail)
     workers = fft_workers()
     extra = steps * pair.extra_error
-    sides, reports = [], []
-    for r in (Rounding.PESSIMISTIC, Rounding.OPTIMISTIC):
-        try:
-            side, rep = _build_side(part, steps, h, r, workers)
-        except DiscretizationTooFine:
-            raise
-        except (RuntimeError, OverflowError, FloatingPointError) as exc:
-            raise ValueError(f"the composition of {steps} steps is outside the numerically supported range ({exc}); "
-                             "use a larger noise standard deviation or fewer steps") from None
-        sides.append(side)
-        reports.append(rep)
-    errs = (reports[0].numerical_error + 64 * U + extra, reports[1].numerical_error + 64 * U + extra)
-    return CertifiedComposition(sides[0], sides[1], max(errs), h, steps, tuple(reports), time.perf_counter() - t0, errs)
+    try:
+        # the pessimistic side's far-tail passes (tradeoff/compose.py step 6″) are built only for questions that reach
+        # the far tail (sgm_certified.composition_epsilon, composition_for_profile): they cost as much as the rest
+        pess = lazy_pessimistic_side(part, steps, h, workers=workers, extra_error=extra)
+        opt, rep_opt = _build_side(part, steps, h, Rounding.OPTIMISTIC, workers)
+    except DiscretizationTooFine:
+        raise
+    except (RuntimeError, OverflowError, FloatingPointError) as exc:
+        raise ValueError(f"the composition of {steps} steps is outside the numerically supported range ({exc}); "
+                         "use a larger noise standard deviation or fewer steps") from None
+    errs = (pess.numerical_error, rep_opt.numerical_error + 64 * U + extra)
+    return CertifiedComposition(pess.pair, opt, max(errs), h, steps, (pess.report, rep_opt), time.perf_counter() - t0,
+                                errs, pess)
 
 
 @functools.lru_cache(maxsize=16)

@@ -92,7 +92,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..composition.sgm_compose import CertifiedComposition, _build_side, fft_workers
+from ..composition.sgm_compose import CertifiedComposition, _build_side, fft_workers, lazy_pessimistic_side
 from ..composition.sgm_grid import KAPPA_H, MAX_STEP_POINTS
 from ..composition.sgm_step import sgm_partition
 from ..tradeoff.grid import U, StepPartition, rel_err_mass, pessimistic_step
@@ -392,18 +392,15 @@ def compose_random_allocation(sigma: float, steps: int, epochs: int, grid: float
     sigma, steps, epochs = float(sigma), int(steps), int(epochs)
     t0 = time.perf_counter()
     workers = fft_workers()
-    pairs, reports, errs = [], [], []
-    h_used = None
-    for rounding in (Rounding.PESSIMISTIC, Rounding.OPTIMISTIC):
-        node = _cached_law(sigma, steps, rounding, grid)
-        part, h = _engine_partition(node, h_used, float(null_weight))
-        h_used = h
-        pair, rep = _build_side(part, epochs, h, rounding, workers)
-        pairs.append(pair)
-        reports.append(rep)
-        errs.append(rep.numerical_error + 64 * U)
-    return CertifiedComposition(pairs[0], pairs[1], max(errs), h_used, epochs, tuple(reports),
-                                time.perf_counter() - t0, (errs[0], errs[1]))
+    # the pessimistic side's far-tail passes (tradeoff/compose.py step 6″) are built only for questions that reach the
+    # far tail (sgm_certified.composition_epsilon, composition_for_profile): they cost as much as the rest
+    part, h_used = _engine_partition(_cached_law(sigma, steps, Rounding.PESSIMISTIC, grid), None, float(null_weight))
+    pess = lazy_pessimistic_side(part, epochs, h_used, workers=workers)
+    part, h = _engine_partition(_cached_law(sigma, steps, Rounding.OPTIMISTIC, grid), h_used, float(null_weight))
+    opt, rep = _build_side(part, epochs, h, Rounding.OPTIMISTIC, workers)
+    errs = (pess.numerical_error, rep.numerical_error + 64 * U)
+    return CertifiedComposition(pess.pair, opt, max(errs), h, epochs, (pess.report, rep),
+                                time.perf_counter() - t0, errs, pess)
 
 
 def epsilon_bracket(sigma: float, steps: int, epochs: int, delta: float, grid: float = GRID_C) -> tuple[float, float]:
@@ -416,10 +413,10 @@ def epsilon_bracket(sigma: float, steps: int, epochs: int, delta: float, grid: f
     >>> bool(0 < lo <= hi < 3.0)
     True
     """
-    from ..composition.sgm_certified import pair_epsilon
+    from ..composition.sgm_certified import composition_epsilon, pair_epsilon
 
     c = compose_random_allocation(sigma, steps, epochs, grid)
-    hi = pair_epsilon(c.pessimistic, c.pessimistic_error, delta)
+    hi = composition_epsilon(c, delta)[1]  # with the far-tail passes where δ needs them
     lo = pair_epsilon(c.optimistic, -c.optimistic_error, delta)
     # the solver returns a point where δ ≤ target, a hair above the crossing: step back by its tolerance
     lo = max(0.0, lo * (1.0 - 1e-12) - 1e-300) if math.isfinite(lo) else lo

@@ -82,13 +82,23 @@ def _could_gain(side: PessimisticSide, eps: np.ndarray, delta: np.ndarray) -> bo
     return bool(np.any(hi - 2.0 * side.itemised_at(e) - side.deferred_input_error <= d))
 
 
-def side_for_epsilon(side: PessimisticSide, delta: float) -> tuple[PessimisticSide, float]:
+def side_for_epsilon(side: PessimisticSide, delta: float, *, per_threshold: bool = True) -> tuple[PessimisticSide, float]:
     """(side, certified ε(δ)) for ε(δ) read off a pessimistic side whose far-tail passes may not be built yet:
     the side itself, or the side with its passes (:attr:`PessimisticSide.with_far_tails`, built once) where they
     could certify an ε below (1 − FAR_TAIL_GAIN)·ε (:func:`_could_gain` at that point), or where this side certifies
     no finite ε. Either answer is certified (:func:`pair_epsilon` with the side's η(ε)); where the passes are
-    built, the answer is the one of a side built with them from the start, bit for bit."""
-    eps = pair_epsilon(side.pair, side.numerical_error, delta, side.swapped, side.error_at)
+    built, the answer is the one of a side built with them from the start, bit for bit.
+
+    ``per_threshold=False`` reads ε(δ) with the scalar η instead (``pair_epsilon(pair, η, δ)``, the reading of the
+    mixture and batching mechanisms). The same test decides: the passes' certified δ(ε) with the scalar η is ≥ the
+    one with η(ε) ≥ the lower bound :func:`_could_gain` compares with δ."""
+
+    def read(s: PessimisticSide) -> float:
+        if per_threshold:
+            return pair_epsilon(s.pair, s.numerical_error, delta, s.swapped, s.error_at)
+        return pair_epsilon(s.pair, s.numerical_error, delta, s.swapped)
+
+    eps = read(side)
     if side.far_tail_builder is None or eps == 0.0:
         return side, eps
     if math.isfinite(eps) and not _could_gain(side, np.array([eps * (1.0 - FAR_TAIL_GAIN)]), delta):
@@ -96,7 +106,7 @@ def side_for_epsilon(side: PessimisticSide, delta: float) -> tuple[PessimisticSi
     far = side.with_far_tails
     if far is side:
         return side, eps
-    eps_far = pair_epsilon(far.pair, far.numerical_error, delta, far.swapped, far.error_at)
+    eps_far = read(far)
     return _consistent_with_profile(side, far, eps, eps_far, delta)
 
 
@@ -135,6 +145,24 @@ def _consistent_with_profile(side: PessimisticSide, far: PessimisticSide, eps: f
     return side, math.inf
 
 
+def composition_epsilon(comp: CertifiedComposition, delta: float) -> tuple[CertifiedComposition, float]:
+    """(composition, certified ε(δ)) read off the pessimistic pair with the scalar η: ``pair_epsilon(comp.pessimistic,
+    comp.pessimistic_error, δ)``, on ``comp.with_far_tails`` where the far-tail passes could lower it
+    (:func:`side_for_epsilon` with ``per_threshold=False``); the composition returned is the one read.
+
+    >>> from dpcompare.composition.gaussian_mixture import compose_mixture, mixture_of_gaussians_pair
+    >>> c = compose_mixture(mixture_of_gaussians_pair(1.0, [0, 1], [0.5, 0.5]), 3)
+    >>> read, eps = composition_epsilon(c, 1e-5)
+    >>> read is c, eps == pair_epsilon(c.pessimistic, c.pessimistic_error, 1e-5)
+    (True, True)
+    """
+    side = comp.pessimistic_side
+    if side is None or side.far_tail_builder is None:
+        return comp, pair_epsilon(comp.pessimistic, comp.pessimistic_error, delta)
+    used, eps = side_for_epsilon(side, delta, per_threshold=False)
+    return (comp.with_far_tails if used is not side else comp), eps
+
+
 def side_for_profile(side: PessimisticSide, eps) -> PessimisticSide:
     """The side to read δ(ε) at ``eps`` off: itself, or itself with the far-tail passes where they could lower a
     certified δ(ε) by more than FAR_TAIL_GAIN of it (:func:`_could_gain`; both are certified)."""
@@ -166,10 +194,24 @@ def profile_bracket(comp: CertifiedComposition, eps: np.ndarray) -> Bracket:
     """
     eps = np.asarray(eps, dtype=float)
     comp = composition_for_profile(comp, eps)
-    pess, opt = comp.pessimistic, comp.optimistic
+    pess = comp.pessimistic
     hi = np.maximum(pess.delta(eps), pess.swap().delta(eps)) + comp.pessimistic_error_at(eps)
-    lo = np.maximum(opt.delta(eps), opt.swap().delta(eps)) - comp.optimistic_error
-    return Bracket(np.clip(hi, 0.0, 1.0), np.clip(lo, 0.0, 1.0), Sense.UPPER)
+    return Bracket(np.clip(hi, 0.0, 1.0), optimistic_profile(comp, eps), Sense.UPPER)
+
+
+def optimistic_profile(comp: CertifiedComposition, eps) -> np.ndarray:
+    """The lower end of :func:`profile_bracket` alone: max(δ_rem, δ_add)(ε) of the optimistic pair − its error
+    bound, clipped to [0, 1] (a certified lower bound of the symmetrised δ(ε)). It reads no pessimistic pair, so it
+    never builds the far-tail passes.
+
+    >>> from dpcompare.composition.random_allocation import compose_random_allocation
+    >>> c = compose_random_allocation(1.0, 4, 2)
+    >>> bool(optimistic_profile(c, 1.0) == profile_bracket(c, 1.0).optimistic)
+    True
+    """
+    eps = np.asarray(eps, dtype=float)
+    opt = comp.optimistic
+    return np.clip(np.maximum(opt.delta(eps), opt.swap().delta(eps)) - comp.optimistic_error, 0.0, 1.0)
 
 
 def pair_epsilon(

@@ -370,6 +370,10 @@ class PessimisticSide:
     #: builds this side again *with* the far-tail passes (tradeoff/compose.py step 6″) from this side's window and
     #: spectra; None where they are built already or none apply. Use :attr:`with_far_tails`.
     far_tail_builder: Callable[[], PessimisticSide] | None = field(default=None, repr=False)
+    #: whether the side ``far_tail_builder`` builds charges the cells' input error per threshold (tradeoff/input_error.py)
+    #: instead of uniformly, as the subsampled Gaussian's does; False where it keeps the uniform charge (mixtures,
+    #: random allocation): then only the removed-mass rounding of that charge can differ (:attr:`deferred_input_error`)
+    input_per_threshold: bool = field(default=True, repr=False)
 
     @functools.cached_property
     def with_far_tails(self) -> PessimisticSide:
@@ -404,6 +408,10 @@ class PessimisticSide:
         rep = self.report
         if self.far_tail_builder is None or rep is None or not math.isfinite(rep.input_error):
             return 0.0
+        if not self.input_per_threshold and rep.atom_loss is not None:
+            # the uniform input term is the same in both but for its removed-mass rounding n·u·removed
+            # (tradeoff/compose_coarse.py; n ≤ the itemised atoms): the far-tail version's removed mass is ≥ 0
+            return min(float(rep.input_error), rep.atom_loss.size * U * float(rep.removed_mass) * (1.0 + 8 * U))
         return float(rep.input_error)
 
     @functools.cached_property
@@ -432,10 +440,37 @@ def pessimistic_side(sigma: float, p: float, steps: int, discretization: float |
     # the far-tail passes (step 6″) are built only when a question needs them (sgm_certified.side_for_epsilon,
     # side_for_profile): they cost as much as the rest of the composition and serve δ within reach of η(ε) only
     sides, reports, fars = _sides_or_error(sigma, p, steps, h, sub, tail, (Rounding.PESSIMISTIC,), lazy=True)
-    far = fars[0]
+    return _side_with_builder(sides[0], reports[0], fars[0], 0.0)
+
+
+def lazy_pessimistic_side(part, steps: int, h: float, *, workers: int | None = None, extra_error: float = 0.0,
+                          cells_per_threshold: bool = False) -> PessimisticSide:
+    """The pessimistic side of N steps of the pair partitioned by ``part`` (tradeoff/compose.py steps 1–8) with its
+    far-tail passes (step 6″) left for later (:attr:`PessimisticSide.with_far_tails`, built on demand by
+    sgm_certified.side_for_epsilon, side_for_profile, composition_epsilon): how every mechanism composed by this
+    engine (the subsampled Gaussian, Gaussian mixtures, random allocation) gets its pessimistic side.
+
+    ``extra_error``: an error the partition does not itemise (a mixture's N·extra_error), added to η of both the
+    side and its far-tail version. ``with_far_tails`` is, bit for bit, what :func:`_build_side` would have built
+    (with η = its report's error + 64u + ``extra_error``). ``workers``: FFT threads (default :func:`fft_workers`).
+
+    >>> from dpcompare.composition.sgm_step import sgm_partition
+    >>> side = lazy_pessimistic_side(sgm_partition(1.0, 0.5, 0.01, sub=1, tail=1e-18), 4, 0.01)
+    >>> side.far_tail_builder is not None, side.with_far_tails.far_tail_builder is None
+    (True, True)
+    """
+    w = fft_workers() if workers is None else workers
+    pair, rep, far = _build_side_lazy(part, steps, h, Rounding.PESSIMISTIC, w, cells_per_threshold=cells_per_threshold)
+    return _side_with_builder(pair, rep, far, float(extra_error), cells_per_threshold)
+
+
+def _side_with_builder(pair: DiscretePair, rep: CompositionReport, far, extra_error: float,
+                       input_per_threshold: bool = True) -> PessimisticSide:
+    """A lazily built side (η = report's error + 64u + ``extra_error``) and the builder of its far-tail version."""
 
     def with_passes() -> PessimisticSide:
-        pair, rep = far()
-        return PessimisticSide(pair, rep.numerical_error + 64 * U, rep)
+        pair2, rep2 = far()
+        return PessimisticSide(pair2, rep2.numerical_error + 64 * U + extra_error, rep2)
 
-    return PessimisticSide(sides[0], reports[0].numerical_error + 64 * U, reports[0], None if far is None else with_passes)
+    return PessimisticSide(pair, rep.numerical_error + 64 * U + extra_error, rep, None if far is None else with_passes,
+                           input_per_threshold)

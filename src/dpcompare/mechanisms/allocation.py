@@ -200,11 +200,11 @@ class ShuffledGaussian(_EpochBatches):
         return float(self.composition.optimistic_error)
 
     def _delta_bounds(self, eps):
-        from ..composition.sgm_certified import profile_bracket
+        from ..composition.sgm_certified import optimistic_profile
 
         eps = np.asarray(eps, dtype=float)
         hi = np.asarray(self._gaussian._delta_bounds(eps)[1], dtype=float)
-        lo = np.minimum(profile_bracket(self.composition, eps).optimistic, hi)
+        lo = np.minimum(optimistic_profile(self.composition, eps), hi)  # the pessimistic side is not read
         return np.asarray(lo, dtype=float)[()], hi[()]
 
     def epsilon_lower(self, delta: float) -> float:

@@ -126,10 +126,9 @@ class _SymmetrisedSteps(PairMechanism):
             return float(self._gaussian._epsilon_scalar(delta))
         if delta >= 1.0:
             return 0.0
-        from ..composition.sgm_certified import pair_epsilon
+        from ..composition.sgm_certified import composition_epsilon
 
-        c = self.composition
-        e = pair_epsilon(c.pessimistic, c.pessimistic_error, delta)
+        e = composition_epsilon(self.composition, delta)[1]  # with the far-tail passes where δ needs them
         return min(e, float(self._gaussian._epsilon_scalar(delta))) if self._gaussian_bounds else e
 
     def _bayes_error_bounds(self, pi):

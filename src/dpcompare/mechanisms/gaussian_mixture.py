@@ -69,25 +69,25 @@ class ComposedGaussianMixture(PairMechanism):
         return mixture_tail_bound(self.pair, self.steps)
 
     def _delta_bounds(self, eps):
-        from ..composition.sgm_certified import TAIL_FACTOR, profile_bracket
+        from ..composition.sgm_certified import TAIL_FACTOR, composition_for_profile, profile_bracket
 
         eps = np.asarray(eps, dtype=float)
-        b = profile_bracket(self.composition, eps)
+        c = composition_for_profile(self.composition, eps)  # with the far-tail passes where ``eps`` needs them
+        b = profile_bracket(c, eps)
         hi = np.asarray(b.pessimistic, dtype=float)
         if self._gaussian is not None:
             hi = np.minimum(hi, self._gaussian._delta_bounds(eps)[1])
-        if np.any(hi <= TAIL_FACTOR * self.composition.pessimistic_error):
+        if np.any(hi <= TAIL_FACTOR * c.pessimistic_error):
             hi = np.minimum(hi, self._tail().delta(eps).reshape(hi.shape))
         out = Bracket(hi, np.minimum(b.optimistic, hi))
         return np.asarray(out.optimistic, dtype=float)[()], np.asarray(out.pessimistic, dtype=float)[()]
 
     def _epsilon_scalar(self, delta: float) -> float:
-        from ..composition.sgm_certified import TAIL_FACTOR, pair_epsilon
+        from ..composition.sgm_certified import TAIL_FACTOR, composition_epsilon
 
         if delta >= 1.0:
             return 0.0
-        c = self.composition
-        eps = pair_epsilon(c.pessimistic, c.pessimistic_error, delta)
+        c, eps = composition_epsilon(self.composition, delta)  # with the far-tail passes where δ needs them
         if delta <= TAIL_FACTOR * c.pessimistic_error or not math.isfinite(eps):
             eps = min(eps, self._tail().epsilon(delta))
         return eps if self._gaussian is None else min(eps, float(self._gaussian._epsilon_scalar(delta)))
