@@ -206,8 +206,8 @@ def test_parallel_points_use_one_fft_thread(tmp_path, monkeypatch):
 
     seen: list[int] = []
     build = sgm_compose._build_side
-    monkeypatch.setattr(sgm_compose, "_build_side", lambda part, steps, h, r, workers: (seen.append(workers),
-                                                                                      build(part, steps, h, r, workers))[1])
+    monkeypatch.setattr(sgm_compose, "_build_side", lambda part, steps, h, r, workers, **kw: (
+        seen.append(workers), build(part, steps, h, r, workers, **kw))[1])
     cfg = parse_grid(GRID)
     pt = cfg.points()[0]
     clear_caches()

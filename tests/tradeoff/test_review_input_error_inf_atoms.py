@@ -1,10 +1,11 @@
-"""Review finding: ``compose_coarsened(..., input_tail=...)`` understates η(ε) where the partition has ±∞ masses.
+"""Review finding (fixed): ``compose_coarsened(..., input_tail=...)`` understated η(ε) where the partition has ±∞ masses.
 
 With ``input_tail`` the cells' input error N·‖Δx‖₁ is charged per threshold (tradeoff/input_error.py), and the ±∞
 atoms' term becomes min(caps' rounding, 2N·(q₊∞ + p₋∞)). But the filled pair's +∞ atom is 1 − Σ(composed finite
 Q-mass) ≈ 1 − (Σ q̃)ᴺ, so a relative error r of the cells' masses moves it by ≈ N·r·Σq at *every* ε — which the
 uniform N·‖Δx‖₁ used to cover and neither the per-threshold term (finite atoms above ε only) nor the caps' rounding
-does once q₊∞ + p₋∞ exceeds the caps' rounding. (The subsampled Gaussian's accountant is not affected: it adds
+does once q₊∞ + p₋∞ exceeds the caps' rounding. The ±∞ term is now min(caps' rounding + the lemma's uniform term,
+2N·(q₊∞ + p₋∞)). (The subsampled Gaussian's accountant is not affected: it adds
 N·(q₊∞ + p₋∞) to η itself, composition/sgm_compose.py.)
 
 Truth: beyond every finite composed loss, δ(ε) of the exact N-fold composition is its +∞ atom 1 − (1 − q₊∞)ᴺ
@@ -23,8 +24,6 @@ from dpcompare.tradeoff.input_error import input_tail
 mpmath = pytest.importorskip("mpmath", reason="the exact +∞ atom is evaluated in mpmath")
 
 
-@pytest.mark.xfail(strict=True, reason="review: cap_err = min(caps' rounding, 2N(q₊∞+p₋∞)) misses the cells' input "
-                   "error on the ±∞ atoms once the uniform N·‖Δx‖₁ is replaced by input_tail (compose_coarse.py)")
 def test_per_threshold_input_error_covers_the_inf_atom():
     h, steps, r = 0.5, 4, 1e-6
     lam = np.array([-0.75, -0.25, 0.25, 0.75])  # cell losses (midpoints of the grid intervals of −1 … 1)

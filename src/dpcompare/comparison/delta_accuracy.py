@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,9 +90,8 @@ class DeltaAccuracy:
 def regrid_spacing(m: Any) -> float | None:
     """The default grid spacing of a numeric mechanism whose grid may be chosen from the question (a
     ``SubsampledGaussian`` with p < 1 and neither ``discretization`` nor ``tolerance`` given), else None."""
-    from ..mechanisms.sgm import SubsampledGaussian
-
-    if type(m) is not SubsampledGaussian or not m.grid_from_question:
+    sgm = sys.modules.get("dpcompare.mechanisms.sgm")  # not loaded: m is no SubsampledGaussian (and a closed-form
+    if sgm is None or type(m) is not sgm.SubsampledGaussian or not m.grid_from_question:  # compare loads nothing)
         return None
     from ..composition.sgm_grid import NEGLIGIBLE_MU, check_grid
 

@@ -372,7 +372,9 @@ def _finish(prep: _Prepared, tail_masses: tuple[float, ...]) -> tuple[np.ndarray
         # tradeoff/input_error.py: the exact step is a probability pair, so the composition's ±∞ atoms are
         # ≤ N·(q₊∞ + p₋∞) (×2 for the tails' closed-form error) and the filled pair's are ≥ 0; the part of
         # ‖Δx‖₁ it takes over is replaced by the lemma's term (its uniform part here, its per-ε form in error_at)
-        cap_err = min(cap_err, 2.0 * steps * (step.q_pos_inf + step.p_neg_inf))
+        # the filled ±∞ atoms are 1 − Σ(finite composed masses): the cells' input error moves that sum by at most
+        # the lemma's uniform (total) term, which the caps' rounding does not include
+        cap_err = min(cap_err + input_tail.uniform, 2.0 * steps * (step.q_pos_inf + step.p_neg_inf))
         cells = input_tail.uniform + steps * max(step.err - input_tail.replaced, 0.0) * (1.0 + 4 * U)
     else:
         cells = steps * step.err
