@@ -133,13 +133,16 @@ def test_views_are_consistent_and_valid():
 
 
 def test_extreme_steps_give_finite_answers():
-    """10⁷ steps: finite, ordered, certified values (a coarser explicit grid keeps the test fast)."""
+    """10⁷ steps: finite, ordered, certified values (a coarser explicit grid keeps the test fast; ε at δ = 1e-3,
+    where the FFT's η is far below δ — at δ ≤ 1e-4 the coarser grids and their far-tail passes are consulted,
+    ~75 s here, a slow path recorded in docs/edges.md)."""
     m = SubsampledGaussian(sigma=2.0, sampling_rate=9e-4, steps=1e7, discretization=4e-5)
     lo, hi = m.delta_bounds(EPS)
     assert np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))
     assert np.all(lo <= hi + 1e-9) and hi[0] > 0.5  # δ(0) = TV is large after 10⁷ steps
-    eps = m.epsilon(1e-5)
-    assert math.isfinite(eps) and 5 < eps < 10
+    eps = m.epsilon(1e-3)
+    assert math.isfinite(eps) and 4 < eps < 7
+    assert float(m.delta_bounds(np.array([eps]))[0][0]) <= 1e-3  # δ(ε(δ)) ≤ δ across views
 
 
 def test_absurd_noise_is_a_clear_error_not_nan():

@@ -136,6 +136,12 @@ def sigma_for_epsilon(
         s_gauss = None
     lo, hi = SIGMA_MIN, _sigma_hi(eps, d, n, s_gauss)
     where = f"for sampling_rate={p:g}, steps={n}, delta={d:g}"
+    hidden = -math.expm1(n * math.log1p(-p)) if p < 1 else 1.0  # P(the example is in some batch)
+    if hidden * (1.0 + 1e-12) <= d:  # δ(ε) ≤ δ(0) ≤ TV ≤ that probability for every σ: nothing to calibrate
+        raise ValueError(
+            f"epsilon={eps:g} {where} is met with certified epsilon = 0 by any sigma > 0: the example is in at least "
+            f"one of the {n} batches only with probability {hidden:.3g} <= delta={d:g}; ask for a smaller delta"
+        )
 
     # (b) coarse solve, on log ε_hi − log target: log ε is close to linear in log σ, so the false-position steps
     # of the solver land within a few evaluations (same sign, same feasible set as ε_hi − target)
