@@ -30,8 +30,6 @@ def _real_f(pair: DiscretePair, alpha: float):
     return mpmath.mpf(0)
 
 
-@pytest.mark.xfail(strict=True, reason="review: tradeoff_bounds' upper end is first-order near a vertex after a "
-                   "steep segment (pair.py tradeoff_bounds): below the real f by ≈ u·q")
 def test_tradeoff_upper_end_at_a_vertex_after_a_steep_segment():
     with mpmath.workdps(50):
         pair = DiscretePair.from_masses([1.0 - 1e-9, 1e-9], [1e-6, 1.0 - 1e-6])

@@ -316,6 +316,22 @@ def epsilon(mu: float, delta: float, log_target: float | None = None) -> float:
     return float(res.feasible)
 
 
+def _newton(mu: np.ndarray, e: np.ndarray, target: np.ndarray, idx: np.ndarray) -> None:
+    """Newton's method on log δ_μ(ε) = target, in place on ``e`` at the indices ``idx`` (at most 60 steps, each
+    towards smaller ε and at most halving it; an element stops when its step is within 2 ulps)."""
+    for _ in range(60):
+        ld, lb = log_delta_parts(mu[idx], e[idx])
+        with np.errstate(over="ignore", invalid="ignore"):
+            step = (ld - target[idx]) * np.exp(ld - lb)
+        step = np.where(np.isfinite(step), step, -0.5 * e[idx])
+        new = np.maximum(e[idx] + np.minimum(step, 0.0), 0.5 * e[idx])
+        done = np.abs(new - e[idx]) <= 2.0 * np.spacing(np.maximum(e[idx], 1e-300))
+        e[idx] = new
+        idx = idx[~done]
+        if idx.size == 0:
+            return
+
+
 def epsilon_array(mu: Any, delta: Any) -> np.ndarray:
     """Vectorised :func:`epsilon` (broadcast): vectorised Newton estimates, certified by
     :func:`dpcompare._search.solve_each` (one vectorised check of each estimate's bracket; a scalar
@@ -333,36 +349,14 @@ def epsilon_array(mu: Any, delta: Any) -> np.ndarray:
     with np.errstate(over="ignore", invalid="ignore"):
         e = np.maximum(0.5 * p * p - p * special.ndtri_exp(t), 0.0)
     e = np.where(np.isfinite(e), e, 0.0)
-    idx = np.arange(act.size)
-    for _ in range(60):  # vectorised Newton (step 2)
-        ld, lb = log_delta_parts(p[idx], e[idx])
-        with np.errstate(over="ignore", invalid="ignore"):
-            step = (ld - t[idx]) * np.exp(ld - lb)
-        step = np.where(np.isfinite(step), step, -0.5 * e[idx])
-        new = np.maximum(e[idx] + np.minimum(step, 0.0), 0.5 * e[idx])
-        done = np.abs(new - e[idx]) <= 2.0 * np.spacing(np.maximum(e[idx], 1e-300))
-        e[idx] = new
-        idx = idx[~done]
-        if idx.size == 0:
-            break
+    _newton(p, e, t, np.arange(act.size))  # vectorised Newton (step 2)
     # the estimate moved to where the directed δ meets the target (as :func:`_shift_for_rounding`)
     m, slope = _rounding_margin(p, e, t)
     ok = np.isfinite(m) & np.isfinite(slope) & (slope > 0) & (e > 0)
     if np.any(ok):
         t_shift = np.where(ok, t - m, t)
         e = np.where(ok, e + np.where(ok, m, 0.0) / np.where(ok, slope, 1.0), e)
-        idx = np.flatnonzero(ok)
-        for _ in range(60):
-            ld, lb = log_delta_parts(p[idx], e[idx])
-            with np.errstate(over="ignore", invalid="ignore"):
-                step = (ld - t_shift[idx]) * np.exp(ld - lb)
-            step = np.where(np.isfinite(step), step, -0.5 * e[idx])
-            new = np.maximum(e[idx] + np.minimum(step, 0.0), 0.5 * e[idx])
-            done = np.abs(new - e[idx]) <= 2.0 * np.spacing(np.maximum(e[idx], 1e-300))
-            e[idx] = new
-            idx = idx[~done]
-            if idx.size == 0:
-                break
+        _newton(p, e, t_shift, np.flatnonzero(ok))
 
     def g_vec(x: np.ndarray, which: np.ndarray) -> np.ndarray:
         ld = log_delta(p[which], x)

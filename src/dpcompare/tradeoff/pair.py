@@ -720,7 +720,8 @@ class DiscretePair:
         - the interpolation's own rounding ≤ 8u·|f̂|, 4 subnormal units below the normal range.
 
         f is convex and L is one of its pieces, so f(α) ≥ L(α) also where α sits just outside the real
-        segment: the lower end is sound there too (the upper end is first-order: within s·Δgap of a vertex).
+        segment: the lower end is sound there too. The upper end also allows for α lying, within the vertex's
+        position error E, on the previous (steeper) segment: f(α) ≤ B₁′ + s_prev·(E − (α − a₁′))₊ there.
         Where ŝ is not finite (a width that rounded to 0) f is only bounded through monotonicity:
         f(α) ≥ B₁ − s′·Eα with s′ the next segment's slope.
 
@@ -758,6 +759,16 @@ class DiscretePair:
             lo = np.where(finite, _rnd.lower(v, 0.0, np.where(finite, bound, 0.0)), np.nextafter(mono, -np.inf))
             hi = np.where(finite, _rnd.upper(v, 0.0, np.where(finite, bound, 0.0)),
                           np.nextafter(b[k - 1] + 1.01 * eb[k - 1] + 4.0 * _rnd.TINY, np.inf))
+            # α within the vertex's position error E of a_{k−1} may really lie on the previous (steeper) segment,
+            # where f(α) = B_{k−1} + (A_{k−1} − α)·s_prev ≤ b_{k−1} + Eβ + s_prev·(E − (α − a_{k−1}))₊
+            kp = np.maximum(k - 1, 1)
+            s_prev = np.where(k > 1, (b[kp - 1] - b[kp]) / (a[kp] - a[kp - 1]), 0.0)
+            e_pos = np.where(alpha > 0.5, ec[k - 1] + mass_gap, ea[k - 1]) + u * a[k - 1]
+            near = np.maximum(1.01 * e_pos - (alpha - a[k - 1]), 0.0)
+            prev = b[k - 1] + 1.01 * eb[k - 1] + 1.01 * np.where(near > 0.0, s_prev * near, 0.0) + 4.0 * _rnd.TINY
+            # a previous segment whose width rounded to 0: f is bounded there through monotonicity, f ≤ B_{k−2}
+            prev = np.where(np.isfinite(prev), prev, b[kp - 1] + 1.01 * eb[kp - 1] + 4.0 * _rnd.TINY)
+            hi = np.where(near > 0.0, np.maximum(hi, _rnd.upper(prev, 4.0 * u, 0.0)), hi)
         exact = alpha >= a[-1]  # f(1) = 0 exactly (f(0) = Σ qᵢ is a computed sum: bounded like the others)
         lo = np.where(np.isnan(lo), 0.0, lo)
         return np.where(exact, 0.0, np.maximum(lo, 0.0)), np.where(exact, 0.0, hi)
