@@ -93,6 +93,18 @@ def test_compare_with_a_hyperprior(capsys, prior):
     assert d["delta_ab"]["value"] == pytest.approx(plain.value, abs=1e-12)
 
 
+def test_compare_accuracy_reaches_the_width_asked(capsys):
+    # two composed subsampled Gaussians: the default width is ~1e-3·Δ; --accuracy 2e-6 refines the grid until
+    # each certified bracket is at most that wide, and the two certified brackets overlap
+    a, b = "sgm(sigma=1, p=0.01, steps=100)", "sgm(sigma=1.2, p=0.02, steps=100)"
+    coarse = run_json(capsys, "compare", a, b)
+    fine = run_json(capsys, "compare", a, b, "--accuracy", "2e-6")
+    assert coarse["delta_ab"]["upper"] - coarse["delta_ab"]["lower"] > 2e-6  # the default is coarser
+    for k in ("delta_ab", "delta_ba"):
+        assert fine[k]["upper"] - fine[k]["lower"] <= 2e-6 * (1 + 1e-9)
+        assert fine[k]["lower"] <= coarse[k]["upper"] and coarse[k]["lower"] <= fine[k]["upper"]
+
+
 def test_compare_tolerance_decides_the_verdict(capsys):
     # Δ(A‖B) ≈ 0.0053 and Δ(B‖A) ≈ 0.034: a tolerance between them turns "incomparable" into "b>=a"
     d = run_json(capsys, "compare", "gaussian(mu=1)", "laplace(b=1)", "--tolerance", "0.01")
@@ -239,6 +251,9 @@ def test_integral_float_steps_is_not_an_error(capsys):
         (["compare", "pp()", "bnp()", "--hyperprior", "beta(0, 1)"], "a must be > 0"),
         (["compare", "pp()", "bnp()", "--tolerance", "-1"], "--tolerance must be in [0, 0.5)"),
         (["compare", "pp()", "bnp()", "--tolerance", "nan"], "--tolerance must be in [0, 0.5)"),
+        (["compare", "pp()", "bnp()", "--accuracy", "0"], "--accuracy must be in (0, 1)"),
+        (["compare", "pp()", "bnp()", "--accuracy", "nan"], "--accuracy must be in (0, 1)"),
+        (["compare", "pp()", "bnp()", "--accuracy", "1e-3", "--hyperprior", "jeffreys"], "cannot be combined with --hyperprior"),
         (["describe", "pp()", "--delta", "2"], "delta must be in (0, 1)"),
         (["describe", "pp()", "--delta", "0"], "delta must be in (0, 1)"),
         (["describe", "pp()", "--delta", "nan"], "delta must be finite"),

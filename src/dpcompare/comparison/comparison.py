@@ -286,8 +286,8 @@ def compare(
     """
     check_mechanisms(a, b)
     tol = check_in_interval("tol", tol, 0.0, MAX_TOLERANCE, high_open=True)
-    accuracy = check_accuracy(accuracy)
     h = as_hyperprior(hyperprior)
+    accuracy = check_accuracy(accuracy, weighted=h is not None)
     chosen = delta_accuracy(a, b, accuracy=accuracy, decide=tol) if h is None else None
     if chosen is not None:  # Δ on the grids chosen from it; the crossings on the same grids
         cross: tuple[float, ...] = ()

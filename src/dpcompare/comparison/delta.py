@@ -155,8 +155,8 @@ def _divergences(a: Mechanism, b: Mechanism, hyperprior: Any, tol: Any, both: bo
     tol = check_tolerance(tol)
     from .delta_accuracy import check_accuracy, delta_accuracy  # the grid chosen from Δ (numeric mechanisms only)
 
-    accuracy = check_accuracy(accuracy)
     h = as_hyperprior(hyperprior)
+    accuracy = check_accuracy(accuracy, weighted=h is not None)
     if h is None:
         acc = delta_accuracy(a, b, accuracy=accuracy)
         if acc is not None:

@@ -132,9 +132,14 @@ def _width_at(m: Mechanism, pi: float) -> float:
     return float(np.max(np.asarray(hi) - np.asarray(lo)))
 
 
-def check_accuracy(accuracy: Any) -> float | None:
+def check_accuracy(accuracy: Any, weighted: bool = False) -> float | None:
+    """``accuracy`` validated: None, or an absolute width in (0, 1). The weighted Δ^Ψ (``weighted``) reads the
+    mechanisms' own grids, so an accuracy asked of it is refused rather than ignored."""
     if accuracy is None:
         return None
+    if weighted:
+        raise ValueError("accuracy applies to the unweighted Δ only (with a hyperprior the mechanisms' own grids "
+                         "are used); pass accuracy=None or drop the hyperprior")
     if isinstance(accuracy, bool) or not isinstance(accuracy, (int, float)) or not (0.0 < accuracy < 1.0):
         raise ValueError(f"accuracy must be a number in (0, 1) (an absolute width of Δ's bracket) or None, "
                          f"got {accuracy!r}")

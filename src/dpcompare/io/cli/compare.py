@@ -113,6 +113,10 @@ def compare_cmd(
         Optional[float],
         typer.Option("--tolerance", metavar="T", help="Δ at or below T counts as 0 in the verdict, 0 <= T < 0.5 (default 1e-9); a verdict reached within T says so."),
     ] = None,
+    accuracy: Annotated[
+        Optional[float],
+        typer.Option("--accuracy", metavar="W", help="Certified width wanted for each Δ of numeric (composed) mechanisms, 0 < W < 1 (default: max(1e-3·Δ, 1e-6)); the grid is refined to reach it."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout and nothing else.")] = False,
 ) -> None:
     """Compare A and B: Δ(A‖B), Δ(B‖A), symmetric Δ, Blackwell verdict and crossing priors."""
@@ -125,6 +129,12 @@ def compare_cmd(
         if not 0.0 <= tolerance < MAX_TOLERANCE:  # NaN fails too
             raise ValueError(f"--tolerance must be in [0, {MAX_TOLERANCE:g}) (Δ lies in [0, ½]), got {tolerance:g}")
         kwargs["tol"] = tolerance
+    if accuracy is not None:
+        if not 0.0 < accuracy < 1.0:  # NaN fails too
+            raise ValueError(f"--accuracy must be in (0, 1) (an absolute width of Δ's bracket), got {accuracy:g}")
+        if h is not None:
+            raise ValueError("--accuracy applies to the unweighted Δ only; it cannot be combined with --hyperprior")
+        kwargs["accuracy"] = accuracy
     result = compare(ma, mb, **kwargs)
     if as_json:
         emit_json(result.to_dict())
