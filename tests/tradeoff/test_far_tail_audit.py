@@ -21,6 +21,7 @@ from dpcompare.tradeoff import Rounding
 from dpcompare.tradeoff.compose_coarse import compose_coarsened
 from dpcompare.tradeoff.compose_jump import _S_GRID, _binary_s, chernoff_log_mgf, jump_bulk_bound, s_rounding
 from dpcompare.tradeoff.grid import GridStep, to_pair
+from exact_compose import npow
 
 U = 2.0**-53
 
@@ -90,26 +91,6 @@ def _family(kind: str, seed: int) -> GridStep:
     return _step(lq, h, k_lo, float(rng.choice([0.0, 1e-15, 1e-9, 1e-3])))
 
 
-def _npow(x: list, n: int) -> list:
-    def conv(a, b):
-        out = [0] * (len(a) + len(b) - 1)
-        for i, u in enumerate(a):
-            if u:
-                for k, v in enumerate(b):
-                    if v:
-                        out[i + k] += u * v
-        return out
-
-    res, base = None, x
-    while n:
-        if n & 1:
-            res = base if res is None else conv(res, base)
-        n >>= 1
-        if n:
-            base = conv(base, base)
-    return res
-
-
 @pytest.mark.parametrize(
     "kind,seed,steps",
     [("heavy", 1, 8), ("heavy", 5, 32), ("span", 2, 4), ("span", 6, 16), ("sparse", 3, 8), ("sparse", 7, 64)],
@@ -124,7 +105,7 @@ def test_filled_pair_against_exact(kind, seed, steps):
         with np.errstate(over="ignore"):
             xq = [mpmath.mpf(float(v)) for v in np.exp(step.log_p + step.losses)]
             xp = [mpmath.mpf(float(v)) for v in np.exp(step.log_p)]
-        q, p = _npow(xq, steps), _npow(xp, steps)
+        q, p = npow(xq, steps), npow(xp, steps)
         q_inf, p_inf = 1 - mpmath.fsum(xq) ** steps, 1 - mpmath.fsum(xp) ** steps
         i0, h = steps * step.k_lo, step.h
         lz = [(i0 + i) * h for i in range(len(q))]

@@ -7,8 +7,6 @@ where the perturbation is large against the tail mass but η(ε) no longer carri
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 
@@ -16,6 +14,7 @@ from dpcompare.tradeoff import Rounding
 from dpcompare.tradeoff.compose_coarse import compose_coarsened
 from dpcompare.tradeoff.grid import U, StepPartition, pessimistic_step, to_pair
 from dpcompare.tradeoff.input_error import input_tail
+from exact_compose import npow
 
 mpmath = pytest.importorskip("mpmath", reason="the exact split and N-fold composition are computed in mpmath")
 
@@ -57,24 +56,6 @@ def _exact_split(p, q, tail_lo, tail_hi):
     return sp, sq, p_neg, q_pos
 
 
-def _npow(x, n):
-    def conv(a, b):
-        out = [mpmath.mpf(0)] * (len(a) + len(b) - 1)
-        for i, u in enumerate(a):
-            for k, v in enumerate(b):
-                out[i + k] += u * v
-        return out
-
-    res, base = None, x
-    while n:
-        if n & 1:
-            res = base if res is None else conv(res, base)
-        n >>= 1
-        if n:
-            base = conv(base, base)
-    return res
-
-
 @pytest.mark.parametrize(
     "signs,steps,factor,r", [("adverse", 8, 1, 1e-5), ("random", 6, 1, 1e-5), ("adverse", 6, 3, 1e-5), ("random", 4, 2, 1e-5),
                              ("exact", 8, 1, 0.0), ("exact", 5, 2, 0.0)])
@@ -85,7 +66,7 @@ def test_perturbed_cells_bounded_per_threshold(signs, steps, factor, r):
         p, q, tail_lo, tail_hi = _exact_cells()
         sp, sq, p_neg, q_pos = _exact_split(p, q, tail_lo, tail_hi)
         assert p_neg >= 0 and q_pos >= 0
-        comp_q, comp_p = _npow(sq, steps), _npow(sp, steps)
+        comp_q, comp_p = npow(sq, steps), npow(sp, steps)
         q_inf, p_inf = 1 - (1 - q_pos) ** steps, 1 - (1 - p_neg) ** steps
         i0 = steps * K_LO
         lz = [(i0 + i) * H for i in range(len(comp_q))]

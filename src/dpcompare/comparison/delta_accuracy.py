@@ -21,7 +21,8 @@ set by the two mechanisms' Bayes-error brackets near the maximiser π* only (R_A
    costs more than the default grid); with it, down to 1/MAX_REFINE of the default (within the FFT limit).
 
 Every bracket computed is certified, so their intersection is: the result is [max L, min U] with the
-estimate of the finest grid clamped into it. The bracket reported is the accuracy achieved.
+estimate of the finest grid clamped into it (:func:`intersect`; disjoint brackets would mean one of them is
+wrong, and raise :class:`BracketsDisagree`). The bracket reported is the accuracy achieved.
 
 >>> from dpcompare.mechanisms.sgm import SubsampledGaussian
 >>> r = delta_accuracy(SubsampledGaussian(1.0, 0.1, 10), SubsampledGaussian(1.0, 0.2, 10))
@@ -42,7 +43,7 @@ import numpy as np
 from ..mechanisms.base import Mechanism
 from .delta import DeltaResult, delta_pairs, widen, widening
 
-__all__ = ["DeltaAccuracy", "delta_accuracy", "regrid_spacing"]
+__all__ = ["BracketsDisagree", "DeltaAccuracy", "delta_accuracy", "intersect", "regrid_spacing"]
 
 #: default relative accuracy of Δ: the certified width asked for is REL_DEFAULT·Δ_upper (Δ to ~3 digits)
 REL_DEFAULT = 1e-3
@@ -188,10 +189,7 @@ def delta_accuracy(a: Mechanism, b: Mechanism, *, accuracy: float | None = None,
         new = [widen(r, *cur) for r in delta_pairs(pa, pb)]
         for i, r in enumerate(new):
             o = best[i]
-            if o is not None:  # both certified: their intersection is
-                lo, up = max(o.lower, r.lower), min(o.upper, r.upper)
-                r = DeltaResult(min(max(r.value, lo), up), lo, up, r.pi, r.certified and o.certified)
-            best[i] = r
+            best[i] = r if o is None else intersect(o, r, "Δ(A‖B)" if i == 0 else "Δ(B‖A)")
         ab, ba = best
         assert ab is not None and ba is not None
         floor = ETA_FLOOR * eta
@@ -207,6 +205,28 @@ def delta_accuracy(a: Mechanism, b: Mechanism, *, accuracy: float | None = None,
     assert best[0] is not None and best[1] is not None
     factors = tuple(None if h is None else _factor(m, h) for m, h in zip(built, h0))
     return DeltaAccuracy(best[0], best[1], (float(target[0]), float(target[1])), factors, attempts, built)
+
+
+class BracketsDisagree(RuntimeError):
+    """Two certified brackets of the same Δ do not overlap: one of them is wrong (an internal bug, not the
+    caller's input)."""
+
+
+def intersect(old: DeltaResult, new: DeltaResult, what: str = "Δ") -> DeltaResult:
+    """The intersection [max L, min U] of two certified brackets of the same Δ (both contain it, so their
+    intersection does), the newer estimate clamped into it. Disjoint brackets cannot both contain Δ:
+    :class:`BracketsDisagree` (a ``RuntimeError`` naming both) instead of an inverted bracket.
+
+    >>> r = intersect(DeltaResult(0.2, 0.1, 0.3, 0.5), DeltaResult(0.25, 0.2, 0.4, 0.5))
+    >>> r.lower, r.value, r.upper
+    (0.2, 0.25, 0.3)
+    """
+    lo, up = max(old.lower, new.lower), min(old.upper, new.upper)
+    if not lo <= up:  # also a NaN end
+        raise BracketsDisagree(
+            f"internal consistency error: two certified brackets of {what} do not overlap: [{old.lower!r}, {old.upper!r}] "
+            f"(coarser grid) and [{new.lower!r}, {new.upper!r}] (finer grid); one of them is wrong — please report it")
+    return DeltaResult(min(max(new.value, lo), up), lo, up, new.pi, new.certified and old.certified)
 
 
 def _next_factors(cur, c, c_min, short) -> list[float | None]:

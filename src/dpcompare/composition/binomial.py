@@ -1,4 +1,4 @@
-"""Exact N-fold composition of a pair with two finite atoms (randomized response, ε-DP, (ε, δ)-DP).
+"""Certified N-fold composition of a pair with two finite atoms (randomized response, ε-DP, (ε, δ)-DP).
 
 One step: P-masses pₐ, p_b at losses ℓₐ < ℓ_b, Q-masses qₐ = pₐe^{ℓₐ}, q_b = p_b e^{ℓ_b}, and possibly
 P-mass p₋∞ at ℓ = −∞ and Q-mass q₊∞ at ℓ = +∞. N independent steps with j outcomes at ℓ_b and N − j at
@@ -22,6 +22,23 @@ Bayes error R(π) of the stored pair is within η = Σᵢ rᵢ·(pᵢ + qᵢ) + 
 (δ: |Σ_{ℓᵢ>ε} Δqᵢ − e^ε Δpᵢ| ≤ Σ rᵢ(qᵢ + e^ε pᵢ) ≤ 2Σ rᵢqᵢ; R: |Σ Δmin(πpᵢ, (1−π)qᵢ)| ≤ Σ rᵢ·max(pᵢ, qᵢ)),
 plus the atoms left out (below e^{−800} on both sides, :func:`binomial_window`).
 
+The one-step pair's doubles are not the mechanism's real numbers either (log(1/(1+e)) is rounded; a
+parameter like log 3 is too), and N steps multiply their error. Let the true one-step log-masses be
+log p̃ᵥ = log pᵥ + αᵥ, log q̃ᵥ = log qᵥ + βᵥ (v ∈ {a, b}), |αᵥ| ≤ e(log pᵥ), |βᵥ| ≤ e(log qᵥ), where e is
+the input error (:func:`input_log_error`: 32u·(1 + |x|) per log-mass by default). The true loss is
+ℓ̃ᵥ = log q̃ᵥ − log p̃ᵥ, so |ℓᵥ − ℓ̃ᵥ| ≤ e_ℓᵥ = e(log pᵥ) + e(log qᵥ) + |ℓᵥ − (log qᵥ − log pᵥ)| (the last term,
+the stored pair's own inconsistency, is computed, with its rounding). Then, for the atom with j outcomes b:
+
+    log P̃ⱼ − log Pⱼ = (N − j)·αₐ + j·α_b,   so |·| ≤ (N − j)·e(log pₐ) + j·e(log p_b) ≤ N·max e(log p),
+
+the same for Q with β, and |L̃ⱼ − Lⱼ| ≤ (N − j)·e_ℓₐ + j·e_ℓ_b: a relative error u in a one-step mass is a
+relative error ≤ e^{N·u} − 1 ≤ N·u·e^{N·u} in a composed mass (N·u·(1 + N·u) for N·u ≤ 1). A loss error d
+enters like a relative mass error e^{|d|} − 1: an atom's δ-term q·(1 − e^{ε−ℓ}) moves by ≤ q·(e^{|d|} − 1),
+also where ℓ and ℓ̃ lie on either side of ε (there |q̃ − e^ε p̃| = p̃·|e^{ℓ̃} − e^ε| ≤ q̃·(e^{|d|} − 1)); R(π)
+reads the masses only. So these terms are added to each atom's log-error eᵢ before η is formed. The ±∞ masses 1 − s^N: log s̃ − log s lies
+between min αᵥ and max αᵥ (s = pₐ + p_b), so s̃^N = s^N·e^{θ}, |θ| ≤ N·max e(log pᵥ), and 1 − s^N is off by
+≤ (e^{N·max e} − 1)·s^N (Q: with β). With e = 32u·(1 + |x|) this is ≈ 1e-8·(P + Q) at N = 10⁶, ε₀ = 1.
+
 >>> import dpcompare as dc, math
 >>> pair, eta = compose_two_atoms(dc.RandomizedResponse(eps=1.0).pairs()[0], 10)
 >>> pair.size, bool(eta < 1e-12)
@@ -43,10 +60,15 @@ U = 2.0**-53
 #: atoms whose P- and Q-log-masses are both below this are left out (their mass, < e^{−800}·(N+1), is
 #: below the smallest double for N < 10¹⁵ and is added to η as one subnormal)
 LOG_MASS_FLOOR = -800.0
-#: largest |composed loss| N·max|ℓ| the exact route serves: each loss is rounded by ≈ u·|ℓ|, which enters η
+#: the declared input error of the one-step pair: each log-mass x is within INPUT_ULPS·u·(1 + |x|) of the
+#: mechanism's real value (the package's builders of two-atom pairs, ``mechanisms.discrete._rr_pair`` and
+#: ``mechanisms.events.randomized_response_pair`` with ``DiscretePair.from_atoms``, are within ≈ 15u·(1 + |x|),
+#: first order, with 4 ulp per elementary function: twice that)
+INPUT_ULPS = 32.0
+#: largest |composed loss| N·max|ℓ| the binomial route serves: each loss is rounded by ≈ u·|ℓ|, which enters η
 #: as a relative error of the atom's masses (≤ 2e-8 here); beyond, the caller takes another route
 MAX_ABS_LOSS = 1e8
-#: largest number of atoms the exact route builds (≈ 130 MB of working arrays); beyond, the caller
+#: largest number of atoms the binomial route builds (≈ 130 MB of working arrays); beyond, the caller
 #: takes another route
 MAX_ATOMS = 1 << 20
 
@@ -217,19 +239,45 @@ def two_atom_window(pair: DiscretePair, steps: int) -> int:
     return sum(hi - lo + 1 for lo, hi in _atom_indices(lpa, lpb, lqa, lqb, steps))
 
 
+def _inconsistency(loss: float, log_p: float, log_q: float) -> float:
+    """|ℓ − (log q − log p)| of one stored atom, plus the rounding of computing it (an upper bound)."""
+    if not (math.isfinite(log_p) and math.isfinite(log_q)):
+        return 0.0
+    return abs(loss - (log_q - log_p)) * (1 + 2 * U) + 2 * U * (abs(log_q) + abs(log_p) + abs(loss))
+
+
 class LossesNotDistinct(ValueError):
-    """The composed losses of a two-atom step coincide in double precision: the exact route does not apply."""
+    """The composed losses of a two-atom step coincide in double precision: the binomial route does not apply."""
 
 
-def compose_two_atoms(pair: DiscretePair, steps: int) -> tuple[DiscretePair, float]:
-    """(the composed pair, η): ``steps`` compositions of an exact pair with one or two finite atoms
-    (module docstring), every δ and Bayes error of the returned pair within η of the truth."""
+def input_log_error(x: float) -> float:
+    """The declared input error of one one-step log-mass x (``INPUT_ULPS``·u·(1 + |x|); 0 for x = −∞, an
+    absent atom).
+
+    >>> input_log_error(0.0) == 32 * 2.0**-53
+    True
+    """
+    return 0.0 if not math.isfinite(x) else INPUT_ULPS * U * (1.0 + abs(x))
+
+
+def compose_two_atoms(pair: DiscretePair, steps: int, *, input_error: float | None = None) -> tuple[DiscretePair, float]:
+    """(the composed pair, η): ``steps`` compositions of a pair with one or two finite atoms (module
+    docstring), every δ and Bayes error of the returned pair within η of the true mechanism's, certified.
+
+    ``input_error``: a bound on the absolute error of each one-step log-mass (the same for all four); None
+    takes :func:`input_log_error` of each, 0.0 treats the pair's doubles as exact (a caller that charges the
+    inputs' rounding itself, like ``randomized_response.compose_randomized_response``)."""
     if pair.size not in (1, 2):
         raise ValueError(f"compose_two_atoms needs a pair with one or two finite atoms, got {pair.size}")
     n = int(steps)
     if n < 1:
         raise ValueError(f"steps must be an integer >= 1, got {steps!r}")
     la, lb, lpa, lpb, lqa, lqb = _two_atom_sides(pair)
+    # the one-step inputs' error (module docstring): per log-mass, and per loss from the two log-masses
+    ein = input_log_error if input_error is None else (lambda x: 0.0 if not math.isfinite(x) else float(input_error))
+    e_pa, e_pb, e_qa, e_qb = ein(lpa), ein(lpb), ein(lqa), ein(lqb)
+    e_la = e_pa + e_qa + _inconsistency(la, lpa, lqa) if e_pa + e_qa > 0 else 0.0
+    e_lb = e_pb + e_qb + _inconsistency(lb, lpb, lqb) if e_pb + e_qb > 0 else 0.0
     log_sp, log_sq = float(np.logaddexp(lpa, lpb)), float(np.logaddexp(lqa, lqb))
     # log s carries the rounding of logaddexp (≤ 8u·(1 + |log s|), elementary functions within 4 ulp), and the
     # binomial's probabilities π = e^{log b − log s}, ρ = e^{log a − log s} inherit it: Loader's m + m′ − n
@@ -241,7 +289,7 @@ def compose_two_atoms(pair: DiscretePair, steps: int) -> tuple[DiscretePair, flo
     q_inf = 1.0 if log_sq == -math.inf else max(0.0, -math.expm1(n * log_sq))
     if not math.isfinite(lpb):  # one atom: N·ℓₐ with masses s^N
         log_p, log_q = np.array([n * lpa]), np.array([n * lqa])
-        err = np.array([4 * U * (abs(n * lpa) + abs(n * lqa) + abs(n * la))])
+        err = np.array([4 * U * (abs(n * lpa) + abs(n * lqa) + abs(n * la)) + n * (max(e_pa, e_qa) + e_la)])
         loss = np.array([n * la])
         kept_out = 0
     else:
@@ -258,8 +306,12 @@ def compose_two_atoms(pair: DiscretePair, steps: int) -> tuple[DiscretePair, flo
         else:
             loss = n * la + jf * (lb - la)
             loss_err = 4 * U * (abs(n * la) + jf * abs(lb - la))
-        err = np.maximum(ep + sp_err + 4 * U * (np.abs(log_p) + abs(n * log_sp)),
-                         eq + sq_err + 4 * U * (np.abs(log_q) + abs(n * log_sq))) + loss_err
+        # the inputs: (N − j)·e(a) + j·e(b) for each log-mass and for the loss (module docstring)
+        in_p = (n - jf) * e_pa + jf * e_pb
+        in_q = (n - jf) * e_qa + jf * e_qb
+        in_l = (n - jf) * e_la + jf * e_lb
+        err = np.maximum(ep + sp_err + in_p + 4 * U * (np.abs(log_p) + abs(n * log_sp)),
+                         eq + sq_err + in_q + 4 * U * (np.abs(log_q) + abs(n * log_sq))) + loss_err + in_l
         keep = (log_p > LOG_MASS_FLOOR) | (log_q > LOG_MASS_FLOOR)
         kept_out += int(np.count_nonzero(~keep))
         loss, log_p, log_q, err = loss[keep], log_p[keep], log_q[keep], err[keep]
@@ -269,10 +321,11 @@ def compose_two_atoms(pair: DiscretePair, steps: int) -> tuple[DiscretePair, flo
         rel = np.expm1(err)
         eta = float(np.sum(rel * (np.exp(log_p) + np.exp(log_q))))
     eta += (loss.size + 8) * U + (5e-324 if kept_out else 0.0)
-    # the ±∞ masses 1 − s^N: off by ≤ (e^{1.01·N·err(log s)} − 1)·s^N
-    eta += math.expm1(1.01 * sp_err) * (1.0 - p_inf) + math.expm1(1.01 * sq_err) * (1.0 - q_inf)
+    # the ±∞ masses 1 − s^N: off by ≤ (e^{1.01·N·err(log s)} − 1)·s^N, err(log s) with the inputs' max e
+    sp_in, sq_in = n * max(e_pa, e_pb), n * max(e_qa, e_qb)
+    eta += math.expm1(1.01 * (sp_err + sp_in)) * (1.0 - p_inf) + math.expm1(1.01 * (sq_err + sq_in)) * (1.0 - q_inf)
     out = DiscretePair(loss, log_p, p_inf, q_inf, exact_log_q=log_q)
     return out, eta * (1 + 1e-6)
 
 
-__all__ = ["LossesNotDistinct", "compose_two_atoms", "two_atom_window", "binomial_log_pmf", "binomial_window", "stirlerr", "bd0", "MAX_ABS_LOSS", "MAX_ATOMS"]
+__all__ = ["LossesNotDistinct", "compose_two_atoms", "input_log_error", "INPUT_ULPS", "two_atom_window", "binomial_log_pmf", "binomial_window", "stirlerr", "bd0", "MAX_ABS_LOSS", "MAX_ATOMS"]

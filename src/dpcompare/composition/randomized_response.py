@@ -138,7 +138,7 @@ def compose_randomized_response(noise_parameter: float, num_buckets: int, count:
     if k == 2:
         one = DiscretePair.from_atoms(np.array([-big_l, big_l]), np.array([lk, lo]), p_neg_inf=0.0, q_pos_inf=0.0,
                                       log_q=np.array([lo, lk]))
-        pair, eta = compose_two_atoms(one, n)
+        pair, eta = compose_two_atoms(one, n, input_error=0.0)  # the inputs' rounding: eta_step, from _step_logs
         return pair, eta + eta_step
     ls, lr = logs["s"][0], logs["rest"][0]
     lo_s, lk_s = logs["other|s"][0], logs["keep|s"][0]

@@ -397,6 +397,32 @@ def _upper_end(sigma: float, p: float, steps: int, e: np.ndarray, h0: float, rel
     return DeltaAnswer(hi, np.zeros_like(hi), e, float(h_used), attempts)
 
 
+def delta_for_tolerance(sigma: float, p: float, steps: int, eps, tolerance: float) -> DeltaAnswer | None:
+    """Certified upper end of δ(ε) of N steps of SGM(σ, p) on a grid chosen for the width target ``tolerance`` at
+    the ε asked (``sgm_certified.certified_delta(…, tolerance=τ)``), or None where this route does not apply (p = 1,
+    μ = √N/σ negligible, or the grid 2·h₀ cannot be built: the caller then composes the worst-case grid of
+    ``sgm_grid.discretization_for_tolerance``).
+
+    :func:`_upper_end` with the width target min(δ_hi, τ) (``rel_tol`` 1: a τ above δ itself asks for δ to within
+    itself): h₀'s pessimistic side, Richardson's estimate x₀(ε) of its excess (:func:`richardson_excess`, at the ε
+    asked), and h₀/k with k = ⌈√(x₀/(EXCESS_SHARE·τ))⌉, k ≤ MAX_SPACING_REFINE and within the FFT limit; δ is the
+    minimum of the certified upper ends composed. ``discretization_for_tolerance`` instead assumes the worst-case
+    excess K_EXCESS·√N·h²/s (its ∂δ/∂μ ≤ 1/√(2π)) at every ε, which over-refines where δ is small (δ ≈ 1e-5–1e-3:
+    ∂δ/∂μ is far below its maximum there); like it, the estimate only chooses the grid (the excess aimed at is
+    ≈ 0.6·τ, not certified), the δ returned is certified whatever the grid.
+
+    >>> a = delta_for_tolerance(1.0, 0.01, 300, [1.0], 1e-8)
+    >>> bool(0.0 < a.delta[0] < 1e-2) and a.discretization <= default_discretization(1.0, 0.01, 300)
+    True
+    """
+    e = np.asarray(eps, dtype=float)
+    if p >= 1.0 or not math.sqrt(steps) / sigma > NEGLIGIBLE_MU:
+        return None
+    h0 = default_discretization(float(sigma), float(p), int(steps))
+    k_cap = _max_refine(float(sigma), float(p), int(steps), h0, MAX_SPACING_REFINE)
+    return _upper_end(float(sigma), float(p), int(steps), e, h0, 1.0, float(tolerance), k_cap, 1)
+
+
 def _check(sigma, p, steps, rel_tol) -> None:
     if not (isinstance(rel_tol, (int, float)) and not isinstance(rel_tol, bool) and 0.0 < rel_tol <= 0.5):
         raise ValueError(f"rel_tol must be in (0, 0.5], got {rel_tol!r}")

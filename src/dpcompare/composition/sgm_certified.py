@@ -335,14 +335,22 @@ def certified_delta(
 ) -> np.ndarray:
     """Certified upper bound of the symmetrised δ(ε) of N steps of SGM(σ, p), pessimistic side only:
     max(δ_rem, δ_add) of the pessimistic pair + its error bound η, and the Chernoff tail bound where that
-    is smaller (tradeoff/compose.py steps 7 and 9). ``tolerance`` chooses the grid
-    (:func:`discretization_for_tolerance`).
+    is smaller (tradeoff/compose.py steps 7 and 9). ``tolerance`` (a width target) chooses the grid at the ε asked
+    (``sgm_accuracy.delta_for_tolerance``: Richardson's estimate of the default grid's excess there; the worst-case
+    grid of :func:`discretization_for_tolerance` where that route does not apply).
 
     >>> d = certified_delta(1.0, 0.01, 100, [0.5, 1.0])
     >>> bool(d[0] > d[1] > 0)
     True
     """
     eps = np.asarray(eps, dtype=float)
+    tol = check_grid_choice(discretization, tolerance)[1]
+    if tol is not None:
+        from .sgm_accuracy import delta_for_tolerance  # the grid chosen at the ε asked
+
+        ans = delta_for_tolerance(sigma, p, steps, eps, tol)
+        if ans is not None:
+            return np.asarray(ans.delta, dtype=float)
     side = pessimistic_side(sigma, p, steps, _spacing(sigma, p, steps, discretization, tolerance))
     side = side_for_profile(side, eps)
     hi = np.minimum(np.maximum(side.pair.delta(eps), side.swapped.delta(eps)) + side.error_at(eps), 1.0)

@@ -9,9 +9,10 @@ pairs included, in benchmarks/bench_composed_laplace.py). Its two pairs are cert
 subsampled Gaussian's (tradeoff/compose.py): R_pess − η ≤ R ≤ R_opt + η at every π, η =
 ``numerical_error``, so every view and every Δ against it carries a bracket containing the truth.
 
-A step with one or two finite atoms (randomized response, ε-DP, (ε, δ)-DP) is composed exactly instead:
-the binomial pair of composition/binomial.py, with η its a-priori rounding bound (no grid; up to 2²⁰ atoms
-and composed losses up to 1e8, beyond which the grid route is taken).
+A step with one or two finite atoms (randomized response, ε-DP, (ε, δ)-DP) is composed in closed form
+instead: the binomial pair of composition/binomial.py, certified with η its a-priori bound on the rounding
+of the binomial sums and of the one-step pair's own doubles, N times over (no grid; up to 2²⁰ atoms and
+composed losses up to 1e8, beyond which the grid route is taken).
 
 The composition of the symmetric one-step pair is the mechanism's (f-DP composition, Dong, Roth & Su
 2022, Thm 3.2: the N-fold product of the pair that attains f is the pair that attains f^⊗N).
@@ -127,8 +128,8 @@ class Composed(PairMechanism):
                 "(where N·KL reaches it; ε(δ) is still answered by the pure-DP bound)")
 
     def _two_atom_composition(self, pair: DiscretePair):
-        """The exact binomial composition of a step with one or two finite atoms (randomized response,
-        ε-DP, (ε, δ)-DP: composition/binomial.py), or None where it does not apply or would build more
+        """The certified binomial composition of a step with one or two finite atoms (randomized response,
+        ε-DP, (ε, δ)-DP: composition/binomial.py, η including the one-step inputs' rounding), or None where it does not apply or would build more
         than ``MAX_ATOMS`` atoms (checked before any allocation); ``discretization`` is not used there."""
         from ..composition.binomial import MAX_ABS_LOSS, MAX_ATOMS, LossesNotDistinct, compose_two_atoms, two_atom_window
         from ..composition.sgm_certified import CertifiedComposition

@@ -1,6 +1,6 @@
 """N-fold k-ary randomized response (dp-accounting's ``SelfComposedDpEvent(RandomizedResponseDpEvent)``) as
-its exact composed pair with the pair's a-priori rounding bound η (composition/randomized_response.py
-``compose_randomized_response``): every view is widened by η like ``Composed``'s (R_pess − η ≤ R ≤ R_opt + η).
+its certified composed pair with η, the a-priori bound on the rounding of the multinomial sums and of the
+one-step inputs, N times over (composition/randomized_response.py ``compose_randomized_response``): every view is widened by η like ``Composed``'s (R_pess − η ≤ R ≤ R_opt + η).
 
 >>> m = ComposedRandomizedResponse.of(0.5, 2, 20)
 >>> lo, hi = m.delta_bounds(0.0)
@@ -19,7 +19,7 @@ from .composed import Composed
 
 @dataclass(frozen=True, repr=False)
 class ComposedRandomizedResponse(Composed):
-    """``Composed`` of the one-step randomized-response pair whose composition is the exact pair with η."""
+    """``Composed`` of the one-step randomized-response pair whose composition is the certified pair with η."""
 
     noise_parameter: float = field(default=0.5, kw_only=True)
     num_buckets: int = field(default=2, kw_only=True)

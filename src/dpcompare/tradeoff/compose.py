@@ -590,14 +590,7 @@ def _remove_excess(log_p: np.ndarray, L: np.ndarray, p_max: float, q_max: float)
         excess = q_tot - q_max
         removed += excess
         idx = np.flatnonzero(fin)[::-1]
-        qv = np.exp(log_q[idx])
-        cum = np.cumsum(qv)
-        cut = int(np.searchsorted(cum, excess, side="left"))
-        log_p[idx[:cut]] = -np.inf
-        if cut < idx.size:
-            left = cum[cut] - excess
-            j = idx[cut]
-            log_p[j] = math.log(left) - L[j] if left > 0 else -np.inf
+        _cut_mass(log_p, idx, np.exp(log_q[idx]), excess, L)
     fin = np.isfinite(log_p)
     if not np.any(fin):
         return removed
@@ -606,15 +599,24 @@ def _remove_excess(log_p: np.ndarray, L: np.ndarray, p_max: float, q_max: float)
         excess = p_tot - p_max
         removed += excess
         idx = np.flatnonzero(fin)
-        pv = np.exp(log_p[idx])
-        cum = np.cumsum(pv)
-        cut = int(np.searchsorted(cum, excess, side="left"))
-        log_p[idx[:cut]] = -np.inf
-        if cut < idx.size:
-            left = cum[cut] - excess
-            j = idx[cut]
-            log_p[j] = math.log(left) if left > 0 else -np.inf
+        _cut_mass(log_p, idx, np.exp(log_p[idx]), excess, None)
     return removed
+
+
+def _cut_mass(log_p: np.ndarray, idx: np.ndarray, mass: np.ndarray, excess: float, L: np.ndarray | None) -> None:
+    """Take ``excess`` of the measure whose masses at the atoms ``idx`` (in the order they are taken) are ``mass``
+    (in place on ``log_p``): whole atoms first, then the part of the next one; the Q-measure (``L`` given, the
+    atoms' losses) is written back as log P = log Q − L."""
+    cum = np.cumsum(mass)
+    cut = int(np.searchsorted(cum, excess, side="left"))
+    log_p[idx[:cut]] = -np.inf
+    if cut < idx.size:
+        left = cum[cut] - excess
+        j = idx[cut]
+        if not left > 0:
+            log_p[j] = -np.inf
+        else:
+            log_p[j] = math.log(left) - L[j] if L is not None else math.log(left)
 
 
 
