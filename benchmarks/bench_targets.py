@@ -43,6 +43,24 @@ search (tradeoff/pair.py, log space). The same question asked again (a new ``Sub
 (``composition.sgm_compose.pessimistic_side``, 16 entries) in a few ms: that is how a user who re-asks meets it,
 and the "same σ" warm rows measure it.
 
+Profile of the thm3 job (cold, both directions), this tree against the previous commit's (``--before``): CPU per
+stage (``time.process_time`` around each function, medians of 3 fresh processes each, ``OMP_NUM_THREADS=1``,
+load ≈ 10 on 2 cores; the stages that did not change differ by noise only):
+
+    tradeoff/compose.py  power_spectrum, 8 passes (Q and P, both sides, both mechanisms)       0.09 s (was 1.12)
+        was: full real FFTs of 2 239 488 / 3 499 200 points for inputs of 26 482 / 8 160 points and 113 / 114 live
+        entries; now tradeoff/low_band_dft.py: a length-n/s rFFT certifies every entry above the band dead, the band
+        (162 / 216 entries) is summed directly (band_dft 0.06 s of the 0.09 s)
+    composition/sgm_step.py  sgm_partition (one-step cell masses)                              0.09 s
+    tradeoff/grid.py  optimistic_step (the greedy merge, 228 k and 55 k cells)                   0.09 s
+    tradeoff/compose_coarse.py  _finish (coarse read-out)                                        0.03 s
+    tradeoff/compose.py  chernoff_window                                                         0.02 s
+    comparison/delta.py  delta_pairs (Δ from the merged breakpoints)                             0.01 s
+    imports (dpcompare.comparison, mechanisms.sgm, composition)                                  0.09 s
+    total after numpy + scipy.special                                                            0.49 s (was 1.74)
+
+Peak RSS 91 MB (was 206 MB: the full transforms' n-point complex arrays).
+
 Usage:
     python benchmarks/bench_targets.py [--repeat 3] [--json] [--only eps,delta,...]
     python benchmarks/bench_targets.py --quick            # smoke test: small jobs, 1 round

@@ -68,7 +68,10 @@ Argument, in numbered steps (the code follows the numbering)
    Two refinements (:func:`power_spectrum`): an entry whose bound (|ĉ| + e_f)ᴺ is ≤ e^{−700} is *dead*
    (set to 0, its truth bounded by e^{−700}), so the power is taken on the few hundred live entries
    only; and the ~10 live entries with the largest perturbation term N·e_f·|ĉ|^{N−1} are recomputed
-   by a direct DFT summed in 80-bit extended precision, whose error is 3u·‖x‖₁ instead of e_f.
+   by a direct DFT summed in 80-bit extended precision, whose error is 3u·‖x‖₁ instead of e_f. A single step
+   on few grid points of a long transform (N ≈ 10⁶: 3·10⁴ of 2·10⁶) is not transformed in full: the entries
+   below a band edge are computed directly and every other one is certified dead from a shorter transform and
+   the input's second moment (:mod:`dpcompare.tradeoff.low_band_dft`).
 7. **Certificate.** For one atom, min(π·p, (1−π)·q) changes by at most max(|Δp|, |Δq|) and, since
    p = q·e^{−L}, by at most |Δq| if L ≥ 0 and |Δp| if L < 0. Hence every R of the returned pair is
    within ``numerical_error`` η of the exact composed grid pair of step 2 or 3, uniformly in π, with
