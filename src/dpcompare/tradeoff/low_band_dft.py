@@ -187,6 +187,11 @@ def low_band(x: np.ndarray, n: int, level: float, workers: int = 1) -> LowBand |
     j0 = float(round(float(np.sum(j * x)) / m))
     m2 = float(np.sum((j - j0) ** 2 * x)) * (1.0 + 2.0 * _gamma(size + 4))  # ≥ Σ xⱼ(j − j₀)² (squares exact)
     curv = (2.0 * math.pi / n) ** 2 * m2 * (1.0 + 8 * U)  # ≥ max|Y''|
+    budget = COST_RATIO * n * math.log2(n)
+    # the band edge a Gaussian of this variance would have, |X(k)| ≈ ‖x‖₁·e^{−(2πk/n)²·var/2} = level: only a
+    # predictor (the certificate below decides), to skip the samples where the band could not pay for itself
+    if m2 > 0.0 and n / (2.0 * math.pi) * math.sqrt(2.0 * gap * m / m2) * size > budget:
+        return None
     s_max = math.sqrt(8.0 * GAP_SHARE * gap * m / curv) if curv > 0.0 else float(n)
     s = _sample_step(n, size, s_max)
     if s <= 1:
@@ -204,7 +209,7 @@ def low_band(x: np.ndarray, n: int, level: float, workers: int = 1) -> LowBand |
     # the entries below the end of the last uncertified interval are computed; its end is covered by the next
     # interval, or, where it is the last one, is the Nyquist end itself (then the band runs to n/2 inclusive)
     count = 1 if not bad.size else (n // 2 + 1 if int(bad[-1]) == bound.size - 1 else s * (int(bad[-1]) + 1))
-    if count > n // 2 + 1 or count * size > COST_RATIO * n * math.log2(n):
+    if count > n // 2 + 1 or count * size > budget:
         return None
     values, err = band_dft(x, n, count)
     return LowBand(values, err, level, s)
