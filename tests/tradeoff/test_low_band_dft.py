@@ -117,3 +117,15 @@ def test_power_spectrum_pruned_and_full_agree(monkeypatch, steps):
     # both N-th powers are within their own bounds of the truth
     assert np.sum(np.abs(pruned.values - full.values)) <= pruned.err_sum + full.err_sum
     assert pruned.err_sum <= full.err_sum  # the band's bound (≈ 70u) is below the FFT's (≈ 100u)
+
+
+def test_negative_or_nan_input_is_left_to_the_full_fft():
+    """The certificate's moments assume x ≥ 0 (masses): anything else takes the full transform."""
+    x = np.exp(-0.5 * ((np.arange(500) - 250.0) / 40.0) ** 2)
+    n = 1 << 17
+    assert low_band(x, n, 0.999 * float(np.sum(x))) is not None
+    y = x.copy()
+    y[3] = -1e-12
+    assert low_band(y, n, 0.999 * float(np.sum(x))) is None
+    y[3] = np.nan
+    assert low_band(y, n, 0.999 * float(np.sum(x))) is None

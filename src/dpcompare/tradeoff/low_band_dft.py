@@ -109,8 +109,8 @@ def _tables(n: int) -> tuple[int, np.ndarray, np.ndarray, float]:
 
 
 def band_dft(x: np.ndarray, n: int, count: int) -> tuple[np.ndarray, float]:
-    """X(k) = Σⱼ xⱼ·e^{−2πi·jk/n} for k = 0 … count − 1 (x ≥ 0, len(x) ≤ n) and the bound on every entry's error
-    (module docstring, step 3).
+    """X(k) = Σⱼ xⱼ·e^{−2πi·jk/n} for k = 0 … count − 1 (real x, len(x) ≤ n) and the bound on every entry's error
+    (module docstring, step 3, with ‖x‖₁ = Σ|xⱼ|).
 
     >>> x = np.array([0.25, 0.5, 0.25])
     >>> v, e = band_dft(x, 8, 3)
@@ -157,7 +157,7 @@ def band_dft(x: np.ndarray, n: int, count: int) -> tuple[np.ndarray, float]:
     e_c = math.sqrt(2.0) * (_gamma(width) * (1.0 + e_w) + e_w)
     e_p = (1.0 + e_w) * e_c + e_w + s5 * (1.0 + e_w) * (1.0 + e_c)
     rel = e_p + _gamma(levels) * (1.0 + e_p)
-    mass = float(np.sum(x)) * (1.0 + 2.0 * _gamma(size))  # ≥ ‖x‖₁ (a sum of non-negative terms)
+    mass = float(np.sum(np.abs(x))) * (1.0 + 2.0 * _gamma(size))  # ≥ ‖x‖₁ (a sum of non-negative terms)
     return out, rel * mass * (1.0 + 1e-9)
 
 
@@ -177,7 +177,7 @@ def low_band(x: np.ndarray, n: int, level: float, workers: int = 1) -> LowBand |
     samples' own FFT error, so an entry outside the band is below ``level`` whatever the rounding."""
     x = np.asarray(x, dtype=float)
     size = x.size
-    if size == 0 or n < 4 or size > n // 2:
+    if size == 0 or n < 4 or size > n // 2 or not float(np.min(x)) >= 0.0:  # (a NaN fails the last test too)
         return None
     m = float(np.sum(x)) * (1.0 + 2.0 * _gamma(size))  # ≥ ‖x‖₁ (a sum of non-negative terms)
     if not (m > 0.0) or not math.isfinite(m) or not (0.0 < level < m):
