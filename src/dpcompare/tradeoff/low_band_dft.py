@@ -91,7 +91,8 @@ def _gamma(k: int) -> float:
 def _tables(n: int) -> tuple[int, np.ndarray, np.ndarray, float]:
     """(b, T_lo, T_hi, e_T): ω^r = T_hi[r div b]·T_lo[r mod b] up to the product's rounding, each table entry within
     e_T (relative) of the truth: computed in extended precision (≲ 50·ε_ext) and rounded to double (u), or, where
-    long double is not wider than double, from a double angle (2π/n)·a ≤ 2π (argument error ≤ 4πu, cos/sin ≤ 1 ulp)."""
+    long double is not wider than double, from a double angle 2π·(a/n) ≤ 2π (three roundings: argument error ≤ 6πu;
+    cos/sin ≤ 2 ulp)."""
     b = max(1, math.isqrt(n))
     ld = np.longdouble
     a_lo = np.arange(b, dtype=np.int64)
@@ -104,7 +105,7 @@ def _tables(n: int) -> tuple[int, np.ndarray, np.ndarray, float]:
     else:  # pragma: no cover - platforms without an extended long double
         t_lo = np.exp(-2j * math.pi * (a_lo / n))
         t_hi = np.exp(-2j * math.pi * (a_hi / n))
-        e_t = (4.0 * math.pi + 3.0) * U
+        e_t = (6.0 * math.pi + 4.0) * U
     return b, t_lo, t_hi, e_t
 
 
