@@ -129,3 +129,21 @@ def test_negative_or_nan_input_is_left_to_the_full_fft():
     assert low_band(y, n, 0.999 * float(np.sum(x))) is None
     y[3] = np.nan
     assert low_band(y, n, 0.999 * float(np.sum(x))) is None
+
+
+def test_double_precision_tables_within_their_bound(monkeypatch):
+    """Where long double is not wider than double the tables come from double angles, with their own bound."""
+    from dpcompare.tradeoff import low_band_dft
+
+    monkeypatch.setattr(low_band_dft, "_EXTENDED", False)
+    low_band_dft._tables.cache_clear()
+    try:
+        rng = np.random.default_rng(11)
+        x = rng.random(257) ** 2
+        n = 3 ** 11
+        values, err = band_dft(x, n, 12)
+        assert err > 68 * U * float(np.sum(x))  # the larger table error is charged
+        for kk in (0, 1, 5, 11):
+            assert abs(values[kk] - _reference(x, n, kk)) <= err, kk
+    finally:
+        low_band_dft._tables.cache_clear()

@@ -87,6 +87,10 @@ def _gamma(k: int) -> float:
     return k * U / (1.0 - k * U)
 
 
+#: whether long double is wider than double here (the twiddle tables are then rounded from it)
+_EXTENDED = float(np.finfo(np.longdouble).eps) <= 1e-18
+
+
 @functools.lru_cache(maxsize=4)
 def _tables(n: int) -> tuple[int, np.ndarray, np.ndarray, float]:
     """(b, T_lo, T_hi, e_T): ω^r = T_hi[r div b]·T_lo[r mod b] up to the product's rounding, each table entry within
@@ -97,12 +101,12 @@ def _tables(n: int) -> tuple[int, np.ndarray, np.ndarray, float]:
     ld = np.longdouble
     a_lo = np.arange(b, dtype=np.int64)
     a_hi = b * np.arange(n // b + 1, dtype=np.int64)
-    if float(np.finfo(ld).eps) <= 1e-18:
+    if _EXTENDED:
         two_pi_n = 2 * np.arccos(ld(-1)) / ld(n)
         t_lo = np.exp(-1j * (two_pi_n * a_lo.astype(ld)).astype(np.clongdouble)).astype(complex)
         t_hi = np.exp(-1j * (two_pi_n * a_hi.astype(ld)).astype(np.clongdouble)).astype(complex)
         e_t = U + 50.0 * float(np.finfo(ld).eps)
-    else:  # pragma: no cover - platforms without an extended long double
+    else:  # platforms without an extended long double
         t_lo = np.exp(-2j * math.pi * (a_lo / n))
         t_hi = np.exp(-2j * math.pi * (a_hi / n))
         e_t = (6.0 * math.pi + 4.0) * U
