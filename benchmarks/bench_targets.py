@@ -43,9 +43,28 @@ search (tradeoff/pair.py, log space). The same question asked again (a new ``Sub
 (``composition.sgm_compose.pessimistic_side``, 16 entries) in a few ms: that is how a user who re-asks meets it,
 and the "same σ" warm rows measure it.
 
+Profile of the thm3 job (cold, both directions), this tree against the previous commit's (``--before``): CPU per
+stage (``time.process_time`` around each function, medians of 3 fresh processes each, ``OMP_NUM_THREADS=1``,
+load ≈ 10 on 2 cores; the stages that did not change differ by noise only):
+
+    tradeoff/compose.py  power_spectrum, 8 passes (Q and P, both sides, both mechanisms)       0.09 s (was 1.12)
+        was: full real FFTs of 2 239 488 / 3 499 200 points for inputs of 26 482 / 8 160 points and 113 / 114 live
+        entries; now tradeoff/low_band_dft.py: a length-n/s rFFT certifies every entry above the band dead, the band
+        (162 / 216 entries) is summed directly (band_dft 0.06 s of the 0.09 s)
+    composition/sgm_step.py  sgm_partition (one-step cell masses)                              0.09 s
+    tradeoff/grid.py  optimistic_step (the greedy merge, 228 k and 55 k cells)                   0.09 s
+    tradeoff/compose_coarse.py  _finish (coarse read-out)                                        0.03 s
+    tradeoff/compose.py  chernoff_window                                                         0.02 s
+    comparison/delta.py  delta_pairs (Δ from the merged breakpoints)                             0.01 s
+    imports (dpcompare.comparison, mechanisms.sgm, composition)                                  0.09 s
+    total after numpy + scipy.special                                                            0.49 s (was 1.74)
+
+Peak RSS 91 MB (was 206 MB: the full transforms' n-point complex arrays).
+
 Usage:
     python benchmarks/bench_targets.py [--repeat 3] [--json] [--only eps,delta,...]
     python benchmarks/bench_targets.py --quick            # smoke test: small jobs, 1 round
+    python benchmarks/bench_targets.py --only thm3 --before /tmp/before/src   # + our job from another tree, interleaved
 """
 
 from __future__ import annotations
@@ -70,26 +89,32 @@ CLOCK = "t0, c0 = time.perf_counter(), time.process_time()\n"
 STOP = "t, c = time.perf_counter() - t0, time.process_time() - c0\n"
 
 
-def _env() -> dict[str, str]:
-    env = {**os.environ, "PYTHONPATH": str(SRC), "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS", "1")}
+#: ``--before DIR``: another tree's ``src`` (e.g. ``git archive <commit> src | tar -x -C /tmp/before``); the thm3 row
+#: then also runs our job from it, interleaved with the others, for a before/after in one run
+BEFORE_SRC: Path | None = None
+
+
+def _env(src: Path | None = None) -> dict[str, str]:
+    env = {**os.environ, "PYTHONPATH": str(src or SRC), "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS", "1")}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 
-def _child(body: str, timeout: float = 900) -> dict:
+def _child(body: str, timeout: float = 900, src: Path | None = None) -> dict:
     code = PRE + CLOCK + body
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env(), timeout=timeout)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env(src), timeout=timeout)
     if proc.returncode != 0:
         return {"error": (proc.stderr.strip().splitlines() or ["failed"])[-1][:200]}
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def _interleaved(jobs: dict[str, str], repeat: int) -> dict[str, dict]:
-    """Run each child ``repeat`` times, alternating; medians of every numeric field."""
+def _interleaved(jobs: dict[str, str], repeat: int, srcs: dict[str, Path] | None = None) -> dict[str, dict]:
+    """Run each child ``repeat`` times, alternating; medians of every numeric field. ``srcs``: a job's own
+    PYTHONPATH (default: this tree's src)."""
     runs: dict[str, list[dict]] = {k: [] for k in jobs}
     for _ in range(repeat):
         for k, body in jobs.items():
-            runs[k].append(_child(body))
+            runs[k].append(_child(body, src=(srcs or {}).get(k)))
     out = {}
     for k, rs in runs.items():
         ok = [r for r in rs if "error" not in r]
@@ -220,15 +245,23 @@ def thm3_rows(quick: bool, repeat: int) -> list[dict]:
     peer = ("from dpcompare.accounting import subsampled_gaussian_composed as C\n"
             f"pa = C(2.0, 9e-4, {na}, discretization=1e-4); pb = C(3.0, 9e-4, {nb}, discretization=1e-4)\n" + STOP + RSS +
             "print(json.dumps({'seconds': t, 'cpu': c, 'rss_mb': rss}))\n")
-    r = _interleaved({"ours": ours, "peer": peer}, repeat)
+    jobs = {"ours": ours, "peer": peer} if BEFORE_SRC is None else {"before": ours, "ours": ours, "peer": peer}
+    r = _interleaved(jobs, repeat, None if BEFORE_SRC is None else {"before": BEFORE_SRC})
     o, p = r["ours"], r["peer"]
     if "error" in o or "error" in p:
         return [_row("Theorem 3 pair", o.get("error", ""), p.get("error", ""), None, None, "", None)]
-    return [_row(f"certified Theorem 3 pair (N = {na:.2g} / {nb:.2g}), cold", f"{o['seconds']:.2f} s (CPU {o['cpu']:.2f}), "
+    rows = [_row(f"certified Theorem 3 pair (N = {na:.2g} / {nb:.2g}), cold", f"{o['seconds']:.2f} s (CPU {o['cpu']:.2f}), "
                  f"{o['rss_mb']:.0f} MB, width {o['width']:.1e}", f"dp-accounting dense PLDs h = 1e-4 {p['seconds']:.2f} s "
                  f"(CPU {p['cpu']:.2f}), {p['rss_mb']:.0f} MB", o["seconds"], p["seconds"],
                  "ratio ≥ 1, width ≤ 5e-6, ≤ 300 MB",
                  p["seconds"] / o["seconds"] >= 1 and o["width"] <= 5e-6 and o["rss_mb"] <= 300)]
+    b = r.get("before")
+    if b is not None and "error" not in b:
+        rows.append(_row(f"certified Theorem 3 pair, before ({BEFORE_SRC}), cold", f"{b['seconds']:.2f} s (CPU {b['cpu']:.2f}), "
+                         f"{b['rss_mb']:.0f} MB, width {b['width']:.1e}", "the same peer", b["seconds"], p["seconds"],
+                         "ratio ≥ 1, width ≤ 5e-6, ≤ 300 MB",
+                         p["seconds"] / b["seconds"] >= 1 and b["width"] <= 5e-6 and b["rss_mb"] <= 300))
+    return rows
 
 
 # ---------------------------------------------------------------------------------------------- calibration
@@ -332,7 +365,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", default=",".join(JOBS), help=f"comma-separated subset of {','.join(JOBS)}")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--before", type=Path, default=None,
+                    help="another tree's src directory: the thm3 row also runs our job from it (before/after in one run)")
     args = ap.parse_args(argv)
+    global BEFORE_SRC
+    if args.before is not None:
+        if not (args.before / "dpcompare" / "__init__.py").is_file():
+            print(f"--before: {args.before} holds no dpcompare package (give a tree's src directory)", file=sys.stderr)
+            return 2
+        BEFORE_SRC = args.before.resolve()
     only = [j.strip() for j in args.only.split(",") if j.strip()]
     bad = [j for j in only if j not in JOBS]
     if bad:

@@ -17,7 +17,8 @@ and when Y vanishes outside |k| < M/2, an inverse real FFT of length M (not n) o
 For N steps Y = ĉᴺ is numerically zero except on a few hundred low frequencies (|c| < 1 − 700/N
 elsewhere; :func:`~dpcompare.tradeoff.compose.power_spectrum` keeps only those and bounds the others
 by e^{−700} each), so the length-n inverse transform and all fine-grid work disappear: the cost is one
-forward FFT per pass.
+forward transform per pass, itself pruned to the live band when the step occupies few of the n points
+(:mod:`~dpcompare.tradeoff.low_band_dft`).
 
 Error bound per coarse atom (step 6 carried through the kernel): |ẑ_J − z_J| ≤
 (2r/M)·(Σ_live err_k + dead·e^{−700} + c_K·Σ|Ŷ_k|) + 2κ·log₂M·u·Σ|V̂_k|/M, with r = Σ|κ|/F (= 1 for the
