@@ -24,7 +24,8 @@ the reported δ over the truth, shrinks like h². The accuracy asked for is a wi
 so a small δ is answered to a relative accuracy and a moderate one (δ ≈ 0.1–0.5, where an absolute error is
 what matters) to an absolute one. The first composition is the default grid h₀; the next uses h₀/k with the
 integer k = ⌈k_prev·√(width/tol)⌉ (h² law), k ≤ MAX_REFINE, so that repeated questions reuse the
-compositions' cache. Brackets of successive grids are intersected (each is certified).
+compositions' cache. Brackets of successive grids are intersected (each is certified); two that do not overlap
+raise :class:`~dpcompare.tradeoff.intersection.BracketsDisagree` (one of them is wrong: a bug, never clamped).
 
 The default of ``SubsampledGaussian.delta`` also asks for a grid no coarser than DEFAULT_MAX_SPACING in
 privacy loss (``max_spacing``): the default grid h₀ = 0.01·s follows the single-step loss spread s, so where
