@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from ..mechanisms.base import Mechanism
+from ..tradeoff.intersection import BracketsDisagree, intersect_brackets
 from .delta import DeltaResult, delta_pairs, widen, widening
 
 __all__ = ["BracketsDisagree", "DeltaAccuracy", "delta_accuracy", "intersect", "regrid_spacing"]
@@ -207,11 +208,6 @@ def delta_accuracy(a: Mechanism, b: Mechanism, *, accuracy: float | None = None,
     return DeltaAccuracy(best[0], best[1], (float(target[0]), float(target[1])), factors, attempts, built)
 
 
-class BracketsDisagree(RuntimeError):
-    """Two certified brackets of the same Δ do not overlap: one of them is wrong (an internal bug, not the
-    caller's input)."""
-
-
 def intersect(old: DeltaResult, new: DeltaResult, what: str = "Δ") -> DeltaResult:
     """The intersection [max L, min U] of two certified brackets of the same Δ (both contain it, so their
     intersection does), the newer estimate clamped into it. Disjoint brackets cannot both contain Δ:
@@ -221,11 +217,8 @@ def intersect(old: DeltaResult, new: DeltaResult, what: str = "Δ") -> DeltaResu
     >>> r.lower, r.value, r.upper
     (0.2, 0.25, 0.3)
     """
-    lo, up = max(old.lower, new.lower), min(old.upper, new.upper)
-    if not lo <= up:  # also a NaN end
-        raise BracketsDisagree(
-            f"internal consistency error: two certified brackets of {what} do not overlap: [{old.lower!r}, {old.upper!r}] "
-            f"(coarser grid) and [{new.lower!r}, {new.upper!r}] (finer grid); one of them is wrong — please report it")
+    lo, up = (float(x) for x in intersect_brackets(old.lower, old.upper, new.lower, new.upper, what,
+                                                     "coarser grid", "finer grid"))
     return DeltaResult(min(max(new.value, lo), up), lo, up, new.pi, new.certified and old.certified)
 
 

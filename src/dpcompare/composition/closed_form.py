@@ -177,10 +177,56 @@ def compose_gaussian(mu: float, discretization: float | None = None) -> Certifie
 
 
 # ---------------------------------------------------------------------------------------------- discrete pairs
+#: the declared absolute error of a one-step log-mass, in units of u·(1 + |log p| + |log q|) (its atom's two
+#: log-masses): the derivation is :func:`log_mass_rel_error`'s; the same 32 as ``binomial.INPUT_ULPS``, whose
+#: two-atom route charges 32u·(1 + |x|) per log-mass
+LOG_MASS_ULPS = 32.0
+
+
+def log_mass_rel_error(log_p: np.ndarray, log_q: np.ndarray) -> np.ndarray:
+    """Bound on the relative error of an atom's stored masses e^{log p̃}, e^{log q̃} against the real mechanism's,
+    per atom: e^{e} − 1 with e = ``LOG_MASS_ULPS``·u·(1 + |log p| + |log q|) the declared absolute error of its
+    log-masses (a log-mass at −∞ is exact and adds nothing; 0 where both are).
+
+    A mass m stored through x̃ = fl(log m) has m̃/m = e^{x̃ − log m}: the log's *absolute* error becomes the
+    mass's relative error, and that absolute error grows with |log m| (every rounding and elementary function
+    on the way errs relative to the size of its result): a flat bound falls below even the correct rounding of
+    log m (u·|log m|) once |log m| is large, i.e. in the far tails. Where the ulps come from, per builder
+    (ELEM = 8u per numpy elementary function, the package's convention; u per rounding; every partial result
+    of the same sign and at most |log p| + |log q| in size):
+
+    - ``_rr_pair`` (randomized response, ε-DP, (ε, δ)-DP): log1p(−δ) (ELEM), e^{−ε} and log1p of it (2·ELEM),
+      two subtractions (2u); log q is a copy: ≤ (3·ELEM + 2u)·|x| = 26u·|x|.
+    - ``DiscretePair.from_masses`` / ``from_vertices`` (``TradeoffCurve``, ``FromPair`` of masses): the
+      difference of two vertices (u relative: u absolute after the log) and its log (ELEM): ≤ u + 8u·|x|;
+      atoms of equal loss merged by logaddexp: 8u·(1 + |x|) more.
+    - ``events.discrete_laplace_pair``: log P ≤ ELEM + (2·ELEM + 2u)·|log p| (log tanh(a/2) from two
+      elementary functions, the product a·x and a subtraction); the loss a·(2x − Δ) (u·|ℓ| ≤ u(|log p| + |log q|))
+      and log q = log p + ℓ (u·|log q|) add ≤ u·(|log p| + 2|log q|): ≤ 19u·(1 + |log p| + |log q|).
+    - ``events.randomized_response_pair``: log((1 − p) + p/k) (2u relative, then ELEM), log(p/k), log((k − 2)p/k)
+      (≤ 3u + ELEM·|x|), the loss (u·|ℓ|) and log q = log p + ℓ: ≤ 12u·(1 + |log p| + |log q|).
+
+    All are within 26u·(1 + |log p| + |log q|) ≤ ``LOG_MASS_ULPS``·u·(…). Measured against 50-digit mpmath at
+    far-tail atoms (|log m| up to 1500) in tests/composition/test_closed_form_input_error.py; a ``FromPair`` of
+    the caller's own log-masses is exact by definition (its doubles are the mechanism), and is charged the same.
+
+    >>> r = log_mass_rel_error(np.array([-700.0, -np.inf]), np.array([0.0, -np.inf]))
+    >>> bool(r[0] > 700 * 2.0**-53), float(r[1])
+    (True, 0.0)
+    """
+    lp, lq = np.asarray(log_p, dtype=float), np.asarray(log_q, dtype=float)
+    fp, fq = np.isfinite(lp), np.isfinite(lq)
+    e = LOG_MASS_ULPS * U * (1.0 + np.where(fp, np.abs(lp), 0.0) + np.where(fq, np.abs(lq), 0.0))
+    return np.where(fp | fq, np.expm1(e) * (1.0 + 4 * U), 0.0)
+
+
 def discrete_partition(pair: DiscretePair, h: float) -> StepPartition:
-    """A discrete pair's atoms as zero-width cells of the grid g_k = k·h (tradeoff/compose.py step 1;
-    exact masses, no relative error): the atom at loss λ lies in (g_{j−1}, g_j] with j = ⌈λ/h⌉.
-    The masses at ℓ = ±∞ are carried over unchanged.
+    """A discrete pair's atoms as zero-width cells of the grid g_k = k·h (tradeoff/compose.py step 1): the
+    atom at loss λ lies in (g_{j−1}, g_j] with j = ⌈λ/h⌉. The masses at ℓ = ±∞ are carried over unchanged.
+
+    Each cell's relative error (``rel_err``) is the atom's input error :func:`log_mass_rel_error` (its
+    masses are stored through their logarithms) plus the Q-mass change of putting an atom within rounding
+    of a grid point on it (|e^{λ − g_j} − 1|) and 16u for the rounding of that term.
 
     >>> rr = DiscretePair.from_masses([0.25, 0.75], [0.75, 0.25])
     >>> part = discrete_partition(rr, 0.5)
@@ -201,7 +247,7 @@ def discrete_partition(pair: DiscretePair, h: float) -> StepPartition:
     j = np.where(j * h < loss - 2 * tol * h, j + 1, j)  # the atom must not lie above its interval's top
     k_lo = int(j.min()) - 1
     k_hi = int(j.max())
-    rel = np.abs(np.expm1(np.maximum(loss - j * h, 0.0))) + 16 * U
+    rel = np.abs(np.expm1(np.maximum(loss - j * h, 0.0))) + 16 * U + log_mass_rel_error(log_p, log_q)
     return StepPartition(h, 0.0, k_lo, k_hi, j - 1 - k_lo, log_p, log_q, rel_err=rel,
                          p_neg_inf=float(pair.p_neg_inf), q_pos_inf=float(pair.q_pos_inf))
 

@@ -219,7 +219,12 @@ class LatticePair:
         # atom kᵢ·h lies in the grid interval (g_{kᵢ−1}, g_{kᵢ}]
         cell_k = k - 1 - k_lo
         lp = np.array(self.log_p, dtype=float)
-        return StepPartition(h, 0.0, k_lo, k_hi, cell_k, lp, lp + k * h, rel_err=8 * U)
+        lq = lp + k * h
+        # the log-stored masses' input error grows with |log m| (closed_form.log_mass_rel_error: a flat 8u is below
+        # the rounding of log(p/k) alone once |log(p/k)| > 8), plus the 8u of this construction
+        from .closed_form import log_mass_rel_error
+
+        return StepPartition(h, 0.0, k_lo, k_hi, cell_k, lp, lq, rel_err=log_mass_rel_error(lp, lq) + 8 * U)
 
 
 def randomized_response_lattice(noise_parameter: float, num_buckets: int) -> LatticePair:
@@ -227,6 +232,8 @@ def randomized_response_lattice(noise_parameter: float, num_buckets: int) -> Lat
     p, k = float(noise_parameter), int(num_buckets)
     if not 0 < p < 1 or k < 2:
         raise ValueError(f"randomized response needs noise_parameter in (0, 1) and num_buckets >= 2, got {p}, {k}")
-    log_keep, log_o = math.log1p(-p + p / k), math.log(p / k)
+    # 1 − p + p/k without cancellation for p ≥ ½ (as mechanisms.events.randomized_response_pair forms it)
+    log_keep = math.log((1.0 - p) + p / k) if p >= 0.5 else math.log1p(-p + p / k)
+    log_o = math.log(p / k)
     atoms = [(-1, log_keep)] + ([(0, math.log((k - 2) * p / k))] if k > 2 else []) + [(1, log_o)]
     return LatticePair(log_keep - log_o, tuple(a for a, _ in atoms), tuple(b for _, b in atoms))

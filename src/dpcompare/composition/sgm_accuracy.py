@@ -24,7 +24,8 @@ the reported δ over the truth, shrinks like h². The accuracy asked for is a wi
 so a small δ is answered to a relative accuracy and a moderate one (δ ≈ 0.1–0.5, where an absolute error is
 what matters) to an absolute one. The first composition is the default grid h₀; the next uses h₀/k with the
 integer k = ⌈k_prev·√(width/tol)⌉ (h² law), k ≤ MAX_REFINE, so that repeated questions reuse the
-compositions' cache. Brackets of successive grids are intersected (each is certified).
+compositions' cache. Brackets of successive grids are intersected (each is certified); two that do not overlap
+raise :class:`~dpcompare.tradeoff.intersection.BracketsDisagree` (one of them is wrong: a bug, never clamped).
 
 The default of ``SubsampledGaussian.delta`` also asks for a grid no coarser than DEFAULT_MAX_SPACING in
 privacy loss (``max_spacing``): the default grid h₀ = 0.01·s follows the single-step loss spread s, so where
@@ -68,6 +69,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._limits import FFT_BYTES_COARSE, fft_points_that_fit
+from ..tradeoff.intersection import intersect_brackets
 from .sgm_certified import (
     _could_gain, certified_delta, composition_for_profile, pair_epsilon, profile_bracket, side_for_profile)
 from .sgm_compose import TAIL_FACTOR, compose_subsampled_gaussian, pessimistic_side, tail_bound
@@ -137,13 +139,18 @@ def epsilon_to_accuracy(sigma: float, p: float, steps: int, delta: float, rel_to
     h = h_default * min(max(math.sqrt(SAFETY * rel_tol / REL_AT_DEFAULT), 0.5), 16.0)
     hi_best, lo_best, h_best = math.inf, 0.0, h
     attempt = 0
+    spacings: list[float] = []
     for attempt in range(1, MAX_ATTEMPTS + 1):
         comp = compose_subsampled_gaussian(float(sigma), float(p), int(steps), float(h))
         hi, lo = _upper(comp, sigma, p, steps, delta), _lower(comp, delta)
         if hi < hi_best:
-            hi_best, h_best = hi, h
-        lo_best = max(lo_best, lo)  # every bracket is certified, so their intersection is
-        width = EpsilonAnswer(hi_best, min(lo_best, hi_best), delta, h, attempt).rel_accuracy
+            h_best = h
+        # every bracket is certified, so their intersection is (disjoint ones mean a bug: tradeoff/intersection.py)
+        lo_best, hi_best = (float(x) for x in intersect_brackets(
+            lo_best, hi_best, lo, hi, f"ε(δ = {delta!r}) of SGM(σ={sigma!r}, p={p!r}, N={int(steps)})",
+            "grid h = " + (", ".join(repr(x) for x in spacings) if spacings else "none (ε ≥ 0)"), f"grid h = {h!r}"))
+        spacings.append(h)
+        width = EpsilonAnswer(hi_best, lo_best, delta, h, attempt).rel_accuracy
         if width <= rel_tol:
             break
         # width ∝ h²: refine to SAFETY·rel_tol, at most 8× finer per attempt, never finer than 1/4 of the default
@@ -155,7 +162,7 @@ def epsilon_to_accuracy(sigma: float, p: float, steps: int, delta: float, rel_to
         if h_new >= h:
             break
         h = h_new
-    return EpsilonAnswer(hi_best, min(lo_best, hi_best), delta, float(h_best), attempt)
+    return EpsilonAnswer(hi_best, lo_best, delta, float(h_best), attempt)
 
 
 # ---------------------------------------------------------------------------------------------- δ(ε)
@@ -275,6 +282,13 @@ def delta_to_accuracy(
     k, attempt = 1, 0
     lo_best = hi_best = None
     h_used = h0
+    spacings: list[float] = []
+
+    def what() -> str:
+        return f"δ(ε) of SGM(σ={sigma!r}, p={p!r}, N={int(steps)})"
+
+    def grids() -> str:
+        return "grid h = " + ", ".join(repr(x) for x in spacings)
     for attempt in range(1, MAX_ATTEMPTS + 1):
         try:  # k = 1 is the default grid: the cache entry every other default question shares
             comp = compose_subsampled_gaussian(float(sigma), float(p), int(steps), None if k == 1 else h0 / k)
@@ -285,9 +299,12 @@ def delta_to_accuracy(
             break
         lo, hi = _delta_bracket(comp, sigma, p, int(steps), e)
         h_used = comp.discretization
-        hi_best = hi if hi_best is None else np.minimum(hi_best, hi)  # every bracket is certified: intersect
-        lo_best = lo if lo_best is None else np.maximum(lo_best, lo)
-        width = hi_best - np.minimum(lo_best, hi_best)
+        if hi_best is None:
+            lo_best, hi_best = lo, hi
+        else:  # every bracket is certified: intersect (disjoint ones mean a bug: tradeoff/intersection.py)
+            lo_best, hi_best = intersect_brackets(lo_best, hi_best, lo, hi, what(), grids(), f"grid h = {h_used!r}", at=e)
+        spacings.append(h_used)
+        width = hi_best - lo_best
         floor = ETA_FLOOR * (comp.pessimistic_error + comp.optimistic_error)
         tol = np.maximum(np.minimum(rel_tol * hi_best, abs_tol), floor)
         short = np.isfinite(e) & (width > tol)
@@ -303,11 +320,12 @@ def delta_to_accuracy(
                 hi = certified_delta(float(sigma), float(p), int(steps), e, h0 / k)
             except (ValueError, MemoryError):
                 break
-            hi_best = np.minimum(hi_best, np.clip(hi, 0.0, 1.0))
+            lo_best, hi_best = intersect_brackets(lo_best, hi_best, np.zeros_like(lo_best), np.clip(hi, 0.0, 1.0), what(),
+                                                  grids(), f"pessimistic side on grid h = {h0 / k!r}", at=e)
             h_used, attempt = h0 / k, attempt + 1
             break
     assert lo_best is not None and hi_best is not None  # the default grid always builds (or raises)
-    return DeltaAnswer(hi_best, np.minimum(lo_best, hi_best), e, float(h_used), max(attempt, 1))
+    return DeltaAnswer(hi_best, lo_best, e, float(h_used), max(attempt, 1))
 
 
 def richardson_excess(sigma: float, p: float, steps: int, eps: np.ndarray, h: float) -> tuple[np.ndarray, np.ndarray]:

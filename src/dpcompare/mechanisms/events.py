@@ -107,7 +107,10 @@ def randomized_response_pair(noise_parameter: float, num_buckets: int) -> Discre
     p, k = float(noise_parameter), int(num_buckets)
     if not 0 < p <= 1 or k < 2:
         raise ValueError(f"randomized response needs noise_parameter in (0, 1] and num_buckets >= 2, got {p}, {k}")
-    log_keep, log_other = math.log1p(-p + p / k), math.log(p / k)
+    # 1 − p + p/k: for p ≥ ½ as (1 − p) + p/k (1 − p exact, Sterbenz; two positive terms): log1p(−p + p/k)
+    # cancels there (1 + x ≈ 1/k), its log off by u/(1 − p + p/k): 2.3e5 u at p = 1 − 1e-6, k = 1e6
+    log_keep = math.log((1.0 - p) + p / k) if p >= 0.5 else math.log1p(-p + p / k)
+    log_other = math.log(p / k)
     lo = log_other - log_keep
     atoms = [(lo, log_keep), (-lo, log_other)]
     if k > 2:
