@@ -368,8 +368,9 @@ def l_f_bounds(obj: Any, div: FDivergence) -> tuple[float, float]:
 
 def _directed_l_f(pair: DiscretePair, div: FDivergence, *, up: bool) -> float:
     """l_f of ``pair`` moved outward by its evaluation's rounding (:func:`l_f_rounding`; a family without a
-    bound is returned as computed). The lower end is at least 0: every F-divergence is ≥ 0 (F convex with
-    F(1) = 0, Jensen), so 0 is itself a lower bound — the optimistic pair's sum can sit a rounding below it
+    bound is returned as computed). Both ends stay in the divergence's range [0, F(0) + τ_F] ([MIX] Lemma B.4:
+    0 by Jensen, F convex with F(1) = 0; F(0) + τ_F for disjoint supports), each end of that range being
+    itself a bound — the optimistic pair's sum can sit a rounding below it
     (a KL of −2e-15 for a subsampled Gaussian with p = 1.7e-8, found by the deep API fuzz)."""
     from ..directed_rounding import add_up, sub_down
 
@@ -377,7 +378,12 @@ def _directed_l_f(pair: DiscretePair, div: FDivergence, *, up: bool) -> float:
     err = l_f_rounding(pair, div)
     if err is not None and math.isfinite(v):
         v = float(add_up(v, err)) if up else float(sub_down(v, err))
-    return v if up else max(v, 0.0)
+    if not up:
+        return max(v, 0.0)
+    # and at most F(0) + τ_F, the divergence of two disjoint distributions (TV ≤ 1: a widened TV of 1 − 1e-16
+    # must not read 1 + 4e-16)
+    top = float(add_up(div.F0, div.tau))
+    return min(v, top) if math.isfinite(top) else v
 
 
 # ---------------------------------------------------------------------------------------------- quadrature
