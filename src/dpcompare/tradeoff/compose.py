@@ -359,6 +359,26 @@ REFINE = 10
 DFT_CHAIN = 10
 
 
+def _dft_terms(x: np.ndarray) -> np.ndarray:
+    """Ascending indices j of the inputs :func:`_extended_dft` sums: all with xⱼ > 0 but the smallest ones, taken in
+    ascending order (ties by index) while their running sum stays ≤ u·Σx (the callers' bound 3u·Σx has room for them).
+
+    Only inputs ≤ u·Σx can be left out (a larger one alone exceeds the budget), and in ascending order they come
+    first: the running sum over the sorted small inputs is the prefix of the one over all, so sorting those alone
+    gives the same set as sorting every input.
+
+    >>> _dft_terms(np.array([1.0, 1e-30, 0.0, 2.0, 1e-300])).tolist()
+    [0, 3]
+    """
+    budget = U * float(np.sum(x))
+    small = np.flatnonzero(x <= budget)
+    order = small[np.argsort(x[small], kind="stable")]
+    cut = int(np.searchsorted(np.cumsum(x[order]), budget, side="right"))
+    keep = x > 0
+    keep[order[:cut]] = False
+    return np.flatnonzero(keep)
+
+
 def _extended_dft(x: np.ndarray, n: int, k: np.ndarray) -> np.ndarray | None:
     """ĉ_k = Σ_j x_j·e^{−2πi·jk/n} at a few rfft indices k, summed in 80-bit extended precision and rounded to
     complex128 (None where long double is not wider than double).
@@ -380,11 +400,7 @@ def _extended_dft(x: np.ndarray, n: int, k: np.ndarray) -> np.ndarray | None:
     kp = np.unique(k)
     if kp.size == 0:
         return out
-    # the smallest inputs, of total mass ≤ u·Σx, are left out (callers' bound 3u·Σx has room for them)
-    order = np.argsort(x, kind="stable")
-    cut = int(np.searchsorted(np.cumsum(x[order]), U * float(np.sum(x)), side="right"))
-    j = np.sort(order[cut:])
-    j = j[x[j] > 0]
+    j = _dft_terms(x)
     xj = x[j].astype(ld)
     b = max(1, math.isqrt(n))
     two_pi_n = 2 * np.arccos(ld(-1)) / ld(n)
@@ -392,6 +408,8 @@ def _extended_dft(x: np.ndarray, n: int, k: np.ndarray) -> np.ndarray | None:
     t_hi = np.exp(-1j * (two_pi_n * (b * np.arange(n // b + 1, dtype=ld))).astype(np.clongdouble))
 
     def twiddle(kk: int) -> np.ndarray:  # e^{−2πi·j·kk/n} from the tables
+        if kk == 0:  # every phase is r = 0: the one table entry (the same product, without n gathers)
+            return t_hi[0] * t_lo[0]
         hi, lo = np.divmod((j * kk) % n, b)
         return t_hi[hi] * t_lo[lo]
 
@@ -400,7 +418,7 @@ def _extended_dft(x: np.ndarray, n: int, k: np.ndarray) -> np.ndarray | None:
     y, prev, chain = None, None, 0
     for kk in kp.tolist():
         if y is not None and w1 is not None and kk == prev + 1 and chain < DFT_CHAIN:
-            y = y * w1
+            np.multiply(y, w1, out=y)  # y·w1 in place (the same products)
             chain += 1
         else:
             y = xj * twiddle(kk)
