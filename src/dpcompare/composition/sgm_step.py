@@ -66,20 +66,26 @@ def _gl_rel_bound(width: np.ndarray, far: np.ndarray, k: int = 8) -> np.ndarray:
         return c * width ** (2 * k) * np.exp(0.5 * far * far)
 
 
-def _log_gauss_interval(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _log_gauss_interval(a: np.ndarray, b: np.ndarray, tails: tuple[np.ndarray, np.ndarray] | None = None
+                        ) -> tuple[np.ndarray, np.ndarray]:
     """log(Φ(b) − Φ(a)) for a ≤ b, and a bound on its relative error.
 
     Narrow cells near the bulk are integrated by Gauss–Legendre (no cancellation); the others are
     differences of log_ndtr on the side where the CDF is small, whose relative error is the
     cancellation factor Φ_hi/(Φ_hi − Φ_lo) times log_ndtr's accuracy (≈ 8u·(1 + |log Φ|)).
+    ``tails``: (log Φ(hi), log Φ(lo)) of that side (``log_ndtr(where(a > 0, −a, b))``, ``log_ndtr(where(a > 0, −b,
+    a))``) where the caller has them (:func:`_log_gauss_cells`: one log_ndtr per edge instead of two).
     """
     a = np.asarray(a, dtype=float)
     b = np.asarray(b, dtype=float)
     upper = a > 0
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         # the side where the CDF is small: log Φ(b), log Φ(a) below 0, log Φ(−a), log Φ(−b) above
-        hi = log_ndtr(np.where(upper, -a, b))
-        lo = log_ndtr(np.where(upper, -b, a))
+        if tails is None:
+            hi = log_ndtr(np.where(upper, -a, b))
+            lo = log_ndtr(np.where(upper, -b, a))
+        else:
+            hi, lo = tails
         d = np.minimum(lo - hi, 0.0)
         out = np.where(np.isneginf(hi) | (lo >= hi), -np.inf, hi + log1mexp(d))
         amp = np.where(d < 0, -1.0 / np.expm1(np.where(d < 0, d, -1.0)), np.inf)
@@ -89,25 +95,57 @@ def _log_gauss_interval(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.nd
         far = np.maximum(np.abs(a), np.abs(b))
         cand = np.isfinite(width) & (width > 0) & (far <= 12.0) & (width <= 0.5)
         if np.any(cand):
-            ac, bc = a[cand], b[cand]
+            every = bool(cand.all())
+            ac, bc = (a, b) if every else (a[cand], b[cand])
+            farc = far if every else far[cand]
             mid, half = 0.5 * (ac + bc), 0.5 * (bc - ac)
             # log ∫ = log(half) + log Σ wᵢ φ(xᵢ), with φ in log space; one node at a time (n-vectors: an
-            # (n × 8) array is several × slower to broadcast and reduce, and to allocate)
-            lphi = [-0.5 * x * x - 0.5 * math.log(2 * math.pi) for x in (mid + half * node for node in _GL_NODES)]
-            m = lphi[0]
+            # (n × 8) array is several × slower to broadcast and reduce, and to allocate), each node's
+            # −½x² − ½log 2π formed in place (the same operations, in the same order, as written out)
+            c2 = 0.5 * math.log(2 * math.pi)
+            lphi = []
+            for node in _GL_NODES:
+                v = np.multiply(half, node)
+                v += mid
+                x = v.copy()
+                v *= -0.5
+                v *= x
+                v -= c2
+                lphi.append(v)
+            m = lphi[0].copy()
             for v in lphi[1:]:
-                m = np.maximum(m, v)
+                np.maximum(m, v, out=m)
             acc = np.zeros_like(m)
             for v, w in zip(lphi, _GL_WEIGHTS):
-                acc += np.exp(v - m) * w  # no BLAS: see hermite_rule
+                v -= m
+                np.exp(v, out=v)
+                v *= w
+                acc += v  # no BLAS: see hermite_rule
             lq = np.log(half) + m + np.log(acc)
-            rq = _gl_rel_bound(bc - ac, far[cand]) + (40.0 + far[cand] ** 2) * U
-            better = rq < rel[cand]
+            rq = _gl_rel_bound(bc - ac, farc) + (40.0 + farc ** 2) * U
+            better = rq < (rel if every else rel[cand])
             idx = np.flatnonzero(cand)[better]
             out[idx] = lq[better]
             rel[idx] = rq[better]
     rel = np.where(np.isfinite(out), rel, 0.0)
     return out, rel
+
+
+def _log_gauss_cells(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_log_gauss_interval` of the consecutive cells (xᵢ, xᵢ₊₁] of increasing edges ``x``, bit for bit, with
+    log_ndtr taken once per edge: both cells next to an edge read log Φ(−|xᵢ|) there (the side where the CDF is
+    small), but for the one cell with a ≤ 0 < b, whose upper end is read as log Φ(b)."""
+    x = np.asarray(x, dtype=float)
+    a, b = x[:-1], x[1:]
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        v = log_ndtr(np.where(x > 0, -x, x))
+        upper = a > 0
+        hi = np.where(upper, v[:-1], v[1:])
+        lo = np.where(upper, v[1:], v[:-1])
+        across = np.flatnonzero(~upper & (b > 0))
+        if across.size:
+            hi[across] = log_ndtr(b[across])
+    return _log_gauss_interval(a, b, (hi, lo))
 
 
 @functools.cache
@@ -157,6 +195,19 @@ def _log_masses(xa: np.ndarray | float, xb: np.ndarray | float, mu: float, p: fl
     """(log P, log Q, relative error) of the x-interval (xa, xb]."""
     log_p, rel_p = _log_gauss_interval(np.atleast_1d(xa) + 0.0, np.atleast_1d(xb) + 0.0)
     log_p1, rel_p1 = _log_gauss_interval(np.atleast_1d(xa) - mu, np.atleast_1d(xb) - mu)
+    return _mix_masses(log_p, rel_p, log_p1, rel_p1, p)
+
+
+def _log_masses_cells(x: np.ndarray, mu: float, p: float):
+    """:func:`_log_masses` of the consecutive cells (xᵢ, xᵢ₊₁] of increasing edges ``x`` (bit for bit; one log_ndtr
+    per edge and measure, :func:`_log_gauss_cells`)."""
+    log_p, rel_p = _log_gauss_cells(x + 0.0)
+    log_p1, rel_p1 = _log_gauss_cells(x - mu)
+    return _mix_masses(log_p, rel_p, log_p1, rel_p1, p)
+
+
+def _mix_masses(log_p, rel_p, log_p1, rel_p1, p: float):
+    """(log P, log Q, relative error) from the cells' log masses under N(0, 1) and N(μ, 1): Q = (1 − p)·P + p·P₁."""
     if p >= 1.0:
         return log_p1 * 0.0 + log_p, log_p1, np.maximum(rel_p, rel_p1)
     log_q = np.logaddexp(math.log1p(-p) + log_p, math.log(p) + log_p1)
@@ -207,7 +258,7 @@ def sgm_partition(sigma: float, p: float, h: float, *, sub: int = 4, tail: float
             lo, anchor_edge = c, c + a
     edges, cell_k, k_lo, k_hi = aligned_edges(lo, hi, offset, h, sub, anchor_edge)
     x = inverse_privacy_loss(edges, mu, p)
-    log_p, log_q, rel = _log_masses(x[:-1], x[1:], mu, p)
+    log_p, log_q, rel = _log_masses_cells(x, mu, p)
     # tails ℓ ≤ g_lo (x ≤ x_0) and ℓ > g_hi (x > x_last)
     x0, x1 = float(x[0]), float(x[-1])
     tail_lo = (-math.inf, -math.inf)
