@@ -345,10 +345,10 @@ def _closed_form_epsilon(pair: DiscretePair, d: float, *, check: bool = True) ->
     if loss.size == 0 or d >= 1.0 or d < pair.q_pos_inf or not float(loss[-1]) < 700.0:
         return None
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        p = np.exp(pair.log_p)
-        q = np.exp(pair.log_p + loss)
-        p_tail = np.cumsum(p[::-1])[::-1]
-        q_tail = np.cumsum(q[::-1])[::-1]
+        # the tail sums Σ_{i ≥ k} of e^{log p} and e^{log p + ℓ}: the pair's own (cached, the same sums bit for bit)
+        # where its q is e^{log p + ℓ}
+        p_tail = pair._p_tail[:-1]
+        q_tail = pair._q_tail[:-1] if pair.exact_log_q is None else np.cumsum(np.exp(pair.log_p + loss)[::-1])[::-1]
         k0 = int(np.searchsorted(loss, 0.0, side="right"))
         if k0 >= loss.size:
             return None
