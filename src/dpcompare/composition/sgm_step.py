@@ -103,15 +103,14 @@ def _log_gauss_interval(a: np.ndarray, b: np.ndarray, tails: tuple[np.ndarray, n
             # (n × 8) array is several × slower to broadcast and reduce, and to allocate), each node's
             # −½x² − ½log 2π formed in place (the same operations, in the same order, as written out)
             c2 = 0.5 * math.log(2 * math.pi)
-            lphi = []
-            for node in _GL_NODES:
-                v = np.multiply(half, node)
-                v += mid
-                x = v.copy()
-                v *= -0.5
+            lphi = np.empty((_GL_NODES.size, mid.size))  # one buffer for the nodes' rows (fresh n-arrays fault in pages)
+            x = np.empty_like(mid)
+            for v, node in zip(lphi, _GL_NODES):
+                np.multiply(half, node, out=x)
+                x += mid
+                np.multiply(x, -0.5, out=v)
                 v *= x
                 v -= c2
-                lphi.append(v)
             m = lphi[0].copy()
             for v in lphi[1:]:
                 np.maximum(m, v, out=m)
