@@ -557,6 +557,44 @@ def compose(step: GridStep, steps: int, *, tau: float = 1e-18, workers: int = 2)
     return out_logp, i_lo, report
 
 
+def correctly_rounded_sum(x: np.ndarray) -> float:
+    """``math.fsum(x)`` (the sum of the non-negative doubles ``x``, correctly rounded) without a Python float per term
+    where a long-double sum decides it.
+
+    The terms are summed exactly converted to long double (64-bit significand, unit roundoff ε = 2⁻⁶⁴) by halving a
+    zero-padded power-of-two vector L = ⌈log₂ n⌉ times: each term passes L additions of non-negative numbers, so the
+    computed s is within ((1 + ε)^L − 1)·S ≤ 1.01·L·ε·S of the exact sum S (Higham, "Accuracy and Stability of
+    Numerical Algorithms", 2002, §4.2). With e = 2(L + 2)·ε·s the computed ends s ∓ e (rounded once more) enclose
+    S; rounding to double is monotone, so where both ends round to the same double d, S rounds to d too — the
+    correctly rounded sum, which is what ``math.fsum`` returns (a tie S between two doubles has ends rounding
+    apart). Otherwise, and where long double is not wider than double, ``math.fsum`` answers.
+
+    >>> x = np.array([1.0, 1e-16, 1e-16, 3e-300])
+    >>> correctly_rounded_sum(x) == math.fsum(x.tolist())
+    True
+    """
+    x = np.asarray(x, dtype=float).ravel()
+    ld = np.longdouble
+    if x.size == 0:
+        return 0.0
+    if float(np.finfo(ld).eps) > 1e-18 or not np.all(x >= 0.0) or not np.all(np.isfinite(x)):
+        return math.fsum(x.tolist())
+    levels = (x.size - 1).bit_length()
+    v = np.zeros(1 << levels, dtype=ld)
+    v[: x.size] = x
+    while v.size > 1:
+        half = v.size // 2
+        v = v[:half] + v[half:]
+    s = v[0]
+    if s == 0:
+        return 0.0
+    e = s * ld(2 * (levels + 2)) * ld(2.0**-64)
+    lo, hi = float(s - e), float(s + e)
+    if lo == hi:
+        return lo
+    return math.fsum(x.tolist())
+
+
 def composed_mass_caps(log_p: np.ndarray, g: np.ndarray, steps: int, n_out: int) -> tuple[float, float, float]:
     """(p_max, q_max, err): the finite P- and Q-mass of the exact N-fold composition of a grid step
     (P_fin^N, Q_fin^N; step 6 caps the composed masses at them) and a bound on how far the ±∞ atoms of the
@@ -565,8 +603,9 @@ def composed_mass_caps(log_p: np.ndarray, g: np.ndarray, steps: int, n_out: int)
     With deficits filled, q₊∞ = 1 − Σq̂ and p₋∞ = 1 − Σp̂ over every finite atom, so every atom's error
     would reach δ(ε) through them at every ε — were the sums not capped: step 6 keeps Σq̂ ≤ q_max, hence
     q₊∞ ≥ 1 − q_max, the exact value up to the rounding of q_max and of the sum compared with it. The step
-    totals are correctly rounded sums (``math.fsum``) of exponentials within 4 ulp (8u relative), log
-    adds 8u·(1 + |log tot|) absolute, the N-fold product exp(N·log tot) multiplies that by N and adds
+    totals are correctly rounded sums (:func:`correctly_rounded_sum`: ``math.fsum``'s value) of exponentials
+    within 4 ulp (8u relative), log adds 8u·(1 + |log tot|) absolute, the N-fold product exp(N·log tot) multiplies
+    that by N and adds
     8u + u·N·|log tot|; the composed total compared with the cap (a logsumexp of n_out terms, pairwise
     summation) is within (log₂ n_out + 136)·u. err = Σ over both sides of (e^{1.01·r} − 1)·cap.
     (The cumulative sums of the removal err by ≤ n_out·u of the mass removed: the caller adds that.)
@@ -578,7 +617,7 @@ def composed_mass_caps(log_p: np.ndarray, g: np.ndarray, steps: int, n_out: int)
     def cap(log_m: np.ndarray) -> tuple[float, float]:
         if log_m.size == 0:
             return 0.0, 0.0
-        tot = math.fsum(np.exp(log_m).tolist())
+        tot = correctly_rounded_sum(np.exp(log_m))
         if not tot > 0.0:
             return 0.0, 0.0
         lg = abs(math.log(min(tot, 1.0)))
