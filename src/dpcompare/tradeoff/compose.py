@@ -129,6 +129,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -226,12 +227,36 @@ CHERNOFF_BLOCK = 32
 CHERNOFF_PRUNE = 50.0
 
 
+def unimodal_search(val: Callable[[int], float], n: int) -> None:
+    """Read ``val`` at the indices a golden-section search for the minimum of a unimodal sequence val(0 … n − 1)
+    visits (≈ 1.44·log₂ n + 4 of them, some twice): the minimum is among them where the sequence is unimodal.
+
+    >>> seen = []
+    >>> unimodal_search(lambda i: seen.append(i) or (i - 13) ** 2, 24)
+    >>> 13 in seen, len(set(seen)) < 24
+    (True, True)
+    """
+    lo, hi = 0, n - 1
+    while hi - lo > 3:  # keep the side of the smaller of two interior points (ties: the lower side)
+        m1 = lo + int(round(0.381966 * (hi - lo)))
+        m2 = max(lo + int(round(0.618034 * (hi - lo))), m1 + 1)
+        if val(m1) <= val(m2):
+            hi = m2
+        else:
+            lo = m1
+    for i in range(lo, hi + 1):
+        val(i)
+
+
 def chernoff_window(step: GridStep, steps: int, tau: float) -> tuple[int, int]:
     """Indices [i_lo, i_hi] of the composed grid N·offset + I·h outside which P^N(L < ·) ≤ τ and
     Q^N(L > ·) ≤ τ (step 5), from the Chernoff bounds Q^N(L > a) ≤ τ at a(t) = (N log M_Q(t) − log τ)/t and
     P^N(L < b) ≤ τ at b(t) = (log τ − N log M_P(−t))/t, valid at every t > 0; the best t is searched on
     blocks of atoms (upper bounds of the MGFs, so valid values too) and refined on the atoms (those of the blocks that
-    matter at that t; the others enter with their block's upper bound, so every value is still a valid bound)."""
+    matter at that t; the others enter with their block's upper bound, so every value is still a valid bound), on a
+    fine grid of t read where a golden-section search for its extremum looks (:func:`unimodal_search`: the bounds
+    are quasi-convex in t, so that is the extremum over the whole fine grid, and each value read is the one the
+    whole grid's evaluation gives)."""
     g = step.losses
     lp = step.log_p
     fin = np.isfinite(lp)
@@ -262,10 +287,8 @@ def chernoff_window(step: GridStep, steps: int, tau: float) -> tuple[int, int]:
     lq_blk, lp_blk = block_lse(lq), block_lse(lp)
     blk_of = np.repeat(np.arange(nb), lens)
 
-    def pruned_lse(w: np.ndarray, w_blk: np.ndarray, s: np.ndarray) -> np.ndarray:
-        """log Σᵢ e^{wᵢ + s·gᵢ} per row s (an upper bound, ≤ the exact value + nb·e^{−CHERNOFF_PRUNE} relative): the
-        blocks whose upper bound w_blk + max(s·g) lies CHERNOFF_PRUNE below a lower bound of the whole sum (the
-        largest w_blk + min(s·g)) enter with that upper bound, the others atom by atom."""
+    def pruned_prep(w: np.ndarray, w_blk: np.ndarray, s: np.ndarray) -> tuple:
+        """The blocks :func:`pruned_lse` keeps for the rows ``s`` (those any row keeps), and what its rows read."""
         s = s[:, None]
         a, b = s * g_lo_blk[None, :], s * g_hi_blk[None, :]
         up = w_blk[None, :] + np.maximum(a, b)
@@ -273,6 +296,14 @@ def chernoff_window(step: GridStep, steps: int, tau: float) -> tuple[int, int]:
         keep = np.any(up >= floor[:, None] - CHERNOFF_PRUNE, axis=0)
         atoms = keep[blk_of]
         ga, wa = (g, w) if keep.all() else (g[atoms], w[atoms])
+        return s, up, keep, ga, wa
+
+    def pruned_rows(prep: tuple, rows: np.ndarray | None = None) -> np.ndarray:
+        """:func:`pruned_lse` of the rows ``rows`` (default all) of the rows prepared by :func:`pruned_prep`: each
+        row's value is the one the whole call computes (its own row of the same buffer layout)."""
+        s, up, keep, ga, wa = prep
+        if rows is not None:
+            s, up = s[rows], up[rows]
         v = np.empty((s.shape[0], ga.size + int(np.count_nonzero(~keep))))  # one buffer, updated in place
         np.multiply(s, ga[None, :], out=v[:, : ga.size])
         v[:, : ga.size] += wa[None, :]
@@ -282,11 +313,29 @@ def chernoff_window(step: GridStep, steps: int, tau: float) -> tuple[int, int]:
         np.exp(v, out=v)
         return m + np.log(np.sum(v, axis=1))
 
-    def a_of(t: np.ndarray) -> np.ndarray:  # Q upper tail: a(t) = (N log M_Q(t) − log τ)/t
-        return (steps * pruned_lse(lq, lq_blk, t) - log_tau) / t
+    def pruned_lse(w: np.ndarray, w_blk: np.ndarray, s: np.ndarray) -> np.ndarray:
+        """log Σᵢ e^{wᵢ + s·gᵢ} per row s (an upper bound, ≤ the exact value + nb·e^{−CHERNOFF_PRUNE} relative): the
+        blocks whose upper bound w_blk + max(s·g) lies CHERNOFF_PRUNE below a lower bound of the whole sum (the
+        largest w_blk + min(s·g)) enter with that upper bound, the others atom by atom."""
+        return pruned_rows(pruned_prep(w, w_blk, s))
 
-    def b_of(t: np.ndarray) -> np.ndarray:  # P lower tail: b(t) = (log τ − N log M_P(−t))/t
-        return (log_tau - steps * pruned_lse(lp, lp_blk, -t)) / t
+    def a_of(t: np.ndarray, prep: tuple | None = None, rows: np.ndarray | None = None) -> np.ndarray:
+        """Q upper tail: a(t) = (N log M_Q(t) − log τ)/t (``prep``, ``rows``: those rows of ``a_prep(t)``)."""
+        if prep is None:
+            return (steps * pruned_lse(lq, lq_blk, t) - log_tau) / t
+        return (steps * pruned_rows(prep, rows) - log_tau) / t[rows]
+
+    def b_of(t: np.ndarray, prep: tuple | None = None, rows: np.ndarray | None = None) -> np.ndarray:
+        """P lower tail: b(t) = (log τ − N log M_P(−t))/t (``prep``, ``rows``: those rows of ``b_prep(t)``)."""
+        if prep is None:
+            return (log_tau - steps * pruned_lse(lp, lp_blk, -t)) / t
+        return (log_tau - steps * pruned_rows(prep, rows)) / t[rows]
+
+    def a_prep(t: np.ndarray) -> tuple:
+        return pruned_prep(lq, lq_blk, t)
+
+    def b_prep(t: np.ndarray) -> tuple:
+        return pruned_prep(lp, lp_blk, -t)
 
     def a_coarse(t: np.ndarray) -> np.ndarray:
         return (steps * lse(lq_blk[None, :] + t[:, None] * g_hi_blk[None, :]) - log_tau) / t
@@ -304,13 +353,36 @@ def chernoff_window(step: GridStep, steps: int, tau: float) -> tuple[int, int]:
             v = np.concatenate([fun(t[i : i + rows]) for i in range(0, t.size, rows)])
         return np.where(np.isnan(v), worst, v)
 
+    def unimodal_values(fun, prep, t: np.ndarray, worst: float, width: int, minimise: bool) -> np.ndarray:
+        """The values of ``values(fun, t, worst, width)`` that a search for the extremum of a unimodal sequence
+        reads (each row as that call computes it: in its chunk of rows, with the blocks that chunk keeps). The bounds
+        are quasi-convex in t (a(t)·t = N log M(t) − log τ is convex and −log τ > 0, so t·a'(t) has the sign of an
+        increasing function), so the search finds the extremum of the sequence; were it not unimodal, each value read
+        is still a valid bound."""
+        rows = max(1, (1 << 20) // width)
+        got: dict[int, float] = {}
+        chunks: dict[int, tuple] = {}
+
+        def val(i: int) -> float:
+            if i not in got:
+                c0 = (i // rows) * rows
+                with np.errstate(over="ignore", invalid="ignore"):
+                    if c0 not in chunks:
+                        chunks[c0] = prep(t[c0 : c0 + rows])
+                    v = float(fun(t[c0 : c0 + rows], chunks[c0], np.array([i - c0]))[0])
+                got[i] = worst if math.isnan(v) else v
+            return got[i] if minimise else -got[i]
+
+        unimodal_search(val, t.size)
+        return np.array(list(got.values()))
+
     a_best, b_best = math.inf, -math.inf
-    for fun, coarse, minimise in ((a_of, a_coarse, True), (b_of, b_coarse, False)):
+    for fun, prep, coarse, minimise in ((a_of, a_prep, a_coarse, True), (b_of, b_prep, b_coarse, False)):
         worst = math.inf if minimise else -math.inf
         vals = values(coarse, ts, worst, nb)
         k = int(np.argmin(vals) if minimise else np.argmax(vals))
         fine = np.geomspace(ts[max(k - 1, 0)], ts[min(k + 1, ts.size - 1)], 24)
-        both = np.concatenate([vals, values(fun, fine, worst, g.size)])
+        both = np.concatenate([vals, unimodal_values(fun, prep, fine, worst, g.size, minimise)])
         if minimise:
             a_best = float(np.min(both))
         else:
