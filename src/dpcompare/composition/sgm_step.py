@@ -87,7 +87,9 @@ def _log_gauss_interval(a: np.ndarray, b: np.ndarray, tails: tuple[np.ndarray, n
         else:
             hi, lo = tails
         d = np.minimum(lo - hi, 0.0)
-        out = np.where(np.isneginf(hi) | (lo >= hi), -np.inf, hi + log1mexp(d))
+        dead = np.isneginf(hi) | (lo >= hi)
+        ndtr_cells = ~dead  # the cells read off the log_ndtr difference (those Gauss–Legendre wins are dropped below)
+        lq_cells = None
         amp = np.where(d < 0, -1.0 / np.expm1(np.where(d < 0, d, -1.0)), np.inf)
         rel = 8 * U * (1.0 + np.abs(np.where(np.isfinite(hi), hi, 0.0)) + np.abs(np.where(np.isfinite(lo), lo, 0.0))) * amp
         # Gauss–Legendre where it is provably accurate
@@ -124,8 +126,14 @@ def _log_gauss_interval(a: np.ndarray, b: np.ndarray, tails: tuple[np.ndarray, n
             rq = _gl_rel_bound(bc - ac, farc) + (40.0 + farc ** 2) * U
             better = rq < (rel if every else rel[cand])
             idx = np.flatnonzero(cand)[better]
-            out[idx] = lq[better]
+            lq_cells = (idx, lq[better])
             rel[idx] = rq[better]
+            ndtr_cells[idx] = False
+        # log(Φ_hi − Φ_lo) = log Φ_hi + log(1 − e^{d}) only where it is the answer (elementwise: the same numbers)
+        out = np.full(np.shape(d), -np.inf)
+        out[ndtr_cells] = hi[ndtr_cells] + log1mexp(d[ndtr_cells])
+        if lq_cells is not None:
+            out[lq_cells[0]] = lq_cells[1]
     rel = np.where(np.isfinite(out), rel, 0.0)
     return out, rel
 
