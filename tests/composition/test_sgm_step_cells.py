@@ -35,3 +35,22 @@ def test_one_value_per_segment_is_the_value():
     # repeated indices still sum: log(e^{-1} + e^{-2}) at 4
     both = _sorted_segment_logsumexp(np.array([1, 4, 4]), np.array([0.0, -1.0, -2.0]), 5)
     assert both[4] == pytest.approx(np.log(np.exp(-1.0) + np.exp(-2.0)), rel=1e-15)
+
+
+def test_mixed_segments_against_a_per_segment_logsumexp():
+    """Mostly single values with a few repeated indices (the anchor cell's split): each output is the log-sum-exp
+    of its segment (the reference: scipy's logsumexp per index)."""
+    from scipy.special import logsumexp
+
+    rng = np.random.default_rng(11)
+    idx = np.sort(np.concatenate([np.arange(0, 400, 2), [10, 10, 52, 300, 300, 300]]))
+    vals = rng.normal(-30.0, 20.0, idx.size)
+    got = _sorted_segment_logsumexp(idx, vals, 401)
+    for i in range(401):
+        sel = vals[idx == i]
+        if sel.size == 0:
+            assert got[i] == -np.inf
+        elif sel.size == 1:
+            assert got[i] == sel[0]
+        else:
+            assert got[i] == pytest.approx(logsumexp(sel), rel=1e-14, abs=1e-13)
