@@ -17,6 +17,8 @@ from dpcompare.tradeoff.grid import _sorted_segment_logsumexp
     np.array([-3.0, -1e-300, 0.0, 1e-300, 2.0]),  # edges at and around 0
     np.array([-40.0, -20.0, -0.3, 0.2, 0.9, 30.0, 60.0]),  # wide cells: log_ndtr differences
     np.sort(np.random.default_rng(3).normal(0.5, 4.0, 500)),
+    np.linspace(0.5, 9.0, 50_001),  # narrow cells above 0: Gauss–Legendre certainly (no log_ndtr read)
+    np.concatenate([np.linspace(-9.0, -1e-3, 40_001), np.linspace(0.0, 3.0, 7)]),  # and below 0, then wide ones
 ])
 def test_cells_equal_the_per_interval_routine(edges):
     got_lp, got_rel = _log_gauss_cells(edges)
@@ -54,3 +56,16 @@ def test_mixed_segments_against_a_per_segment_logsumexp():
             assert got[i] == sel[0]
         else:
             assert got[i] == pytest.approx(logsumexp(sel), rel=1e-14, abs=1e-13)
+
+
+def test_certain_cells_read_no_log_ndtr(monkeypatch):
+    """Narrow cells away from 0 are answered by Gauss–Legendre without their edges' log_ndtr (the saving the bound
+    buys); the cells near 0 and the wide ones still read it — and the answer is unchanged (test above)."""
+    from dpcompare.composition import sgm_step
+
+    read = []
+    real = sgm_step.log_ndtr
+    monkeypatch.setattr(sgm_step, "log_ndtr", lambda z: read.append(np.size(z)) or real(z))
+    edges = np.concatenate([np.linspace(-0.3, 0.3, 7), np.linspace(0.5, 9.0, 50_001)])
+    _log_gauss_cells(edges)
+    assert 0 < sum(read) < 100

@@ -66,6 +66,36 @@ def _gl_rel_bound(width: np.ndarray, far: np.ndarray, k: int = 8) -> np.ndarray:
         return c * width ** (2 * k) * np.exp(0.5 * far * far)
 
 
+def _gauss_legendre_log_mass(a: np.ndarray, b: np.ndarray, far: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """log ∫_a^b φ by 8-point Gauss–Legendre (narrow cells, |x| ≤ 12: no cancellation) and its relative error bound
+    (:func:`_gl_rel_bound` + (40 + far²)·u); elementwise (the same numbers for a cell whatever else is computed)."""
+    mid, half = 0.5 * (a + b), 0.5 * (b - a)
+    # log ∫ = log(half) + log Σ wᵢ φ(xᵢ), with φ in log space; one node at a time (n-vectors: an
+    # (n × 8) array is several × slower to broadcast and reduce, and to allocate), each node's
+    # −½x² − ½log 2π formed in place (the same operations, in the same order, as written out)
+    c2 = 0.5 * math.log(2 * math.pi)
+    lphi = np.empty((_GL_NODES.size, mid.size))  # one buffer for the nodes' rows (fresh n-arrays fault in pages)
+    x = np.empty_like(mid)
+    for v, node in zip(lphi, _GL_NODES):
+        np.multiply(half, node, out=x)
+        x += mid
+        np.multiply(x, -0.5, out=v)
+        v *= x
+        v -= c2
+    m = lphi[0].copy()
+    for v in lphi[1:]:
+        np.maximum(m, v, out=m)
+    acc = np.zeros_like(m)
+    for v, w in zip(lphi, _GL_WEIGHTS):
+        v -= m
+        np.exp(v, out=v)
+        v *= w
+        acc += v  # no BLAS: see hermite_rule
+    lq = np.log(half) + m + np.log(acc)
+    rq = _gl_rel_bound(b - a, far) + (40.0 + far ** 2) * U
+    return lq, rq
+
+
 def _log_gauss_interval(a: np.ndarray, b: np.ndarray, tails: tuple[np.ndarray, np.ndarray] | None = None
                         ) -> tuple[np.ndarray, np.ndarray]:
     """log(Φ(b) − Φ(a)) for a ≤ b, and a bound on its relative error.
@@ -100,30 +130,7 @@ def _log_gauss_interval(a: np.ndarray, b: np.ndarray, tails: tuple[np.ndarray, n
             every = bool(cand.all())
             ac, bc = (a, b) if every else (a[cand], b[cand])
             farc = far if every else far[cand]
-            mid, half = 0.5 * (ac + bc), 0.5 * (bc - ac)
-            # log ∫ = log(half) + log Σ wᵢ φ(xᵢ), with φ in log space; one node at a time (n-vectors: an
-            # (n × 8) array is several × slower to broadcast and reduce, and to allocate), each node's
-            # −½x² − ½log 2π formed in place (the same operations, in the same order, as written out)
-            c2 = 0.5 * math.log(2 * math.pi)
-            lphi = np.empty((_GL_NODES.size, mid.size))  # one buffer for the nodes' rows (fresh n-arrays fault in pages)
-            x = np.empty_like(mid)
-            for v, node in zip(lphi, _GL_NODES):
-                np.multiply(half, node, out=x)
-                x += mid
-                np.multiply(x, -0.5, out=v)
-                v *= x
-                v -= c2
-            m = lphi[0].copy()
-            for v in lphi[1:]:
-                np.maximum(m, v, out=m)
-            acc = np.zeros_like(m)
-            for v, w in zip(lphi, _GL_WEIGHTS):
-                v -= m
-                np.exp(v, out=v)
-                v *= w
-                acc += v  # no BLAS: see hermite_rule
-            lq = np.log(half) + m + np.log(acc)
-            rq = _gl_rel_bound(bc - ac, farc) + (40.0 + farc ** 2) * U
+            lq, rq = _gauss_legendre_log_mass(ac, bc, farc)
             better = rq < (rel if every else rel[cand])
             idx = np.flatnonzero(cand)[better]
             lq_cells = (idx, lq[better])
@@ -140,19 +147,56 @@ def _log_gauss_interval(a: np.ndarray, b: np.ndarray, tails: tuple[np.ndarray, n
 
 def _log_gauss_cells(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """:func:`_log_gauss_interval` of the consecutive cells (xᵢ, xᵢ₊₁] of increasing edges ``x``, bit for bit, with
-    log_ndtr taken once per edge: both cells next to an edge read log Φ(−|xᵢ|) there (the side where the CDF is
-    small), but for the one cell with a ≤ 0 < b, whose upper end is read as log Φ(b)."""
+    log_ndtr taken once per edge (both cells next to an edge read log Φ(−|xᵢ|) there, the side where the CDF is
+    small, but for the one cell with a ≤ 0 < b, whose upper end is read as log Φ(b)), and only for the cells where
+    Gauss–Legendre is not certainly the answer.
+
+    A cell (a, b] on one side of 0, t its end nearer 0 (t = a > 0, or t = −b > 0) and w = b − a: its tail-side CDF is
+    Φ_hi = Φ(−t) > φ(t)·t/(1 + t²) (Gordon's inequality, "Values of Mills' ratio of area to bounding ordinate",
+    Ann. Math. Stat. 1941) and its mass Φ_hi − Φ_lo ≤ φ(t)·w (φ decreases away from 0), so the cancellation factor
+    amp = Φ_hi/(Φ_hi − Φ_lo) of the log_ndtr difference exceeds t/((1 + t²)·w), and that route's bound 8u·(1 + |log Φ_hi|
+    + |log Φ_lo|)·amp exceeds 8u·t/((1 + t²)·w). Where Gauss–Legendre's bound r is below half of that,
+    :func:`_log_gauss_interval` takes Gauss–Legendre, and its answer there is computed without the log_ndtr values:
+    r < 2u/w forces w < 1e-10 and r ≤ 185u (w¹⁶ of the quadrature term), while amp as computed from log Φ (absolute
+    error ≲ 1e-13 at |x| ≤ 12) is at least half the exact amp or above 1e10, so the computed bound exceeds r too."""
     x = np.asarray(x, dtype=float)
     a, b = x[:-1], x[1:]
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        v = log_ndtr(np.where(x > 0, -x, x))
-        upper = a > 0
-        hi = np.where(upper, v[:-1], v[1:])
-        lo = np.where(upper, v[1:], v[:-1])
-        across = np.flatnonzero(~upper & (b > 0))
-        if across.size:
-            hi[across] = log_ndtr(b[across])
-    return _log_gauss_interval(a, b, (hi, lo))
+        width = b - a
+        far = np.maximum(np.abs(a), np.abs(b))
+        cand = np.isfinite(width) & (width > 0) & (far <= 12.0) & (width <= 0.5)
+        t = np.where(a > 0, a, -b)  # the end nearer 0 (≤ 0 for the cell across 0: no bound)
+        sure = cand & (t > 0)
+        if np.any(sure):
+            ci = np.flatnonzero(sure)
+            tc = t[ci]
+            lq, rq = _gauss_legendre_log_mass(a[ci], b[ci], far[ci])
+            ok = rq < 4.0 * U * (tc / ((1.0 + tc * tc) * width[ci]))
+            sure[ci[~ok]] = False
+            lq_sure, rq_sure = lq[ok], rq[ok]
+        rest = ~sure
+        out = np.empty(a.shape)
+        rel = np.empty(a.shape)
+        if np.any(sure):
+            out[sure] = lq_sure
+            rel[sure] = np.where(np.isfinite(lq_sure), rq_sure, 0.0)
+        if np.any(rest):
+            need = np.zeros(x.shape, dtype=bool)  # the edges of the other cells
+            need[:-1] |= rest
+            need[1:] |= rest
+            v = np.full(x.shape, np.nan)
+            xe = x[need]
+            v[need] = log_ndtr(np.where(xe > 0, -xe, xe))
+            ar, br = a[rest], b[rest]
+            upper = ar > 0
+            left, right = v[:-1][rest], v[1:][rest]
+            hi = np.where(upper, left, right)
+            lo = np.where(upper, right, left)
+            across = np.flatnonzero(~upper & (br > 0))
+            if across.size:
+                hi[across] = log_ndtr(br[across])
+            out[rest], rel[rest] = _log_gauss_interval(ar, br, (hi, lo))
+    return out, rel
 
 
 @functools.cache
