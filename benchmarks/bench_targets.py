@@ -27,6 +27,8 @@ previous tree, measured alternately in the same minutes (load 12–13 on 2 cores
 
     composition/sgm_step.py  one-step partition (certified cell masses; log_ndtr once per
         edge, Gauss–Legendre rows in one buffer, the log_ndtr difference only where it answers)    0.014 s (0.016)
+        and since then: no log_ndtr where Gauss–Legendre is certainly the answer (Mills-ratio
+        bound), alone in a loop at load 12: 0.009 s against 0.012 s
     tradeoff/grid.py  pessimistic split onto the grid (step 2; single-value segments as they are)  0.004 s (0.005)
     tradeoff/compose.py  chernoff_window (fine t read where a golden-section search looks)         0.004 s (0.009)
     tradeoff/compose_coarse.py  spectra: rFFT of n = 196 830, Q and P, with _extended_dft

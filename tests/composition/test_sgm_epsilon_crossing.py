@@ -53,7 +53,11 @@ def test_a_candidate_the_reader_rejects_is_not_returned(monkeypatch):
     rejects it and the bisection answers (never an uncertified point)."""
     side = _side(1.01, 0.01, 10_000)
     real = sc._closed_form_candidate
-    monkeypatch.setattr(sc, "_closed_form_candidate", lambda pair, d: None if (e := real(pair, d)) is None else 0.99 * e)
+    def short(pair, d):
+        e = real(pair, d)
+        return None if e is None else 0.99 * e
+
+    monkeypatch.setattr(sc, "_closed_form_candidate", short)
     got = sc.pair_epsilon(side.pair, side.numerical_error, 1e-5, side.swapped, side.error_at)
     monkeypatch.setattr(sc, "_crossing_per_threshold", lambda *a, **k: None)
     assert got == sc.pair_epsilon(side.pair, side.numerical_error, 1e-5, side.swapped, side.error_at)

@@ -5,7 +5,6 @@ on synthetic steps; and the search finds the minimum of unimodal sequences (brut
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st

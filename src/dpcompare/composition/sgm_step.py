@@ -153,12 +153,13 @@ def _log_gauss_cells(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
     A cell (a, b] on one side of 0, t its end nearer 0 (t = a > 0, or t = −b > 0) and w = b − a: its tail-side CDF is
     Φ_hi = Φ(−t) > φ(t)·t/(1 + t²) (Gordon's inequality, "Values of Mills' ratio of area to bounding ordinate",
-    Ann. Math. Stat. 1941) and its mass Φ_hi − Φ_lo ≤ φ(t)·w (φ decreases away from 0), so the cancellation factor
-    amp = Φ_hi/(Φ_hi − Φ_lo) of the log_ndtr difference exceeds t/((1 + t²)·w), and that route's bound 8u·(1 + |log Φ_hi|
-    + |log Φ_lo|)·amp exceeds 8u·t/((1 + t²)·w). Where Gauss–Legendre's bound r is below half of that,
-    :func:`_log_gauss_interval` takes Gauss–Legendre, and its answer there is computed without the log_ndtr values:
-    r < 2u/w forces w < 1e-10 and r ≤ 185u (w¹⁶ of the quadrature term), while amp as computed from log Φ (absolute
-    error ≲ 1e-13 at |x| ≤ 12) is at least half the exact amp or above 1e10, so the computed bound exceeds r too."""
+    Ann. Math. Stat. 1941) and its mass Φ_hi − Φ_lo ≤ φ(t)·w (φ decreases away from 0), so the cancellation
+    factor amp = Φ_hi/(Φ_hi − Φ_lo) of the log_ndtr difference exceeds t/((1 + t²)·w), and that route's bound
+    8u·(1 + |log Φ_hi| + |log Φ_lo|)·amp exceeds 8u·t/((1 + t²)·w). Where Gauss–Legendre's bound r is below half
+    of that, :func:`_log_gauss_interval` takes Gauss–Legendre (its answer there needs no log_ndtr value) also with amp
+    as computed from log Φ (absolute error ≲ 1e-13 at |x| ≤ 12): that is within a factor 2 of the exact amp wherever
+    amp ≤ 1e11, which holds for w ≥ 0.01; narrower cells have a quadrature term below u, so r ≤ 185u, and a computed
+    amp ≥ 1e10. (Cells across 0, or not narrow, read log_ndtr as before; the test suite compares both routes.)"""
     x = np.asarray(x, dtype=float)
     a, b = x[:-1], x[1:]
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
