@@ -21,24 +21,33 @@ Rows:
   cli        whole CLI processes vs ``python -c "import numpy, scipy.special"``;
   b3         ``compare(Gaussian(μ=1), Laplace(b=1))`` vs [BCP] Appendix B.3's code (tol 1e-3), in-process.
 
-Profile of the warm ε job (N = 10⁴, a new σ: nothing cached), this tree: CPU 0.07–0.10 s (load 8–11 on 2 cores;
-0.19–0.21 s at load 2 when the far-tail passes were built for every composition, 0.10–0.11 s before they
-existed). ``time.process_time`` per stage (medians over 9 new σ, load ≈ 10; cProfile at this load was useless):
+Profile of the warm ε job (N = 10⁴, a new σ: nothing cached), this tree: CPU ≈ 0.047 s against 0.065 s for the
+previous tree, measured alternately in the same minutes (load 12–13 on 2 cores); dp-accounting's RDP 0.034 s then.
+``time.process_time`` per stage (medians over 9 new σ, two alternate runs per tree; previous tree in brackets):
 
-    composition/sgm_step.py  one-step partition (certified cell masses)                          0.025 s
-    tradeoff/grid.py  pessimistic split onto the grid (step 2)                                   0.008 s
-    tradeoff/compose.py  chernoff_window (block search, refinement on one in-place buffer)       0.015 s (was 0.03)
-    tradeoff/compose.py  power_spectrum, Q and P passes (rFFT, live entries)                     0.010 s
-    tradeoff/compose.py  _extended_dft (10 entries per pass in long double, chained in k)        0.016 s (was 0.04)
-    tradeoff/compose_coarse.py  _finish (coarse read-out, removal, caps)                         0.009 s
-    composition/sgm_certified.py  side_for_epsilon (ε search, 34 δ(ε) of 0.25 ms; the trigger)   0.018 s
+    composition/sgm_step.py  one-step partition (certified cell masses; log_ndtr once per
+        edge, Gauss–Legendre rows in one buffer, the log_ndtr difference only where it answers)    0.014 s (0.016)
+        and since then: no log_ndtr where Gauss–Legendre is certainly the answer (Mills-ratio
+        bound), alone in a loop at load 12: 0.009 s against 0.012 s
+    tradeoff/grid.py  pessimistic split onto the grid (step 2; single-value segments as they are)  0.004 s (0.005)
+    tradeoff/compose.py  chernoff_window (fine t read where a golden-section search looks)         0.004 s (0.009)
+    tradeoff/compose_coarse.py  spectra: rFFT of n = 196 830, Q and P, with _extended_dft
+        (10 entries in long double; k = 0 from one table entry, chain in place)                    0.015 s (0.017)
+    tradeoff/compose_coarse.py  _finish (coarse read-out, removal, caps by a long-double sum)      0.0045 s (0.0063)
+    composition/sgm_certified.py  side_for_epsilon (closed-form crossing + one check by the
+        reader: 4 δ(ε) instead of 34; most of what is left is the pairs' cached tail sums)         0.0038 s (0.010)
     far-tail passes (step 6″): not built at δ = 1e-5 (they were ≈ 0.1 s, half the warm time)
     imports (cold only): dpcompare.mechanisms.sgm + composition ≈ 0.1 s wall; dp-accounting not imported
 
+cProfile top rows (tottime summed over 9 new σ at load 12, so ≈ 4× the quiet times; read the order): _log_gauss_interval
+0.39 s (Gauss–Legendre and log_ndtr of the cells), pocketfft r2c 0.36 s (the two forward transforms), _extended_dft
+0.16 s, numpy sums 0.13 s, pruned_rows 0.07 s (the window's rows), twiddle 0.07 s (_extended_dft's table gathers),
+reduceat 0.06 s, _log_gauss_cells 0.06 s, pruned_prep 0.05 s, _gl_rel_bound 0.05 s (w¹⁶ by pow).
+What is left is array work on the 4·10⁴ cells and the two transforms of 2·10⁵ points: no stage is above a third.
+
 The passes are built when a question reaches the far tail (composition/sgm_certified.py ``side_for_epsilon``,
 ``side_for_profile``: where they could improve the certified answer by more than 1e-5 of it), from the window
-and spectra already computed. What is left is the one-step partition and the scalar δ(ε) evaluations of the ε
-search (tradeoff/pair.py, log space). The same question asked again (a new ``SubsampledGaussian`` with the same
+and spectra already computed. The same question asked again (a new ``SubsampledGaussian`` with the same
 σ, p, N in the same process) is answered from the module-level cache of pessimistic pairs
 (``composition.sgm_compose.pessimistic_side``, 16 entries) in a few ms: that is how a user who re-asks meets it,
 and the "same σ" warm rows measure it.

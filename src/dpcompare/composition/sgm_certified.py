@@ -245,14 +245,19 @@ def pair_epsilon(
 
 
 def _pair_epsilon_per_threshold(pess: DiscretePair, eta: float, delta: float, sw: DiscretePair, eta_at: Callable) -> float:
-    """:func:`pair_epsilon` with η(ε): bisection between the answer for the smallest η (a lower end: η(ε) ≥ that
-    everywhere) and the answer for the scalar η (an upper end, certified), on g(ε) = max(δ_rem, δ_add)(ε) + η(ε).
-    Only points where g ≤ δ was evaluated are returned."""
-    hi = pair_epsilon(pess, eta, delta, sw)
-    top = float(max(pess.loss[-1] if pess.size else 0.0, -sw.loss[0] if sw.size else 0.0, 0.0))
+    """:func:`pair_epsilon` with η(ε): the crossing of g(ε) = max(δ_rem, δ_add)(ε) + η(ε) with δ, where η(ε) is
+    constant around it (:func:`_crossing_per_threshold`, two closed-form passes), else bisection between the answer
+    for the smallest η (a lower end: η(ε) ≥ that everywhere) and the answer for the scalar η (an upper end,
+    certified). Only points where g ≤ δ was evaluated are returned."""
 
     def ok(e: float) -> bool:
         return max(float(pess.delta(e)), float(sw.delta(e))) + float(eta_at(e)) <= delta
+
+    fast = _crossing_per_threshold(pess, eta, delta, sw, eta_at, ok)
+    if fast is not None:
+        return fast
+    hi = pair_epsilon(pess, eta, delta, sw)
+    top = float(max(pess.loss[-1] if pess.size else 0.0, -sw.loss[0] if sw.size else 0.0, 0.0))
 
     if not math.isfinite(hi):
         # the scalar η cannot certify δ; above the last atom δ is constant, so try there
@@ -275,12 +280,57 @@ def _pair_epsilon_per_threshold(pess: DiscretePair, eta: float, delta: float, sw
     return hi
 
 
+#: closed-form passes of :func:`_crossing_per_threshold` before it leaves the question to the bisection
+CROSSING_PASSES = 3
+
+
+def _crossing_per_threshold(pess: DiscretePair, eta: float, delta: float, sw: DiscretePair, eta_at: Callable,
+                            ok: Callable[[float], bool]) -> float | None:
+    """The smallest ε with g(ε) = max(δ_rem, δ_add)(ε) + η(ε) ≤ δ where η(ε) is constant around it, or None.
+
+    With E(c) = the crossing of max(δ_rem, δ_add)(ε) + c with δ (the closed form of :func:`_closed_form_epsilon` on
+    each side, unchecked) and η(ε) non-increasing, ε₀ = E(η) lies at or above the answer ε* (η ≥ η(ε)) and
+    ε₁ = E(η(ε₀)) at or below it (η(ε₀) ≤ η(ε) for ε ≤ ε₀): where η(ε₁) = η(ε₀), η is constant on [ε₁, ε₀] ∋ ε* and
+    ε₁ = ε* (otherwise the next pass, up to CROSSING_PASSES). The point returned is certified as every answer here
+    is: g ≤ δ *evaluated* there by ``ok`` (the reader of the bisection), after raising ε₁ by a few ulps where
+    rounding left it a hair short of the crossing; None (the caller bisects) where a closed form is unavailable
+    (cancellation, overflow, no finite crossing) or the check fails."""
+    d_prev, c_prev = None, eta
+    e = None
+    for _ in range(CROSSING_PASSES):
+        d = delta - c_prev
+        if not d > 0.0:
+            return None
+        sides = [_closed_form_candidate(pr, d) for pr in (pess, sw)]
+        if any(s is None for s in sides):
+            return None
+        e = max(sides)
+        c = float(eta_at(e))
+        if d_prev is not None and c == c_prev:
+            break
+        d_prev, c_prev = d, c
+    else:
+        return None
+    for i in range(6):  # raise by 1e-12 … 1e-9 relative (steps growing 4×) until the reader certifies it
+        if ok(e):
+            return e
+        e = e + 1e-12 * 4.0**i * max(1.0, abs(e))
+    return None
+
+
+def _closed_form_candidate(pair: DiscretePair, d: float) -> float | None:
+    """:func:`_closed_form_epsilon` without its final check (the caller checks g(ε) ≤ δ itself): the crossing of
+    δ(ε) = q₊∞ + Qⱼ − e^ε·Pⱼ with ``d`` on the first atom interval where δ drops to ``d`` or below; None where that
+    closed form does not apply or cancels."""
+    return _closed_form_epsilon(pair, d, check=False)
+
+
 def _side_epsilon(pair: DiscretePair, d: float) -> float:
     eps = _closed_form_epsilon(pair, d)
     return pair.epsilon(d) if eps is None else eps
 
 
-def _closed_form_epsilon(pair: DiscretePair, d: float) -> float | None:
+def _closed_form_epsilon(pair: DiscretePair, d: float, *, check: bool = True) -> float | None:
     """Smallest ε ≥ 0 with δ(ε) ≤ d in one vectorised pass, or None (then the caller's search answers).
 
     δ(ε) = q₊∞ + Σ_{ℓᵢ>ε} (qᵢ − e^ε·pᵢ) ([BCP] eq 25) is decreasing; on (ℓⱼ₋₁, ℓⱼ] it equals
@@ -288,16 +338,17 @@ def _closed_form_epsilon(pair: DiscretePair, d: float) -> float | None:
     δ(ℓⱼ) ≤ d is found on the vector of δ at all atoms, and ε = log((q₊∞ + Qⱼ − d)/Pⱼ) there. The result is
     returned only if ``pair.delta`` (accurate, log space where needed) confirms δ(ε) ≤ d, after raising ε by
     a few ulps if rounding left it just short; None where e^ℓ overflows, the tail sums cancel (δ below
-    1e-8 of them) or the check fails.
+    1e-8 of them) or the check fails. ``check=False``: the closed-form ε as it is (uncertified; for a caller that
+    checks its own condition at it).
     """
     loss = pair.loss
     if loss.size == 0 or d >= 1.0 or d < pair.q_pos_inf or not float(loss[-1]) < 700.0:
         return None
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        p = np.exp(pair.log_p)
-        q = np.exp(pair.log_p + loss)
-        p_tail = np.cumsum(p[::-1])[::-1]
-        q_tail = np.cumsum(q[::-1])[::-1]
+        # the tail sums Σ_{i ≥ k} of e^{log p} and e^{log p + ℓ}: the pair's own (cached, the same sums bit for bit)
+        # where its q is e^{log p + ℓ}
+        p_tail = pair._p_tail[:-1]
+        q_tail = pair._q_tail[:-1] if pair.exact_log_q is None else np.cumsum(np.exp(pair.log_p + loss)[::-1])[::-1]
         k0 = int(np.searchsorted(loss, 0.0, side="right"))
         if k0 >= loss.size:
             return None
@@ -316,6 +367,8 @@ def _closed_form_epsilon(pair: DiscretePair, d: float) -> float | None:
         if not (num > 1e-8 * float(q_tail[j]) and p_tail[j] > 0.0):
             return None  # cancellation: leave it to the log-space search
         eps = min(max(math.log(num) - math.log(float(p_tail[j])), lo, 0.0), float(loss[j]))
+    if not check:
+        return eps
     # δ is read rounded outwards (a few 1e-12 relative), so the closed-form ε may sit a hair short: raise it
     # by steps growing 4× (1e-12 … 2.6e-7 relative in all) until the read-out confirms δ(ε) ≤ d
     for i in range(10):

@@ -66,22 +66,60 @@ def _gl_rel_bound(width: np.ndarray, far: np.ndarray, k: int = 8) -> np.ndarray:
         return c * width ** (2 * k) * np.exp(0.5 * far * far)
 
 
-def _log_gauss_interval(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _gauss_legendre_log_mass(a: np.ndarray, b: np.ndarray, far: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """log ∫_a^b φ by 8-point Gauss–Legendre (narrow cells, |x| ≤ 12: no cancellation) and its relative error bound
+    (:func:`_gl_rel_bound` + (40 + far²)·u); elementwise (the same numbers for a cell whatever else is computed)."""
+    mid, half = 0.5 * (a + b), 0.5 * (b - a)
+    # log ∫ = log(half) + log Σ wᵢ φ(xᵢ), with φ in log space; one node at a time (n-vectors: an
+    # (n × 8) array is several × slower to broadcast and reduce, and to allocate), each node's
+    # −½x² − ½log 2π formed in place (the same operations, in the same order, as written out)
+    c2 = 0.5 * math.log(2 * math.pi)
+    lphi = np.empty((_GL_NODES.size, mid.size))  # one buffer for the nodes' rows (fresh n-arrays fault in pages)
+    x = np.empty_like(mid)
+    for v, node in zip(lphi, _GL_NODES):
+        np.multiply(half, node, out=x)
+        x += mid
+        np.multiply(x, -0.5, out=v)
+        v *= x
+        v -= c2
+    m = lphi[0].copy()
+    for v in lphi[1:]:
+        np.maximum(m, v, out=m)
+    acc = np.zeros_like(m)
+    for v, w in zip(lphi, _GL_WEIGHTS):
+        v -= m
+        np.exp(v, out=v)
+        v *= w
+        acc += v  # no BLAS: see hermite_rule
+    lq = np.log(half) + m + np.log(acc)
+    rq = _gl_rel_bound(b - a, far) + (40.0 + far ** 2) * U
+    return lq, rq
+
+
+def _log_gauss_interval(a: np.ndarray, b: np.ndarray, tails: tuple[np.ndarray, np.ndarray] | None = None
+                        ) -> tuple[np.ndarray, np.ndarray]:
     """log(Φ(b) − Φ(a)) for a ≤ b, and a bound on its relative error.
 
     Narrow cells near the bulk are integrated by Gauss–Legendre (no cancellation); the others are
     differences of log_ndtr on the side where the CDF is small, whose relative error is the
     cancellation factor Φ_hi/(Φ_hi − Φ_lo) times log_ndtr's accuracy (≈ 8u·(1 + |log Φ|)).
+    ``tails``: (log Φ(hi), log Φ(lo)) of that side (``log_ndtr(where(a > 0, −a, b))``, ``log_ndtr(where(a > 0, −b,
+    a))``) where the caller has them (:func:`_log_gauss_cells`: one log_ndtr per edge instead of two).
     """
     a = np.asarray(a, dtype=float)
     b = np.asarray(b, dtype=float)
     upper = a > 0
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         # the side where the CDF is small: log Φ(b), log Φ(a) below 0, log Φ(−a), log Φ(−b) above
-        hi = log_ndtr(np.where(upper, -a, b))
-        lo = log_ndtr(np.where(upper, -b, a))
+        if tails is None:
+            hi = log_ndtr(np.where(upper, -a, b))
+            lo = log_ndtr(np.where(upper, -b, a))
+        else:
+            hi, lo = tails
         d = np.minimum(lo - hi, 0.0)
-        out = np.where(np.isneginf(hi) | (lo >= hi), -np.inf, hi + log1mexp(d))
+        dead = np.isneginf(hi) | (lo >= hi)
+        ndtr_cells = ~dead  # the cells read off the log_ndtr difference (those Gauss–Legendre wins are dropped below)
+        lq_cells = None
         amp = np.where(d < 0, -1.0 / np.expm1(np.where(d < 0, d, -1.0)), np.inf)
         rel = 8 * U * (1.0 + np.abs(np.where(np.isfinite(hi), hi, 0.0)) + np.abs(np.where(np.isfinite(lo), lo, 0.0))) * amp
         # Gauss–Legendre where it is provably accurate
@@ -89,24 +127,76 @@ def _log_gauss_interval(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.nd
         far = np.maximum(np.abs(a), np.abs(b))
         cand = np.isfinite(width) & (width > 0) & (far <= 12.0) & (width <= 0.5)
         if np.any(cand):
-            ac, bc = a[cand], b[cand]
-            mid, half = 0.5 * (ac + bc), 0.5 * (bc - ac)
-            # log ∫ = log(half) + log Σ wᵢ φ(xᵢ), with φ in log space; one node at a time (n-vectors: an
-            # (n × 8) array is several × slower to broadcast and reduce, and to allocate)
-            lphi = [-0.5 * x * x - 0.5 * math.log(2 * math.pi) for x in (mid + half * node for node in _GL_NODES)]
-            m = lphi[0]
-            for v in lphi[1:]:
-                m = np.maximum(m, v)
-            acc = np.zeros_like(m)
-            for v, w in zip(lphi, _GL_WEIGHTS):
-                acc += np.exp(v - m) * w  # no BLAS: see hermite_rule
-            lq = np.log(half) + m + np.log(acc)
-            rq = _gl_rel_bound(bc - ac, far[cand]) + (40.0 + far[cand] ** 2) * U
-            better = rq < rel[cand]
+            every = bool(cand.all())
+            ac, bc = (a, b) if every else (a[cand], b[cand])
+            farc = far if every else far[cand]
+            lq, rq = _gauss_legendre_log_mass(ac, bc, farc)
+            better = rq < (rel if every else rel[cand])
             idx = np.flatnonzero(cand)[better]
-            out[idx] = lq[better]
+            lq_cells = (idx, lq[better])
             rel[idx] = rq[better]
+            ndtr_cells[idx] = False
+        # log(Φ_hi − Φ_lo) = log Φ_hi + log(1 − e^{d}) only where it is the answer (elementwise: the same numbers)
+        out = np.full(np.shape(d), -np.inf)
+        out[ndtr_cells] = hi[ndtr_cells] + log1mexp(d[ndtr_cells])
+        if lq_cells is not None:
+            out[lq_cells[0]] = lq_cells[1]
     rel = np.where(np.isfinite(out), rel, 0.0)
+    return out, rel
+
+
+def _log_gauss_cells(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_log_gauss_interval` of the consecutive cells (xᵢ, xᵢ₊₁] of increasing edges ``x``, bit for bit, with
+    log_ndtr taken once per edge (both cells next to an edge read log Φ(−|xᵢ|) there, the side where the CDF is
+    small, but for the one cell with a ≤ 0 < b, whose upper end is read as log Φ(b)), and only for the cells where
+    Gauss–Legendre is not certainly the answer.
+
+    A cell (a, b] on one side of 0, t its end nearer 0 (t = a > 0, or t = −b > 0) and w = b − a: its tail-side CDF is
+    Φ_hi = Φ(−t) > φ(t)·t/(1 + t²) (Gordon's inequality, "Values of Mills' ratio of area to bounding ordinate",
+    Ann. Math. Stat. 1941) and its mass Φ_hi − Φ_lo ≤ φ(t)·w (φ decreases away from 0), so the cancellation
+    factor amp = Φ_hi/(Φ_hi − Φ_lo) of the log_ndtr difference exceeds t/((1 + t²)·w), and that route's bound
+    8u·(1 + |log Φ_hi| + |log Φ_lo|)·amp exceeds 8u·t/((1 + t²)·w). Where Gauss–Legendre's bound r is below half
+    of that, :func:`_log_gauss_interval` takes Gauss–Legendre (its answer there needs no log_ndtr value) also with amp
+    as computed from log Φ (absolute error ≲ 1e-13 at |x| ≤ 12): that is within a factor 2 of the exact amp wherever
+    amp ≤ 1e11, which holds for w ≥ 0.01; narrower cells have a quadrature term below u, so r ≤ 185u, and a computed
+    amp ≥ 1e10. (Cells across 0, or not narrow, read log_ndtr as before; the test suite compares both routes.)"""
+    x = np.asarray(x, dtype=float)
+    a, b = x[:-1], x[1:]
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        width = b - a
+        far = np.maximum(np.abs(a), np.abs(b))
+        cand = np.isfinite(width) & (width > 0) & (far <= 12.0) & (width <= 0.5)
+        t = np.where(a > 0, a, -b)  # the end nearer 0 (≤ 0 for the cell across 0: no bound)
+        sure = cand & (t > 0)
+        if np.any(sure):
+            ci = np.flatnonzero(sure)
+            tc = t[ci]
+            lq, rq = _gauss_legendre_log_mass(a[ci], b[ci], far[ci])
+            ok = rq < 4.0 * U * (tc / ((1.0 + tc * tc) * width[ci]))
+            sure[ci[~ok]] = False
+            lq_sure, rq_sure = lq[ok], rq[ok]
+        rest = ~sure
+        out = np.empty(a.shape)
+        rel = np.empty(a.shape)
+        if np.any(sure):
+            out[sure] = lq_sure
+            rel[sure] = np.where(np.isfinite(lq_sure), rq_sure, 0.0)
+        if np.any(rest):
+            need = np.zeros(x.shape, dtype=bool)  # the edges of the other cells
+            need[:-1] |= rest
+            need[1:] |= rest
+            v = np.full(x.shape, np.nan)
+            xe = x[need]
+            v[need] = log_ndtr(np.where(xe > 0, -xe, xe))
+            ar, br = a[rest], b[rest]
+            upper = ar > 0
+            left, right = v[:-1][rest], v[1:][rest]
+            hi = np.where(upper, left, right)
+            lo = np.where(upper, right, left)
+            across = np.flatnonzero(~upper & (br > 0))
+            if across.size:
+                hi[across] = log_ndtr(br[across])
+            out[rest], rel[rest] = _log_gauss_interval(ar, br, (hi, lo))
     return out, rel
 
 
@@ -157,6 +247,19 @@ def _log_masses(xa: np.ndarray | float, xb: np.ndarray | float, mu: float, p: fl
     """(log P, log Q, relative error) of the x-interval (xa, xb]."""
     log_p, rel_p = _log_gauss_interval(np.atleast_1d(xa) + 0.0, np.atleast_1d(xb) + 0.0)
     log_p1, rel_p1 = _log_gauss_interval(np.atleast_1d(xa) - mu, np.atleast_1d(xb) - mu)
+    return _mix_masses(log_p, rel_p, log_p1, rel_p1, p)
+
+
+def _log_masses_cells(x: np.ndarray, mu: float, p: float):
+    """:func:`_log_masses` of the consecutive cells (xᵢ, xᵢ₊₁] of increasing edges ``x`` (bit for bit; one log_ndtr
+    per edge and measure, :func:`_log_gauss_cells`)."""
+    log_p, rel_p = _log_gauss_cells(x + 0.0)
+    log_p1, rel_p1 = _log_gauss_cells(x - mu)
+    return _mix_masses(log_p, rel_p, log_p1, rel_p1, p)
+
+
+def _mix_masses(log_p, rel_p, log_p1, rel_p1, p: float):
+    """(log P, log Q, relative error) from the cells' log masses under N(0, 1) and N(μ, 1): Q = (1 − p)·P + p·P₁."""
     if p >= 1.0:
         return log_p1 * 0.0 + log_p, log_p1, np.maximum(rel_p, rel_p1)
     log_q = np.logaddexp(math.log1p(-p) + log_p, math.log(p) + log_p1)
@@ -207,7 +310,7 @@ def sgm_partition(sigma: float, p: float, h: float, *, sub: int = 4, tail: float
             lo, anchor_edge = c, c + a
     edges, cell_k, k_lo, k_hi = aligned_edges(lo, hi, offset, h, sub, anchor_edge)
     x = inverse_privacy_loss(edges, mu, p)
-    log_p, log_q, rel = _log_masses(x[:-1], x[1:], mu, p)
+    log_p, log_q, rel = _log_masses_cells(x, mu, p)
     # tails ℓ ≤ g_lo (x ≤ x_0) and ℓ > g_hi (x > x_last)
     x0, x1 = float(x[0]), float(x[-1])
     tail_lo = (-math.inf, -math.inf)

@@ -132,6 +132,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -229,12 +230,36 @@ CHERNOFF_BLOCK = 32
 CHERNOFF_PRUNE = 50.0
 
 
+def unimodal_search(val: Callable[[int], float], n: int) -> None:
+    """Read ``val`` at the indices a golden-section search for the minimum of a unimodal sequence val(0 … n − 1)
+    visits (≈ 1.44·log₂ n + 4 of them, some twice): the minimum is among them where the sequence is unimodal.
+
+    >>> seen = []
+    >>> unimodal_search(lambda i: seen.append(i) or (i - 13) ** 2, 24)
+    >>> 13 in seen, len(set(seen)) < 24
+    (True, True)
+    """
+    lo, hi = 0, n - 1
+    while hi - lo > 3:  # keep the side of the smaller of two interior points (ties: the lower side)
+        m1 = lo + int(round(0.381966 * (hi - lo)))
+        m2 = max(lo + int(round(0.618034 * (hi - lo))), m1 + 1)
+        if val(m1) <= val(m2):
+            hi = m2
+        else:
+            lo = m1
+    for i in range(lo, hi + 1):
+        val(i)
+
+
 def chernoff_window(step: GridStep, steps: int, tau: float) -> tuple[int, int]:
     """Indices [i_lo, i_hi] of the composed grid N·offset + I·h outside which P^N(L < ·) ≤ τ and
     Q^N(L > ·) ≤ τ (step 5), from the Chernoff bounds Q^N(L > a) ≤ τ at a(t) = (N log M_Q(t) − log τ)/t and
     P^N(L < b) ≤ τ at b(t) = (log τ − N log M_P(−t))/t, valid at every t > 0; the best t is searched on
     blocks of atoms (upper bounds of the MGFs, so valid values too) and refined on the atoms (those of the blocks that
-    matter at that t; the others enter with their block's upper bound, so every value is still a valid bound)."""
+    matter at that t; the others enter with their block's upper bound, so every value is still a valid bound), on a
+    fine grid of t read where a golden-section search for its extremum looks (:func:`unimodal_search`: the bounds
+    are quasi-convex in t, so that is the extremum over the whole fine grid, and each value read is the one the
+    whole grid's evaluation gives)."""
     g = step.losses
     lp = step.log_p
     fin = np.isfinite(lp)
@@ -265,10 +290,8 @@ def chernoff_window(step: GridStep, steps: int, tau: float) -> tuple[int, int]:
     lq_blk, lp_blk = block_lse(lq), block_lse(lp)
     blk_of = np.repeat(np.arange(nb), lens)
 
-    def pruned_lse(w: np.ndarray, w_blk: np.ndarray, s: np.ndarray) -> np.ndarray:
-        """log Σᵢ e^{wᵢ + s·gᵢ} per row s (an upper bound, ≤ the exact value + nb·e^{−CHERNOFF_PRUNE} relative): the
-        blocks whose upper bound w_blk + max(s·g) lies CHERNOFF_PRUNE below a lower bound of the whole sum (the
-        largest w_blk + min(s·g)) enter with that upper bound, the others atom by atom."""
+    def pruned_prep(w: np.ndarray, w_blk: np.ndarray, s: np.ndarray) -> tuple:
+        """The blocks :func:`pruned_lse` keeps for the rows ``s`` (those any row keeps), and what its rows read."""
         s = s[:, None]
         a, b = s * g_lo_blk[None, :], s * g_hi_blk[None, :]
         up = w_blk[None, :] + np.maximum(a, b)
@@ -276,6 +299,14 @@ def chernoff_window(step: GridStep, steps: int, tau: float) -> tuple[int, int]:
         keep = np.any(up >= floor[:, None] - CHERNOFF_PRUNE, axis=0)
         atoms = keep[blk_of]
         ga, wa = (g, w) if keep.all() else (g[atoms], w[atoms])
+        return s, up, keep, ga, wa
+
+    def pruned_rows(prep: tuple, rows: np.ndarray | None = None) -> np.ndarray:
+        """:func:`pruned_lse` of the rows ``rows`` (default all) of the rows prepared by :func:`pruned_prep`: each
+        row's value is the one the whole call computes (its own row of the same buffer layout)."""
+        s, up, keep, ga, wa = prep
+        if rows is not None:
+            s, up = s[rows], up[rows]
         v = np.empty((s.shape[0], ga.size + int(np.count_nonzero(~keep))))  # one buffer, updated in place
         np.multiply(s, ga[None, :], out=v[:, : ga.size])
         v[:, : ga.size] += wa[None, :]
@@ -285,11 +316,29 @@ def chernoff_window(step: GridStep, steps: int, tau: float) -> tuple[int, int]:
         np.exp(v, out=v)
         return m + np.log(np.sum(v, axis=1))
 
-    def a_of(t: np.ndarray) -> np.ndarray:  # Q upper tail: a(t) = (N log M_Q(t) − log τ)/t
-        return (steps * pruned_lse(lq, lq_blk, t) - log_tau) / t
+    def pruned_lse(w: np.ndarray, w_blk: np.ndarray, s: np.ndarray) -> np.ndarray:
+        """log Σᵢ e^{wᵢ + s·gᵢ} per row s (an upper bound, ≤ the exact value + nb·e^{−CHERNOFF_PRUNE} relative): the
+        blocks whose upper bound w_blk + max(s·g) lies CHERNOFF_PRUNE below a lower bound of the whole sum (the
+        largest w_blk + min(s·g)) enter with that upper bound, the others atom by atom."""
+        return pruned_rows(pruned_prep(w, w_blk, s))
 
-    def b_of(t: np.ndarray) -> np.ndarray:  # P lower tail: b(t) = (log τ − N log M_P(−t))/t
-        return (log_tau - steps * pruned_lse(lp, lp_blk, -t)) / t
+    def a_of(t: np.ndarray, prep: tuple | None = None, rows: np.ndarray | None = None) -> np.ndarray:
+        """Q upper tail: a(t) = (N log M_Q(t) − log τ)/t (``prep``, ``rows``: those rows of ``a_prep(t)``)."""
+        if prep is None:
+            return (steps * pruned_lse(lq, lq_blk, t) - log_tau) / t
+        return (steps * pruned_rows(prep, rows) - log_tau) / t[rows]
+
+    def b_of(t: np.ndarray, prep: tuple | None = None, rows: np.ndarray | None = None) -> np.ndarray:
+        """P lower tail: b(t) = (log τ − N log M_P(−t))/t (``prep``, ``rows``: those rows of ``b_prep(t)``)."""
+        if prep is None:
+            return (log_tau - steps * pruned_lse(lp, lp_blk, -t)) / t
+        return (log_tau - steps * pruned_rows(prep, rows)) / t[rows]
+
+    def a_prep(t: np.ndarray) -> tuple:
+        return pruned_prep(lq, lq_blk, t)
+
+    def b_prep(t: np.ndarray) -> tuple:
+        return pruned_prep(lp, lp_blk, -t)
 
     def a_coarse(t: np.ndarray) -> np.ndarray:
         return (steps * lse(lq_blk[None, :] + t[:, None] * g_hi_blk[None, :]) - log_tau) / t
@@ -307,13 +356,36 @@ def chernoff_window(step: GridStep, steps: int, tau: float) -> tuple[int, int]:
             v = np.concatenate([fun(t[i : i + rows]) for i in range(0, t.size, rows)])
         return np.where(np.isnan(v), worst, v)
 
+    def unimodal_values(fun, prep, t: np.ndarray, worst: float, width: int, minimise: bool) -> np.ndarray:
+        """The values of ``values(fun, t, worst, width)`` that a search for the extremum of a unimodal sequence
+        reads (each row as that call computes it: in its chunk of rows, with the blocks that chunk keeps). The bounds
+        are quasi-convex in t (a(t)·t = N log M(t) − log τ is convex and −log τ > 0, so t·a'(t) has the sign of an
+        increasing function), so the search finds the extremum of the sequence; were it not unimodal, each value read
+        is still a valid bound."""
+        rows = max(1, (1 << 20) // width)
+        got: dict[int, float] = {}
+        chunks: dict[int, tuple] = {}
+
+        def val(i: int) -> float:
+            if i not in got:
+                c0 = (i // rows) * rows
+                with np.errstate(over="ignore", invalid="ignore"):
+                    if c0 not in chunks:
+                        chunks[c0] = prep(t[c0 : c0 + rows])
+                    v = float(fun(t[c0 : c0 + rows], chunks[c0], np.array([i - c0]))[0])
+                got[i] = worst if math.isnan(v) else v
+            return got[i] if minimise else -got[i]
+
+        unimodal_search(val, t.size)
+        return np.array(list(got.values()))
+
     a_best, b_best = math.inf, -math.inf
-    for fun, coarse, minimise in ((a_of, a_coarse, True), (b_of, b_coarse, False)):
+    for fun, prep, coarse, minimise in ((a_of, a_prep, a_coarse, True), (b_of, b_prep, b_coarse, False)):
         worst = math.inf if minimise else -math.inf
         vals = values(coarse, ts, worst, nb)
         k = int(np.argmin(vals) if minimise else np.argmax(vals))
         fine = np.geomspace(ts[max(k - 1, 0)], ts[min(k + 1, ts.size - 1)], 24)
-        both = np.concatenate([vals, values(fun, fine, worst, g.size)])
+        both = np.concatenate([vals, unimodal_values(fun, prep, fine, worst, g.size, minimise)])
         if minimise:
             a_best = float(np.min(both))
         else:
@@ -365,6 +437,26 @@ PRUNE_MIN_N = 1 << 16
 DFT_CHAIN = 10
 
 
+def _dft_terms(x: np.ndarray) -> np.ndarray:
+    """Ascending indices j of the inputs :func:`_extended_dft` sums: all with xⱼ > 0 but the smallest ones, taken in
+    ascending order (ties by index) while their running sum stays ≤ u·Σx (the callers' bound 3u·Σx has room for them).
+
+    Only inputs ≤ u·Σx can be left out (a larger one alone exceeds the budget), and in ascending order they come
+    first: the running sum over the sorted small inputs is the prefix of the one over all, so sorting those alone
+    gives the same set as sorting every input.
+
+    >>> _dft_terms(np.array([1.0, 1e-30, 0.0, 2.0, 1e-300])).tolist()
+    [0, 3]
+    """
+    budget = U * float(np.sum(x))
+    small = np.flatnonzero(x <= budget)
+    order = small[np.argsort(x[small], kind="stable")]
+    cut = int(np.searchsorted(np.cumsum(x[order]), budget, side="right"))
+    keep = x > 0
+    keep[order[:cut]] = False
+    return np.flatnonzero(keep)
+
+
 def _extended_dft(x: np.ndarray, n: int, k: np.ndarray) -> np.ndarray | None:
     """ĉ_k = Σ_j x_j·e^{−2πi·jk/n} at a few rfft indices k, summed in 80-bit extended precision and rounded to
     complex128 (None where long double is not wider than double).
@@ -386,11 +478,7 @@ def _extended_dft(x: np.ndarray, n: int, k: np.ndarray) -> np.ndarray | None:
     kp = np.unique(k)
     if kp.size == 0:
         return out
-    # the smallest inputs, of total mass ≤ u·Σx, are left out (callers' bound 3u·Σx has room for them)
-    order = np.argsort(x, kind="stable")
-    cut = int(np.searchsorted(np.cumsum(x[order]), U * float(np.sum(x)), side="right"))
-    j = np.sort(order[cut:])
-    j = j[x[j] > 0]
+    j = _dft_terms(x)
     xj = x[j].astype(ld)
     b = max(1, math.isqrt(n))
     two_pi_n = 2 * np.arccos(ld(-1)) / ld(n)
@@ -398,6 +486,8 @@ def _extended_dft(x: np.ndarray, n: int, k: np.ndarray) -> np.ndarray | None:
     t_hi = np.exp(-1j * (two_pi_n * (b * np.arange(n // b + 1, dtype=ld))).astype(np.clongdouble))
 
     def twiddle(kk: int) -> np.ndarray:  # e^{−2πi·j·kk/n} from the tables
+        if kk == 0:  # every phase is r = 0: the one table entry (the same product, without n gathers)
+            return t_hi[0] * t_lo[0]
         hi, lo = np.divmod((j * kk) % n, b)
         return t_hi[hi] * t_lo[lo]
 
@@ -406,7 +496,7 @@ def _extended_dft(x: np.ndarray, n: int, k: np.ndarray) -> np.ndarray | None:
     y, prev, chain = None, None, 0
     for kk in kp.tolist():
         if y is not None and w1 is not None and kk == prev + 1 and chain < DFT_CHAIN:
-            y = y * w1
+            np.multiply(y, w1, out=y)  # y·w1 in place (the same products)
             chain += 1
         else:
             y = xj * twiddle(kk)
@@ -561,6 +651,44 @@ def compose(step: GridStep, steps: int, *, tau: float = 1e-18, workers: int = 2)
     return out_logp, i_lo, report
 
 
+def correctly_rounded_sum(x: np.ndarray) -> float:
+    """``math.fsum(x)`` (the sum of the non-negative doubles ``x``, correctly rounded) without a Python float per term
+    where a long-double sum decides it.
+
+    The terms are summed exactly converted to long double (64-bit significand, unit roundoff ε = 2⁻⁶⁴) by halving a
+    zero-padded power-of-two vector L = ⌈log₂ n⌉ times: each term passes L additions of non-negative numbers, so the
+    computed s is within ((1 + ε)^L − 1)·S ≤ 1.01·L·ε·S of the exact sum S (Higham, "Accuracy and Stability of
+    Numerical Algorithms", 2002, §4.2). With e = 2(L + 2)·ε·s the computed ends s ∓ e (rounded once more) enclose
+    S; rounding to double is monotone, so where both ends round to the same double d, S rounds to d too — the
+    correctly rounded sum, which is what ``math.fsum`` returns (a tie S between two doubles has ends rounding
+    apart). Otherwise, and where long double is not wider than double, ``math.fsum`` answers.
+
+    >>> x = np.array([1.0, 1e-16, 1e-16, 3e-300])
+    >>> correctly_rounded_sum(x) == math.fsum(x.tolist())
+    True
+    """
+    x = np.asarray(x, dtype=float).ravel()
+    ld = np.longdouble
+    if x.size == 0:
+        return 0.0
+    if float(np.finfo(ld).eps) > 1e-18 or not np.all(x >= 0.0) or not np.all(np.isfinite(x)):
+        return math.fsum(x.tolist())
+    levels = (x.size - 1).bit_length()
+    v = np.zeros(1 << levels, dtype=ld)
+    v[: x.size] = x
+    while v.size > 1:
+        half = v.size // 2
+        v = v[:half] + v[half:]
+    s = v[0]
+    if s == 0:
+        return 0.0
+    e = s * ld(2 * (levels + 2)) * ld(2.0**-64)
+    lo, hi = float(s - e), float(s + e)
+    if lo == hi:
+        return lo
+    return math.fsum(x.tolist())
+
+
 def composed_mass_caps(log_p: np.ndarray, g: np.ndarray, steps: int, n_out: int) -> tuple[float, float, float]:
     """(p_max, q_max, err): the finite P- and Q-mass of the exact N-fold composition of a grid step
     (P_fin^N, Q_fin^N; step 6 caps the composed masses at them) and a bound on how far the ±∞ atoms of the
@@ -569,8 +697,9 @@ def composed_mass_caps(log_p: np.ndarray, g: np.ndarray, steps: int, n_out: int)
     With deficits filled, q₊∞ = 1 − Σq̂ and p₋∞ = 1 − Σp̂ over every finite atom, so every atom's error
     would reach δ(ε) through them at every ε — were the sums not capped: step 6 keeps Σq̂ ≤ q_max, hence
     q₊∞ ≥ 1 − q_max, the exact value up to the rounding of q_max and of the sum compared with it. The step
-    totals are correctly rounded sums (``math.fsum``) of exponentials within 4 ulp (8u relative), log
-    adds 8u·(1 + |log tot|) absolute, the N-fold product exp(N·log tot) multiplies that by N and adds
+    totals are correctly rounded sums (:func:`correctly_rounded_sum`: ``math.fsum``'s value) of exponentials
+    within 4 ulp (8u relative), log adds 8u·(1 + |log tot|) absolute, the N-fold product exp(N·log tot) multiplies
+    that by N and adds
     8u + u·N·|log tot|; the composed total compared with the cap (a logsumexp of n_out terms, pairwise
     summation) is within (log₂ n_out + 136)·u. err = Σ over both sides of (e^{1.01·r} − 1)·cap.
     (The cumulative sums of the removal err by ≤ n_out·u of the mass removed: the caller adds that.)
@@ -582,7 +711,7 @@ def composed_mass_caps(log_p: np.ndarray, g: np.ndarray, steps: int, n_out: int)
     def cap(log_m: np.ndarray) -> tuple[float, float]:
         if log_m.size == 0:
             return 0.0, 0.0
-        tot = math.fsum(np.exp(log_m).tolist())
+        tot = correctly_rounded_sum(np.exp(log_m))
         if not tot > 0.0:
             return 0.0, 0.0
         lg = abs(math.log(min(tot, 1.0)))

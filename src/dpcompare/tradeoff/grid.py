@@ -165,6 +165,16 @@ def _sorted_segment_logsumexp(idx: np.ndarray, vals: np.ndarray, size: int) -> n
     if idx.size == 0:
         return out
     starts = np.flatnonzero(np.concatenate([[True], idx[1:] != idx[:-1]]))
+    if starts.size == idx.size:  # one value per index (a partition with one cell per grid interval): log e^v = v
+        out[idx] = vals
+        return out
+    lens = np.diff(np.append(starts, idx.size))
+    if 2 * starts.size > idx.size:  # mostly single values: those are the value itself, the others summed below
+        single = starts[lens == 1]
+        out[idx[single]] = vals[single]
+        many = np.repeat(lens > 1, lens)
+        idx, vals = idx[many], vals[many]
+        starts = np.flatnonzero(np.concatenate([[True], idx[1:] != idx[:-1]]))
     mx = np.maximum.reduceat(vals, starts)
     sums = np.add.reduceat(np.exp(vals - np.repeat(mx, np.diff(np.append(starts, idx.size)))), starts)
     out[idx[starts]] = mx + np.log(sums)
