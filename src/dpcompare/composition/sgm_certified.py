@@ -347,8 +347,9 @@ def _closed_form_epsilon(pair: DiscretePair, d: float, *, check: bool = True) ->
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         # the tail sums Σ_{i ≥ k} of e^{log p} and e^{log p + ℓ}: the pair's own (cached, the same sums bit for bit)
         # where its q is e^{log p + ℓ}
-        p_tail = pair._p_tail[:-1]
-        q_tail = pair._q_tail[:-1] if pair.exact_log_q is None else np.cumsum(np.exp(pair.log_p + loss)[::-1])[::-1]
+        p_all, q_all = pair.tail_sums
+        p_tail = p_all[:-1]
+        q_tail = q_all[:-1] if pair.exact_log_q is None else np.cumsum(np.exp(pair.log_p + loss)[::-1])[::-1]
         k0 = int(np.searchsorted(loss, 0.0, side="right"))
         if k0 >= loss.size:
             return None

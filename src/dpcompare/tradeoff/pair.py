@@ -311,6 +311,22 @@ class DiscretePair:
         """_q_tail[k] = Σ_{i ≥ k} qᵢ (length n+1)."""
         return np.concatenate([np.cumsum(self.q[::-1])[::-1], [0.0]])
 
+    @property
+    def tail_sums(self) -> tuple[np.ndarray, np.ndarray]:
+        """(Pₖ, Qₖ) = (Σ_{i ≥ k} pᵢ, Σ_{i ≥ k} qᵢ) for k = 0 … n (length n+1, the last 0): the cumulative sums
+        every δ(ε) of this pair reads (cached; read-only views).
+
+        >>> p, q = DiscretePair.from_masses([0.25, 0.75], [0.75, 0.25]).tail_sums
+        >>> [round(float(x), 12) for x in p], [round(float(x), 12) for x in q]
+        ([1.0, 0.25, 0.0], [1.0, 0.75, 0.0])
+        """
+        views = []
+        for a in (self._p_tail, self._q_tail):
+            v = a.view()
+            v.flags.writeable = False
+            views.append(v)
+        return views[0], views[1]
+
     # ------------------------------------------------------------------ views of the pair as given
     def bayes_error_logit(self, lam: np.ndarray) -> np.ndarray:
         """R at π = 1/(1+e^{−λ}), from the log-odds λ (exact at extreme priors)."""
