@@ -23,7 +23,19 @@ the combinations whose ε(1e-5) lies in 0.4–10) — it prints, in one run:
   ``get_delta_for_epsilon`` — excess and time (the baseline of the issue);
 - the ratios ours/dp-accounting of excess and time (targets: ≤ 2 and ≤ 2), and default/dp-accounting
   (targets: ≤ 2 and ≤ 1), the time as wall clock and as CPU time of the process (``cpu``: all threads;
-  dp-accounting runs on one, our FFT on all cores; on a loaded machine the CPU time is the steadier measure).
+  dp-accounting runs on one, our FFT on all cores; on a loaded machine the CPU time is the steadier measure);
+- **before**: the default δ(ε) with the previous rule for the default grid's far-tail passes (built wherever they
+  could lower δ by more than 1e-5 of it; now only beyond ``sgm_accuracy.far_tail_slack``, a tenth of the excess
+  aimed at), the same code otherwise: its excess and its time over dp-accounting's. With ``--repeat R``,
+  dp-accounting, the default and the previous default run R times each, interleaved, and the medians of their
+  times are reported (the answers do not change).
+
+Where the time went at (1, 0.001, 10⁴), ε = 0.28, 0.48 before the slack (cProfile, cumulative, caches cleared;
+2.6 s under the profiler, 1.3–1.4 s CPU without): h₀'s far-tail passes 1.38 s (the per-threshold input error
+``tradeoff/input_error.input_tail`` 0.79 s of it, four ``_log_mgf`` over 4.4e5 entries in 1.2e5 bins × 36 values
+of s 0.50 s; the passes' spectra 0.59 s); the pessimistic sides on h₀ and 2·h₀ 1.16 s (the one-step cells
+``sgm_partition`` 0.45 s, the windowed FFT 0.58 s); ``richardson_excess`` 0.27 s of the latter. After: no passes,
+the two sides 1.22 s of 1.25 s under the profiler (0.39–0.48 s CPU without).
 
 The predicted dp-accounting default excess is 0.03·√N·(1e-4)²/s (s the single-step loss std; the h² law
 of ``sgm_grid.K_EXCESS``, measured 0.030–0.035 for dp-accounting on the original rows).
@@ -35,6 +47,7 @@ Usage:
     python benchmarks/bench_tightness.py --rows 1,4 # the rows numbered (from 0) only
     python benchmarks/bench_tightness.py --json
     python benchmarks/bench_tightness.py --quick    # smoke test: coarser reference, 2 configurations
+    python benchmarks/bench_tightness.py --repeat 3 # medians of 3 timings (default, previous default, dp-accounting)
 """
 
 from __future__ import annotations
