@@ -23,7 +23,19 @@ the combinations whose ε(1e-5) lies in 0.4–10) — it prints, in one run:
   ``get_delta_for_epsilon`` — excess and time (the baseline of the issue);
 - the ratios ours/dp-accounting of excess and time (targets: ≤ 2 and ≤ 2), and default/dp-accounting
   (targets: ≤ 2 and ≤ 1), the time as wall clock and as CPU time of the process (``cpu``: all threads;
-  dp-accounting runs on one, our FFT on all cores; on a loaded machine the CPU time is the steadier measure).
+  dp-accounting runs on one, our FFT on all cores; on a loaded machine the CPU time is the steadier measure);
+- **before**: the default δ(ε) with the previous rule for the default grid's far-tail passes (built wherever they
+  could lower δ by more than 1e-5 of it; now only beyond ``sgm_accuracy.far_tail_slack``, a tenth of the excess
+  aimed at), the same code otherwise: its excess and its time over dp-accounting's. With ``--repeat R``,
+  dp-accounting, the default and the previous default run R times each, interleaved, and the medians of their
+  times are reported (the answers do not change).
+
+Where the time went at (1, 0.001, 10⁴), ε = 0.28, 0.48 before the slack (cProfile, cumulative, caches cleared;
+2.6 s under the profiler, 1.3–1.4 s CPU without): h₀'s far-tail passes 1.38 s (the per-threshold input error
+``tradeoff/input_error.input_tail`` 0.79 s of it, four ``_log_mgf`` over 4.4e5 entries in 1.2e5 bins × 36 values
+of s 0.50 s; the passes' spectra 0.59 s); the pessimistic sides on h₀ and 2·h₀ 1.16 s (the one-step cells
+``sgm_partition`` 0.45 s, the windowed FFT 0.58 s); ``richardson_excess`` 0.27 s of the latter. After: no passes,
+the two sides 1.22 s of 1.25 s under the profiler (0.39–0.48 s CPU without).
 
 The predicted dp-accounting default excess is 0.03·√N·(1e-4)²/s (s the single-step loss std; the h² law
 of ``sgm_grid.K_EXCESS``, measured 0.030–0.035 for dp-accounting on the original rows).
@@ -35,6 +47,7 @@ Usage:
     python benchmarks/bench_tightness.py --rows 1,4 # the rows numbered (from 0) only
     python benchmarks/bench_tightness.py --json
     python benchmarks/bench_tightness.py --quick    # smoke test: coarser reference, 2 configurations
+    python benchmarks/bench_tightness.py --repeat 3 # medians of 3 timings (default, previous default, dp-accounting)
 """
 
 from __future__ import annotations
@@ -94,15 +107,48 @@ def _ours(sigma: float, p: float, steps: int, tol: float, eps_arr: np.ndarray) -
     return np.asarray(d), t, h
 
 
-def _default(sigma: float, p: float, steps: int, eps_arr: np.ndarray) -> tuple[np.ndarray, float, float]:
+def _no_slack(rel_tol: float = 0.0, abs_tol: float = 0.0):
+    """``sgm_accuracy.far_tail_slack`` of the previous version: none (h₀'s far-tail passes built wherever they could
+    lower δ by more than 1e-5 of it, ``sgm_certified.FAR_TAIL_GAIN``)."""
+    return lambda d: np.zeros_like(np.asarray(d, dtype=float))
+
+
+def _default(sigma: float, p: float, steps: int, eps_arr: np.ndarray, before: bool = False) -> tuple[np.ndarray, float, float]:
+    """The default δ(ε), caches cleared first; ``before``: with the previous version's rule for h₀'s far-tail passes
+    (no slack), the same code otherwise."""
+    from dpcompare.composition import sgm_accuracy
+
     for f in (acc.pessimistic_side, acc.compose_subsampled_gaussian, acc.tail_bound):
         f.cache_clear()
-    t0, c0 = time.perf_counter(), time.process_time()
-    d = SubsampledGaussian(sigma, p, steps).delta(eps_arr)
-    return np.asarray(d), time.perf_counter() - t0, time.process_time() - c0
+    slack = sgm_accuracy.far_tail_slack
+    if before:
+        sgm_accuracy.far_tail_slack = _no_slack
+    try:
+        t0, c0 = time.perf_counter(), time.process_time()
+        d = SubsampledGaussian(sigma, p, steps).delta(eps_arr)
+        return np.asarray(d), time.perf_counter() - t0, time.process_time() - c0
+    finally:
+        sgm_accuracy.far_tail_slack = slack
 
 
-def run(configs, ref_divisor: float, cross_check: bool) -> list[dict]:
+def _timed(repeat: int, sigma: float, p: float, steps: int, eps_arr: np.ndarray):
+    """dp-accounting, the default δ(ε) and the previous version's default, ``repeat`` times each, interleaved (the
+    load of the shared machine drifts): their answers and the medians of wall clock and CPU time."""
+    runs = {"dpa": [], "default": [], "before": []}
+    out = {}
+    for _ in range(repeat):
+        d, w, c = _dp_accounting(sigma, p, steps, 1e-4, eps_arr)
+        out["dpa"] = d
+        runs["dpa"].append((w, c))
+        for key in ("default", "before"):
+            d, w, c = _default(sigma, p, steps, eps_arr, before=key == "before")
+            out[key] = d
+            runs[key].append((w, c))
+    med = {k: (float(np.median([r[0] for r in v])), float(np.median([r[1] for r in v]))) for k, v in runs.items()}
+    return out, med
+
+
+def run(configs, ref_divisor: float, cross_check: bool, repeat: int = 1) -> list[dict]:
     rows = []
     for sigma, p, steps, eps in configs:
         eps_arr = np.array(eps, dtype=float)
@@ -112,11 +158,13 @@ def run(configs, ref_divisor: float, cross_check: bool) -> list[dict]:
         lo, hi = ref.delta_bounds(eps_arr)
         ref_seconds = time.perf_counter() - t0
         truth, half = 0.5 * (lo + hi), 0.5 * (hi - lo)
-        dpa, t_dpa, c_dpa = _dp_accounting(sigma, p, steps, 1e-4, eps_arr)
+        answers, med = _timed(repeat, sigma, p, steps, eps_arr)
+        dpa, (t_dpa, c_dpa) = answers["dpa"], med["dpa"]
+        dflt, (t_dflt, c_dflt) = answers["default"], med["default"]
+        before, (t_before, c_before) = answers["before"], med["before"]
         dpa2, _, _ = _dp_accounting(sigma, p, steps, 2e-4, eps_arr)
         tol = max(float(np.max(np.abs(dpa2 - dpa))) / 3.0, 1e-10)
         ours, t_ours, h_ours = _ours(sigma, p, steps, tol, eps_arr)
-        dflt, t_dflt, c_dflt = _default(sigma, p, steps, eps_arr)
         row = {
             "sigma": sigma, "p": p, "steps": steps, "eps": eps_arr.tolist(),
             "truth": truth.tolist(), "truth_halfwidth": float(np.max(half)), "reference_seconds": ref_seconds,
@@ -127,12 +175,16 @@ def run(configs, ref_divisor: float, cross_check: bool) -> list[dict]:
             "dp_accounting_seconds": t_dpa, "dp_accounting_cpu_seconds": c_dpa, "default_cpu_seconds": c_dflt,
             "default": dflt.tolist(), "default_excess": float(np.max(dflt - truth)), "default_seconds": t_dflt,
             "default_certified": bool(np.all(dflt >= lo)), "reference_tolerance": tol_ref,
+            "before": before.tolist(), "before_excess": float(np.max(before - truth)), "before_seconds": t_before,
+            "before_cpu_seconds": c_before, "before_certified": bool(np.all(before >= lo)), "repeat": repeat,
         }
         row["excess_ratio"] = row["ours_excess"] / row["dp_accounting_excess"] if row["dp_accounting_excess"] > 0 else float("inf")
         row["time_ratio"] = t_ours / t_dpa
         row["default_excess_ratio"] = row["default_excess"] / row["dp_accounting_excess"] if row["dp_accounting_excess"] > 0 else float("inf")
         row["default_time_ratio"] = t_dflt / t_dpa
         row["default_cpu_ratio"] = c_dflt / c_dpa
+        row["before_time_ratio"] = t_before / t_dpa
+        row["before_cpu_ratio"] = c_before / c_dpa
         if cross_check:
             fine, t_fine, _ = _dp_accounting(sigma, p, steps, 1e-5, eps_arr)
             row["dp_accounting_1e-5"] = fine.tolist()
@@ -148,18 +200,22 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--cross-check", action="store_true")
     ap.add_argument("--rows", default="", help="comma-separated row numbers (from 0) to run")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="time dp-accounting, the default and the previous default this many times (medians)")
     args = ap.parse_args()
+    if args.repeat < 1:
+        ap.error("--repeat must be >= 1")
     configs = CONFIGS[1:3] if args.quick else CONFIGS
     if args.rows:
         configs = [CONFIGS[int(i)] for i in args.rows.split(",")]
-    rows = run(configs, 4.0 if args.quick else REF_DIVISOR, args.cross_check)
+    rows = run(configs, 4.0 if args.quick else REF_DIVISOR, args.cross_check, args.repeat)
     if args.json:
         print(json.dumps({"reference_divisor": REF_DIVISOR, "rows": rows}))
         return
     print("pessimistic δ(ε): excess over the truth (max over the row's ε) and time")
     print(f"{'(σ, p, N)':>19} {'ε':>11} | {'δ(ε) range':>17} {'±ref':>8} | {'tolerance':>9} {'ours excess':>11} {'time s':>7} | "
           f"{'dp-acc excess':>13} {'time s':>7} | {'excess ratio':>12} {'time ratio':>10} | {'default excess':>14} {'time s':>7} "
-          f"| {'dflt/dpa exc':>12} {'dflt/dpa t':>10} {'cpu':>5}")
+          f"| {'dflt/dpa exc':>12} {'dflt/dpa t':>10} {'cpu':>5} | {'before exc':>10} {'t':>5} {'cpu':>5}")
     for r in rows:
         eps = ",".join(f"{e:g}" for e in r["eps"])
         print(
@@ -168,7 +224,8 @@ def main() -> None:
             f"{r['ours_tolerance']:9.1e} {r['ours_excess']:11.2e} {r['ours_seconds']:7.2f} | {r['dp_accounting_excess']:13.2e} "
             f"{r['dp_accounting_seconds']:7.2f} | {r['excess_ratio']:12.2f} {r['time_ratio']:10.2f} | "
             f"{r['default_excess']:14.2e} {r['default_seconds']:7.2f} | {r['default_excess_ratio']:12.2f} "
-            f"{r['default_time_ratio']:10.2f} {r['default_cpu_ratio']:5.2f}", flush=True
+            f"{r['default_time_ratio']:10.2f} {r['default_cpu_ratio']:5.2f} | {r['before_excess']:10.2e} "
+            f"{r['before_time_ratio']:5.2f} {r['before_cpu_ratio']:5.2f}", flush=True
         )
         if "dp_accounting_1e-5" in r:
             print(f"{'':>18}   dp-accounting at 1e-5: {r['dp_accounting_1e-5_outside_certified']:.2e} outside the certified "

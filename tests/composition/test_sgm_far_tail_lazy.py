@@ -147,7 +147,7 @@ def test_epsilon_is_certified_by_the_profile_readers_choice_of_side(monkeypatch)
 
     assert eps_of(far, 1e-10) < eps_of(side, 1e-10) < math.inf  # the passes help: the case the rule is about
     assert side_for_epsilon(side, 1e-10)[1] == eps_of(far, 1e-10)  # the real reader takes the passes there
-    monkeypatch.setattr(sc, "side_for_profile", lambda s, eps: s)
+    monkeypatch.setattr(sc, "side_for_profile", lambda s, eps, slack=None: s)
     assert side_for_epsilon(side, 1e-10)[1] == eps_of(side, 1e-10)
     for delta in (1e-10, 1e-11):
         _, eps = side_for_epsilon(side, delta)

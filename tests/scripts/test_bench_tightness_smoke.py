@@ -23,6 +23,6 @@ def test_bench_tightness_quick_json():
     out = json.loads(proc.stdout)
     (r,) = out["rows"]
     assert (r["sigma"], r["p"], r["steps"]) == (2.0, 0.01, 1000)
-    assert r["default_certified"] and r["ours_certified"]
-    for key in ("default_excess_ratio", "default_time_ratio", "default_cpu_ratio", "excess_ratio"):
+    assert r["default_certified"] and r["ours_certified"] and r["before_certified"]
+    for key in ("default_excess_ratio", "default_time_ratio", "default_cpu_ratio", "excess_ratio", "before_cpu_ratio"):
         assert math.isfinite(r[key]) and r[key] > 0, key

@@ -357,6 +357,33 @@ def richardson_excess(sigma: float, p: float, steps: int, eps: np.ndarray, h: fl
 FAR_TAIL_SHARE = 0.1
 
 
+#: ``upper_only``: h₀'s far-tail passes are built only where they could lower its certified δ by more than this share
+#: of the width target min(rel_tol·δ, abs_tol) (:func:`far_tail_slack`): the excess aimed at is EXCESS_SHARE of it,
+#: so leaving them adds at most this share to it (0.8 of the width target in all, by the estimate x₀)
+H0_FAR_TAIL_SHARE = 0.2
+
+
+def far_tail_slack(rel_tol: float = DELTA_REL_DEFAULT, abs_tol: float = DELTA_ABS_DEFAULT):
+    """slack(δ̂) = H0_FAR_TAIL_SHARE·min(rel_tol·δ̂, abs_tol): what ``delta_to_accuracy(upper_only=True)``
+    (:func:`_upper_end`) lets h₀'s far-tail passes leave at a certified δ̂(ε) of h₀ (``sgm_certified.side_for_profile``'s
+    ``slack``). The passes lower a certified δ(ε) by at most 2·I(ε) + D (``sgm_certified._could_gain``); where that
+    is within this slack, leaving them costs at most 0.2 of the width target min(rel_tol·δ, abs_tol) on top of the
+    EXCESS_SHARE = 0.6 of it the grid aims at, and they are not built. At (σ, p, N) = (1, 0.001, 10⁴), ε = 0.48,
+    δ ≈ 8.9e-6: 2·I + D = 4.2e-10 against a slack of 1.8e-9 and an estimated excess of 9.6e-10; they cost 0.8 s CPU
+    there, twice the pessimistic side; at (0.6, 0.001, 10⁴), ε = 2.5, δ ≈ 8.6e-6: 6.8e-10 against 1.7e-9. The ε(δ)
+    of the same mechanism passes the same slack to ``sgm_certified.side_for_epsilon``, so that δ(ε(δ)) ≤ δ holds
+    across views.
+
+    >>> bool(far_tail_slack()(np.array([1e-5]))[0] == H0_FAR_TAIL_SHARE * 1e-8)
+    True
+    """
+
+    def slack(d: np.ndarray) -> np.ndarray:
+        return H0_FAR_TAIL_SHARE * np.minimum(rel_tol * np.asarray(d, dtype=float), abs_tol)
+
+    return slack
+
+
 def _read_upper(side, sigma: float, p: float, steps: int, e: np.ndarray) -> np.ndarray:
     """Certified δ_hi(ε) of one pessimistic side, read as :func:`certified_delta` reads it: max(δ_rem, δ_add) + η(ε),
     at most 1, and the Chernoff tail bound where that is within TAIL_FACTOR of η(ε)."""
@@ -381,7 +408,8 @@ def _upper_end(sigma: float, p: float, steps: int, e: np.ndarray, h0: float, rel
     read (with its far-tail passes where ``sgm_certified.side_for_profile`` asks for them), so the views agree,
     δ(ε(δ)) ≤ δ. Where h₀/k's certified δ lies at or below what the passes could bring h₀'s down to at every ε
     (δ_hi,h₀ − 2·I(ε) − D, ``sgm_certified._could_gain``), the minimum is below h₀'s with the passes too, and they
-    are not built."""
+    are not built; nor where they could lower h₀'s by no more than :func:`far_tail_slack` (0.2 of the width
+    target), a rule ε(δ) shares. Where they are built already (cached on the side) they are read at no cost."""
     check_grid(sigma, p, steps, None)  # the default grid's refusal is the mechanism's (its message names the limit)
     side0 = pessimistic_side(sigma, p, steps, h0)
     hi0 = _read_upper(side0, sigma, p, steps, e)  # certified; h₀'s far-tail passes decided below
@@ -409,9 +437,14 @@ def _upper_end(sigma: float, p: float, steps: int, e: np.ndarray, h0: float, rel
                 hk = np.minimum(hk, _read_upper(side.with_far_tails, sigma, p, steps, e))
             hi, attempts, h_used = np.minimum(hi0, hk), 2, h0 / k
     fin = np.isfinite(e)
-    if side0.far_tail_builder is not None and np.any(fin) and _could_gain(side0, e[fin], np.nextafter(hi[fin], -1.0)):
-        # h₀'s passes could certify a δ below the answer at some ε: read h₀ as the other views do
-        hi = np.minimum(hi, _read_upper(side_for_profile(side0, e), sigma, p, steps, e))
+    if side0.far_tail_builder is not None and "with_far_tails" in side0.__dict__:
+        # h₀'s passes are built already (by ε(δ), ``delta_bounds`` or δ at another ε): reading them costs nothing
+        hi = np.minimum(hi, _read_upper(side0.with_far_tails, sigma, p, steps, e))
+    elif side0.far_tail_builder is not None and np.any(fin) and _could_gain(side0, e[fin], np.nextafter(hi[fin], -1.0)):
+        # h₀'s passes could certify a δ below the answer at some ε: read h₀ as ε(δ) reads it, with the passes only
+        # where they could lower δ by more than the slack the accuracy asked for leaves (far_tail_slack)
+        slack = far_tail_slack(rel_tol, abs_tol)
+        hi = np.minimum(hi, _read_upper(side_for_profile(side0, e, slack), sigma, p, steps, e))
     return DeltaAnswer(hi, np.zeros_like(hi), e, float(h_used), attempts)
 
 

@@ -82,7 +82,8 @@ def _could_gain(side: PessimisticSide, eps: np.ndarray, delta: np.ndarray) -> bo
     return bool(np.any(hi - 2.0 * side.itemised_at(e) - side.deferred_input_error <= d))
 
 
-def side_for_epsilon(side: PessimisticSide, delta: float, *, per_threshold: bool = True) -> tuple[PessimisticSide, float]:
+def side_for_epsilon(side: PessimisticSide, delta: float, *, per_threshold: bool = True,
+                     slack: Callable[[np.ndarray], np.ndarray] | None = None) -> tuple[PessimisticSide, float]:
     """(side, certified ε(δ)) for ε(δ) read off a pessimistic side whose far-tail passes may not be built yet:
     the side itself, or the side with its passes (:attr:`PessimisticSide.with_far_tails`, built once) where they
     could certify an ε below (1 − FAR_TAIL_GAIN)·ε (:func:`_could_gain` at that point), or where this side certifies
@@ -91,7 +92,10 @@ def side_for_epsilon(side: PessimisticSide, delta: float, *, per_threshold: bool
 
     ``per_threshold=False`` reads ε(δ) with the scalar η instead (``pair_epsilon(pair, η, δ)``, the reading of the
     mixture and batching mechanisms). The same test decides: the passes' certified δ(ε) with the scalar η is ≥ the
-    one with η(ε) ≥ the lower bound :func:`_could_gain` compares with δ."""
+    one with η(ε) ≥ the lower bound :func:`_could_gain` compares with δ.
+
+    ``slack``: the δ(ε) reader's (:func:`side_for_profile` with the same ``slack``) with which the answer must agree,
+    δ(ε(δ)) ≤ δ (:func:`_consistent_with_profile`)."""
 
     def read(s: PessimisticSide) -> float:
         if per_threshold:
@@ -107,18 +111,20 @@ def side_for_epsilon(side: PessimisticSide, delta: float, *, per_threshold: bool
     if far is side:
         return side, eps
     eps_far = read(far)
-    return _consistent_with_profile(side, far, eps, eps_far, delta)
+    return _consistent_with_profile(side, far, eps, eps_far, delta, slack)
 
 
-def _reader_delta(side: PessimisticSide, e: float) -> tuple[PessimisticSide, float]:
-    """The side δ(ε) at ``e`` is read off (:func:`side_for_profile`'s rule) and its certified δ there, as
-    :func:`profile_bracket` computes it."""
-    s = side_for_profile(side, np.array([e]))
+def _reader_delta(side: PessimisticSide, e: float, slack: Callable[[np.ndarray], np.ndarray] | None = None
+                  ) -> tuple[PessimisticSide, float]:
+    """The side δ(ε) at ``e`` is read off (:func:`side_for_profile`'s rule, with ``slack``) and its certified δ there,
+    as :func:`profile_bracket` computes it."""
+    s = side_for_profile(side, np.array([e]), slack)
     return s, float(max(float(s.pair.delta(e)), float(s.swapped.delta(e))) + float(s.error_at(np.array([e]))[0]))
 
 
 def _consistent_with_profile(side: PessimisticSide, far: PessimisticSide, eps: float, eps_far: float,
-                             delta: float) -> tuple[PessimisticSide, float]:
+                             delta: float, slack: Callable[[np.ndarray], np.ndarray] | None = None
+                             ) -> tuple[PessimisticSide, float]:
     """ε(δ) such that the δ(ε) reader certifies δ there too: δ(ε(δ)) ≤ δ across views.
 
     ε(δ) and δ(ε) decide on the far-tail passes by different questions (an ε below (1 − FAR_TAIL_GAIN)·ε, a δ
@@ -126,10 +132,11 @@ def _consistent_with_profile(side: PessimisticSide, far: PessimisticSide, eps: f
     ε off the side without them, the latter's certified δ can exceed δ (by less than FAR_TAIL_GAIN of it).
     Then the answer is ``eps`` (> ``eps_far`` there): both certified δ(ε) are non-increasing in ε, so whichever
     side the reader takes at ``eps`` certifies ≤ δ. Where ``eps`` is ∞ (no finite ε without the passes), ε climbs from
-    ``eps_far`` by growing steps until the reader certifies δ (∞ if it never does)."""
+    ``eps_far`` by growing steps until the reader certifies δ (∞ if it never does). ``slack``: the reader's
+    (:func:`side_for_profile`)."""
     if not math.isfinite(eps_far):
         return far, eps_far
-    s, d = _reader_delta(side, eps_far)
+    s, d = _reader_delta(side, eps_far, slack)
     if d <= delta:
         return far, eps_far
     if math.isfinite(eps):  # here eps_far < eps (at eps_far ≥ eps either side would have certified δ above)
@@ -139,7 +146,7 @@ def _consistent_with_profile(side: PessimisticSide, far: PessimisticSide, eps: f
     for _ in range(60):
         e += step
         step *= 2.0
-        s, d = _reader_delta(side, e)
+        s, d = _reader_delta(side, e, slack)
         if d <= delta:
             return s, e
     return side, math.inf
@@ -163,14 +170,24 @@ def composition_epsilon(comp: CertifiedComposition, delta: float) -> tuple[Certi
     return (comp.with_far_tails if used is not side else comp), eps
 
 
-def side_for_profile(side: PessimisticSide, eps) -> PessimisticSide:
+def side_for_profile(side: PessimisticSide, eps, slack: Callable[[np.ndarray], np.ndarray] | None = None
+                     ) -> PessimisticSide:
     """The side to read δ(ε) at ``eps`` off: itself, or itself with the far-tail passes where they could lower a
-    certified δ(ε) by more than FAR_TAIL_GAIN of it (:func:`_could_gain`; both are certified)."""
+    certified δ(ε) by more than FAR_TAIL_GAIN of it (:func:`_could_gain`; both are certified).
+
+    ``slack``: for a caller whose accuracy is coarser than FAR_TAIL_GAIN·δ (the default δ(ε), whose grid leaves an
+    excess chosen from the question: ``sgm_accuracy.far_tail_slack``), the amount slack(δ̂) it accepts to leave at a
+    certified δ̂(ε) = δ(ε) + η(ε) of this side: the passes are built only where they could lower it by more than
+    max(FAR_TAIL_GAIN·δ̂, slack(δ̂)). The side returned is certified either way; a caller of ε(δ) agrees with this
+    reader by passing the same ``slack`` to :func:`side_for_epsilon`."""
     eps = np.atleast_1d(np.asarray(eps, dtype=float))
     if side.far_tail_builder is None:
         return side
     hi = np.maximum(side.pair.delta(eps), side.swapped.delta(eps)) + side.error_at(eps)
-    return side.with_far_tails if _could_gain(side, eps, hi * (1.0 - FAR_TAIL_GAIN)) else side
+    bar = hi * (1.0 - FAR_TAIL_GAIN)
+    if slack is not None:
+        bar = np.minimum(bar, hi - np.asarray(slack(hi), dtype=float))
+    return side.with_far_tails if _could_gain(side, eps, bar) else side
 
 
 def composition_for_profile(comp: CertifiedComposition, eps) -> CertifiedComposition:

@@ -193,8 +193,14 @@ class SubsampledGaussian(PairMechanism):
             if h is None:  # resolved here so that a later ``composition`` finds this side in its cache
                 h = default_discretization(self.sigma, self.sampling_rate, self.steps)
             side = pessimistic_side(self.sigma, self.sampling_rate, self.steps, h)
-        # with the far-tail passes (tradeoff/compose.py step 6″) only where δ is within their reach
-        side, eps = side_for_epsilon(side, delta)
+        # with the far-tail passes (tradeoff/compose.py step 6″) only where δ is within their reach; consistent with
+        # the δ(ε) reader: the default δ(ε) reads h₀ with the slack of the accuracy it asks for (sgm_accuracy.py)
+        slack = None
+        if self.grid_from_question:
+            from ..composition.sgm_accuracy import far_tail_slack
+
+            slack = far_tail_slack()
+        side, eps = side_for_epsilon(side, delta, slack=slack)
         if not math.isfinite(eps) or delta <= TAIL_FACTOR * float(side.error_at(eps)):
             eps = min(eps, tail_bound(self.sigma, self.sampling_rate, self.steps).epsilon(delta))
             eps = min(eps, self._coarse_grid_epsilon(delta, h))
