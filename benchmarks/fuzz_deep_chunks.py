@@ -17,7 +17,7 @@ import time
 from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "package"))
-os.environ["DPCOMPARE_FUZZ"] = "deep"  # the 30 s budget per call
+os.environ["DPCOMPARE_FUZZ"] = "deep"  # the 30 s (CPU) budget per call
 
 import test_api_fuzz as fz  # noqa: E402
 
