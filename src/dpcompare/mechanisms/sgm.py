@@ -224,6 +224,17 @@ class SubsampledGaussian(PairMechanism):
     #: coarser grids consulted in the far tail (factors of the composition's spacing)
     FAR_TAIL_FACTORS = (4.0, 16.0, 64.0)
 
+    def _far_tail_factors(self, h: float) -> tuple[float, ...]:
+        """FAR_TAIL_FACTORS less the grids whose composition window is not shorter than the finer grid's (their FFT
+        is no cheaper and their η no smaller; far beyond the loss spread the split widens the window: at (σ, p, N) =
+        (2, 9e-4, 10⁷), h = 4e-5, the 16× grid's is 2.3e7 points and certifies ε = ∞ after ~50 s of CPU):
+        composition/sgm_far_grids.py. The same for ε(δ) and δ(ε), so the views agree."""
+        from ..composition.sgm_compose import pessimistic_side
+        from ..composition.sgm_far_grids import far_tail_factors, report_points
+
+        base = report_points(pessimistic_side(self.sigma, self.sampling_rate, self.steps, h).report, h)
+        return far_tail_factors(self.sigma, self.sampling_rate, self.steps, h, self.FAR_TAIL_FACTORS, base)
+
     def _coarse_grid_epsilon(self, delta: float, h: float) -> float:
         """min over coarser grids of their certified ε(δ) (each an upper bound: tradeoff/compose.py step 7).
 
@@ -236,7 +247,7 @@ class SubsampledGaussian(PairMechanism):
         from ..composition.sgm_compose import pessimistic_side
 
         best = math.inf
-        for factor in self.FAR_TAIL_FACTORS:
+        for factor in self._far_tail_factors(h):
             try:
                 side = pessimistic_side(self.sigma, self.sampling_rate, self.steps, factor * h)
             except ValueError:  # too coarse for this mechanism: the finer grids have answered
@@ -251,7 +262,7 @@ class SubsampledGaussian(PairMechanism):
         from ..composition.sgm_compose import pessimistic_side
 
         best = np.full(np.shape(eps), np.inf)
-        for factor in self.FAR_TAIL_FACTORS:
+        for factor in self._far_tail_factors(h):
             try:
                 side = side_for_profile(pessimistic_side(self.sigma, self.sampling_rate, self.steps, factor * h), eps)
             except ValueError:  # too coarse for this mechanism: the finer grids have answered
