@@ -137,10 +137,9 @@ class SubsampledGaussian(PairMechanism):
         >>> SubsampledGaussian(1.0, 1e-8, 1000).never_sampled_bound > 9.99995e-6
         True
         """
-        from .. import directed_rounding as rnd
+        from ..composition.sgm_accuracy import never_sampled_upper
 
-        x = self.steps * math.log1p(-self.sampling_rate)
-        return float(min(rnd.upper(-math.expm1(x), 3.0 * rnd.ELEM), 1.0))
+        return never_sampled_upper(self.sampling_rate, self.steps)
 
     def _delta_bounds_raw(self, eps, upper_only: bool = False):
         if self._closed_form and self._gaussian.mu > HUGE_MU:
@@ -161,6 +160,7 @@ class SubsampledGaussian(PairMechanism):
         else:
             b = profile_bracket(self.composition, eps)
         hi = np.minimum(b.pessimistic, self._gaussian._delta_bounds(eps)[1])
+        hi = np.where(eps >= 0.0, np.minimum(hi, self.never_sampled_bound), hi)  # δ(ε) ≤ δ(0) ≤ P(ever sampled)
         # the other certified bounds are consulted where the error bound (per ε) is within TAIL_FACTOR of δ (read
         # off the composition with its far-tail passes where ``eps`` needs them, as profile_bracket reads it)
         eta, h = self._default_error_at(eps, upper_only)
@@ -203,14 +203,15 @@ class SubsampledGaussian(PairMechanism):
     def _default_error_at(self, eps: np.ndarray, upper_only: bool) -> tuple[np.ndarray, float]:
         """(η(ε) of the default grid's pessimistic side, which sets where the tail bound and the coarser grids are
         consulted; the grid spacing). The composition's (with its far-tail passes where ``eps`` needs them), except
-        for ``delta`` on the grid chosen from the question, which composes no optimistic side and builds h₀'s passes
-        only where they matter (``delta_to_accuracy``): there the larger of the side's η(ε) without the passes and,
+        on the grid chosen from the question while the composition is not built (``delta`` composes no optimistic
+        side and builds h₀'s passes only where they matter; ``delta_bounds`` none where the maximum-coordinate test
+        closes the width: ``delta_to_accuracy``): there the larger of the side's η(ε) without the passes and,
         where they are built already, with them (the passes tighten η(ε): the other bounds are consulted at least
         wherever either side would consult them; every bound consulted is certified)."""
         from ..composition.sgm_certified import (
             NEGLIGIBLE_MU, composition_for_profile, default_discretization, pessimistic_side)
 
-        if upper_only and "composition" not in self.__dict__ and self.grid_from_question \
+        if "composition" not in self.__dict__ and self.grid_from_question \
                 and math.sqrt(self.steps) / self.sigma > NEGLIGIBLE_MU:
             h = default_discretization(self.sigma, self.sampling_rate, self.steps)
             side = pessimistic_side(self.sigma, self.sampling_rate, self.steps, h)
