@@ -205,11 +205,12 @@ class SubsampledGaussian(PairMechanism):
         consulted; the grid spacing). The composition's (with its far-tail passes where ``eps`` needs them), except
         on the grid chosen from the question while the composition is not built (``delta`` composes no optimistic
         side and builds h₀'s passes only where they matter; ``delta_bounds`` none where the maximum-coordinate test
-        closes the width: ``delta_to_accuracy``): there the larger of the side's η(ε) without the passes and,
+        closes the width: ``delta_to_accuracy``; ``delta_bounds`` there reads η(ε) of the side it read, with the
+        passes where they are built and ``side_for_profile`` picks them, as the composition's): for ``delta`` the larger of the side's η(ε) without the passes and,
         where they are built already, with them (the passes tighten η(ε): the other bounds are consulted at least
         wherever either side would consult them; every bound consulted is certified)."""
         from ..composition.sgm_certified import (
-            NEGLIGIBLE_MU, composition_for_profile, default_discretization, pessimistic_side)
+            NEGLIGIBLE_MU, composition_for_profile, default_discretization, pessimistic_side, side_for_profile)
 
         if "composition" not in self.__dict__ and self.grid_from_question \
                 and math.sqrt(self.steps) / self.sigma > NEGLIGIBLE_MU:
@@ -217,7 +218,10 @@ class SubsampledGaussian(PairMechanism):
             side = pessimistic_side(self.sigma, self.sampling_rate, self.steps, h)
             eta = side.error_at(eps)
             if "with_far_tails" in side.__dict__:  # built (cached_property) by ε(δ) or by δ(ε) at another ε
-                eta = np.maximum(eta, side.with_far_tails.error_at(eps))
+                if upper_only:
+                    eta = np.maximum(eta, side.with_far_tails.error_at(eps))
+                else:  # the side ``delta_bounds`` read (as the composition's would be: composition_for_profile)
+                    eta = side_for_profile(side, eps).error_at(eps)
             return eta, h
         c = self.composition
         return composition_for_profile(c, eps).pessimistic_error_at(eps), c.discretization
