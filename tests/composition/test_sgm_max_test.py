@@ -22,7 +22,8 @@ def _mp_event(sigma, p, n, eps, t):
 
 
 @pytest.mark.parametrize(("sigma", "p", "n", "eps"), [(0.0367, 9.9e-8, 18, 0.0417), (1.0, 0.01, 100, 1.0),
-                                                      (0.5, 0.3, 5, 0.5), (1.0, 1e-8, 1000, 1e-3)])
+                                                      (0.5, 0.3, 5, 0.5), (1.0, 1e-8, 1000, 1e-3),
+                                                      (1e3, 0.5, 10, 0.0)])  # large σ: b − a cancels
 def test_lower_bound_is_at_most_the_exact_event_value_and_close_to_it(sigma, p, n, eps):
     got = float(max_test_lower_bound(sigma, p, n, np.array([eps]))[0])
     t, q_lo, p_hi = _event_masses(sigma, p, n)

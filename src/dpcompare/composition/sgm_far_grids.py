@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 
 from ..tradeoff import grid as certified_grid
-from ..tradeoff.compose import DiscretizationTooFine, chernoff_window
+from ..tradeoff.compose import chernoff_window
 from .sgm_grid import WINDOW_TAIL, check_grid
 from .sgm_step import sgm_partition
 
@@ -68,9 +68,9 @@ def far_tail_factors(sigma: float, p: float, steps: int, h: float, factors: tupl
     kept: list[float] = []
     prev = base_points
     for f in factors:
-        try:
+        try:  # the errors the composition itself turns into a ValueError (sgm_compose._sides_or_error)
             points = window_points(sigma, p, steps, f * h)
-        except (ValueError, DiscretizationTooFine):
+        except (ValueError, RuntimeError, OverflowError, FloatingPointError):
             break
         if points >= prev:
             break
