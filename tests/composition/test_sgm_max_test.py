@@ -64,3 +64,13 @@ def test_tiny_rate_bracket_is_certified_and_fast_route():
     assert "composition" not in m.__dict__
     assert 0.0 < float(lo) <= float(hi) < 1e-9 < m.never_sampled_bound
     assert float(m.delta(1e-3)) <= float(hi) * (1 + 1e-12)
+
+
+@pytest.mark.parametrize("delta", [1e-13, 1e-10, 1e-7])
+def test_views_agree_on_the_small_rate_route(delta):
+    """δ(ε(δ)) ≤ δ with δ read on the new route (fresh mechanisms: no composition built) and ε on the default grid."""
+    eps = dc.SubsampledGaussian(2.0, 1e-7, 100).epsilon(delta)
+    m = dc.SubsampledGaussian(2.0, 1e-7, 100)
+    lo, hi = m.delta_bounds(eps)
+    assert float(lo) <= float(hi) <= delta
+    assert float(dc.SubsampledGaussian(2.0, 1e-7, 100).delta(eps)) <= delta
