@@ -372,6 +372,12 @@ def _upper_end(sigma: float, p: float, steps: int, e: np.ndarray, h0: float, rel
     hi0 = _read_upper(side0, sigma, p, steps, e)  # certified; h₀'s far-tail passes decided below
     k = k_floor
     target = EXCESS_SHARE * np.minimum(rel_tol * hi0, abs_tol)
+    fin0 = np.isfinite(e)
+    floor0 = np.maximum(target, ETA_FLOOR * 2.0 * side0.error_at(e))
+    if k_cap > k_floor and np.all(hi0[fin0] <= floor0[fin0]):
+        # the certified δ is itself within the excess aimed at (at small p the η floor exceeds it): the excess of any
+        # grid is below it, no finer grid is asked for, and the 2·h₀ composition of the estimate is not built
+        k_cap = k_floor
     if k_cap > k_floor:  # else the loss-spacing floor is at least as fine as any grid the width could ask for
         try:
             x0, eta = richardson_excess(sigma, p, steps, e, h0)
