@@ -8,7 +8,7 @@ from dpcompare.mechanisms.composed import Composed
 
 def test_nearly_perfectly_private_against_nearly_blatant_is_one_half():
     """levy_distance(shuffle_pair(eps0=1e-6, n=2), Composed(Gaussian(mu=15.11), steps=1000)) took 52 s in the deep
-    fuzz (34 s of CPU alone): each of the bisection's 56 calls per level rebuilt the pair's O(n) error tables
+    fuzz (22–34 s of CPU alone): each of the bisection's 56 calls per level rebuilt the pair's O(n) error tables
     (n = 2.5e5 atoms); they are built once now (``DiscretePair._bound_tables``), ~3 s of CPU.
 
     Reference (closed form): Λ(PerfectlyPrivate, BlatantlyNonPrivate) = ½ (α_PP(s) = (1 − s)/2, α_BNP(0) = 0), and

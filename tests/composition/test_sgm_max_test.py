@@ -56,7 +56,7 @@ def test_small_rate_bracket_against_dp_accounting():
 
 
 def test_tiny_rate_bracket_is_certified_and_fast_route():
-    """The route of SubsampledGaussian(1, 1e-8, 1000).delta_bounds(1e-3) (36 s in the deep fuzz, now ~4 s of CPU;
+    """The route of SubsampledGaussian(1, 1e-8, 1000).delta_bounds(1e-3) (36 s in the deep fuzz, 4.8 s of CPU before, now 3.4 s;
     benchmarks/bench_slow_paths.py) on a smaller instance: the upper end is far below P(ever sampled) (the η-limited
     FFT bound), the lower end the test's, positive."""
     m = dc.SubsampledGaussian(2.0, 1e-7, 100)
