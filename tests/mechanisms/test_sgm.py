@@ -134,8 +134,8 @@ def test_views_are_consistent_and_valid():
 
 def test_extreme_steps_give_finite_answers():
     """10⁷ steps: finite, ordered, certified values (a coarser explicit grid keeps the test fast; ε at δ = 1e-3,
-    where the FFT's η is far below δ — at δ ≤ 1e-4 the coarser grids and their far-tail passes are consulted,
-    ~75 s here, a slow path recorded in docs/edges.md)."""
+    where the FFT's η is far below δ; δ = 1e-4, where the coarser grids are consulted, is
+    tests/composition/test_sgm_far_grids.py)."""
     m = SubsampledGaussian(sigma=2.0, sampling_rate=9e-4, steps=1e7, discretization=4e-5)
     lo, hi = m.delta_bounds(EPS)
     assert np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))

@@ -279,6 +279,9 @@ def delta_to_accuracy(
         up = _upper_end(float(sigma), float(p), int(steps), e, h0, rel_tol, abs_tol, k_cap, k_floor)
         if up is not None:
             return up
+    quick = _pessimistic_and_max_test(float(sigma), float(p), int(steps), e, h0, rel_tol, abs_tol, k_floor > 1)
+    if quick is not None:
+        return quick
     k, attempt = 1, 0
     lo_best = hi_best = None
     h_used = h0
@@ -415,6 +418,12 @@ def _upper_end(sigma: float, p: float, steps: int, e: np.ndarray, h0: float, rel
     hi0 = _read_upper(side0, sigma, p, steps, e)  # certified; h₀'s far-tail passes decided below
     k = k_floor
     target = EXCESS_SHARE * np.minimum(rel_tol * hi0, abs_tol)
+    fin0 = np.isfinite(e)
+    floor0 = np.maximum(target, ETA_FLOOR * 2.0 * side0.error_at(e))
+    if k_cap > k_floor and np.all(hi0[fin0] <= floor0[fin0]):
+        # the certified δ is itself within the excess aimed at (at small p the η floor exceeds it): the excess of any
+        # grid is below it, no finer grid is asked for, and the 2·h₀ composition of the estimate is not built
+        k_cap = k_floor
     if k_cap > k_floor:  # else the loss-spacing floor is at least as fine as any grid the width could ask for
         try:
             x0, eta = richardson_excess(sigma, p, steps, e, h0)
@@ -472,6 +481,58 @@ def delta_for_tolerance(sigma: float, p: float, steps: int, eps, tolerance: floa
     h0 = default_discretization(float(sigma), float(p), int(steps))
     k_cap = _max_refine(float(sigma), float(p), int(steps), h0, MAX_SPACING_REFINE)
     return _upper_end(float(sigma), float(p), int(steps), e, h0, 1.0, float(tolerance), k_cap, 1)
+
+
+def _pessimistic_and_max_test(sigma: float, p: float, steps: int, e: np.ndarray, h0: float, rel_tol: float,
+                              abs_tol: float, floor_grid: bool = False) -> DeltaAnswer | None:
+    """The default grid's bracket without its optimistic side, where a closed-form lower end closes the width: the
+    upper end is h₀'s pessimistic side read as :func:`_delta_bracket` reads it (the same certified δ the other views
+    read, with the far-tail passes where ``side_for_profile`` asks for them), the lower end the maximum-coordinate
+    test (``sgm_max_test.max_test_lower_bound``, certified); None where their gap exceeds the width asked,
+    max(min(rel_tol·δ_hi, abs_tol), ETA_FLOOR·2·η_h₀) at some finite ε (the width rule's floor with η_opt ≈ η_pess,
+    as in :func:`_upper_end`): the caller then composes both sides as before. ``floor_grid``: a grid finer than h₀ is
+    asked for (``max_spacing``); it is skipped only where the gap is within min(rel_tol·δ_hi, abs_tol) itself (the
+    excess of δ_hi over the truth is then certified below what the finer grid was to achieve; no η floor).
+
+    At small p the test is nearly optimal and η (≥ ETA_FLOOR·2·η > P(ever sampled)·rel_tol) dominates, so the
+    optimistic side — a greedy merge over every cell of a grid of 4e5–5e5 points at (σ, p, N) = (1, 1e-8, 1000)
+    and (0.0367, 9.9e-8, 18), 2–6 s — is not built."""
+    from .sgm_max_test import max_test_lower_bound
+
+    check_grid(sigma, p, steps, None)  # the default grid's refusal is the mechanism's
+    lo = max_test_lower_bound(sigma, p, steps, e)
+    fin = np.isfinite(e)
+    if not np.any(fin & (lo > 0.0)):
+        return None  # the test certifies nothing here: the optimistic side is the lower end
+    side0 = pessimistic_side(sigma, p, steps, h0)
+    # δ(ε) ≤ P(ever sampled) at ε ≥ 0 (``never_sampled_upper``); h₀'s far-tail passes are built only where they could
+    # certify less than that and h₀'s plain side (so the δ reported is never above what the other views read)
+    cap = np.where(e >= 0.0, never_sampled_upper(p, steps), 1.0)
+    hi = np.minimum(_read_upper(side0, sigma, p, steps, e), cap)
+    if side0.far_tail_builder is not None and np.any(fin) and _could_gain(side0, e[fin], np.nextafter(hi[fin], -1.0)):
+        hi = np.minimum(hi, _read_upper(side_for_profile(side0, e), sigma, p, steps, e))
+    # both ends are certified: a test bound above the pessimistic side's δ is a bug, not rounding to hide
+    lo, hi = intersect_brackets(lo, np.full_like(lo, np.inf), np.zeros_like(hi), hi, "δ(ε)",
+                                "maximum-coordinate test", f"pessimistic side h = {h0:.3g}", at=e)
+    tol = np.minimum(rel_tol * hi, abs_tol)
+    if not floor_grid:
+        tol = np.maximum(tol, ETA_FLOOR * 2.0 * side0.numerical_error)
+    if np.any(fin & (hi - lo > tol)):
+        return None
+    return DeltaAnswer(hi, lo, e, float(h0), 1)
+
+
+def never_sampled_upper(p: float, steps: int) -> float:
+    """1 − (1 − p)^N rounded up: δ(ε) ≤ δ(0) = TV ≤ P(the example is ever sampled) at every ε ≥ 0 (a coupling: on the
+    event that it never is, both outputs have the same law); −expm1(N·log1p(−p)) is within 3 elementary-function
+    roundings of it (``SubsampledGaussian.never_sampled_bound``, whose value this is).
+
+    >>> never_sampled_upper(1e-8, 1000) > 9.99995e-6
+    True
+    """
+    from .. import directed_rounding as rnd
+
+    return float(min(rnd.upper(-math.expm1(steps * math.log1p(-p)), 3.0 * rnd.ELEM), 1.0))
 
 
 def _check(sigma, p, steps, rel_tol) -> None:

@@ -137,10 +137,9 @@ class SubsampledGaussian(PairMechanism):
         >>> SubsampledGaussian(1.0, 1e-8, 1000).never_sampled_bound > 9.99995e-6
         True
         """
-        from .. import directed_rounding as rnd
+        from ..composition.sgm_accuracy import never_sampled_upper
 
-        x = self.steps * math.log1p(-self.sampling_rate)
-        return float(min(rnd.upper(-math.expm1(x), 3.0 * rnd.ELEM), 1.0))
+        return never_sampled_upper(self.sampling_rate, self.steps)
 
     def _delta_bounds_raw(self, eps, upper_only: bool = False):
         if self._closed_form and self._gaussian.mu > HUGE_MU:
@@ -161,6 +160,7 @@ class SubsampledGaussian(PairMechanism):
         else:
             b = profile_bracket(self.composition, eps)
         hi = np.minimum(b.pessimistic, self._gaussian._delta_bounds(eps)[1])
+        hi = np.where(eps >= 0.0, np.minimum(hi, self.never_sampled_bound), hi)  # δ(ε) ≤ δ(0) ≤ P(ever sampled)
         # the other certified bounds are consulted where the error bound (per ε) is within TAIL_FACTOR of δ (read
         # off the composition with its far-tail passes where ``eps`` needs them, as profile_bracket reads it)
         eta, h = self._default_error_at(eps, upper_only)
@@ -209,26 +209,42 @@ class SubsampledGaussian(PairMechanism):
     def _default_error_at(self, eps: np.ndarray, upper_only: bool) -> tuple[np.ndarray, float]:
         """(η(ε) of the default grid's pessimistic side, which sets where the tail bound and the coarser grids are
         consulted; the grid spacing). The composition's (with its far-tail passes where ``eps`` needs them), except
-        for ``delta`` on the grid chosen from the question, which composes no optimistic side and builds h₀'s passes
-        only where they matter (``delta_to_accuracy``): there the larger of the side's η(ε) without the passes and,
+        on the grid chosen from the question while the composition is not built (``delta`` composes no optimistic
+        side and builds h₀'s passes only where they matter; ``delta_bounds`` none where the maximum-coordinate test
+        closes the width: ``delta_to_accuracy``; ``delta_bounds`` there reads η(ε) of the side it read, with the
+        passes where they are built and ``side_for_profile`` picks them, as the composition's): for ``delta`` the larger of the side's η(ε) without the passes and,
         where they are built already, with them (the passes tighten η(ε): the other bounds are consulted at least
         wherever either side would consult them; every bound consulted is certified)."""
         from ..composition.sgm_certified import (
-            NEGLIGIBLE_MU, composition_for_profile, default_discretization, pessimistic_side)
+            NEGLIGIBLE_MU, composition_for_profile, default_discretization, pessimistic_side, side_for_profile)
 
-        if upper_only and "composition" not in self.__dict__ and self.grid_from_question \
+        if "composition" not in self.__dict__ and self.grid_from_question \
                 and math.sqrt(self.steps) / self.sigma > NEGLIGIBLE_MU:
             h = default_discretization(self.sigma, self.sampling_rate, self.steps)
             side = pessimistic_side(self.sigma, self.sampling_rate, self.steps, h)
             eta = side.error_at(eps)
             if "with_far_tails" in side.__dict__:  # built (cached_property) by ε(δ) or by δ(ε) at another ε
-                eta = np.maximum(eta, side.with_far_tails.error_at(eps))
+                if upper_only:
+                    eta = np.maximum(eta, side.with_far_tails.error_at(eps))
+                else:  # the side ``delta_bounds`` read (as the composition's would be: composition_for_profile)
+                    eta = side_for_profile(side, eps).error_at(eps)
             return eta, h
         c = self.composition
         return composition_for_profile(c, eps).pessimistic_error_at(eps), c.discretization
 
     #: coarser grids consulted in the far tail (factors of the composition's spacing)
     FAR_TAIL_FACTORS = (4.0, 16.0, 64.0)
+
+    def _far_tail_factors(self, h: float) -> tuple[float, ...]:
+        """FAR_TAIL_FACTORS less the grids whose composition window is not shorter than the finer grid's (their FFT
+        is no cheaper and their η no smaller; far beyond the loss spread the split widens the window: at (σ, p, N) =
+        (2, 9e-4, 10⁷), h = 4e-5, the 16× grid's is 2.3e7 points and certifies ε = ∞ after ~50 s of CPU):
+        composition/sgm_far_grids.py. The same for ε(δ) and δ(ε), so the views agree."""
+        from ..composition.sgm_compose import pessimistic_side
+        from ..composition.sgm_far_grids import far_tail_factors, report_points
+
+        base = report_points(pessimistic_side(self.sigma, self.sampling_rate, self.steps, h).report, h)
+        return far_tail_factors(self.sigma, self.sampling_rate, self.steps, h, self.FAR_TAIL_FACTORS, base)
 
     def _coarse_grid_epsilon(self, delta: float, h: float) -> float:
         """min over coarser grids of their certified ε(δ) (each an upper bound: tradeoff/compose.py step 7).
@@ -242,7 +258,7 @@ class SubsampledGaussian(PairMechanism):
         from ..composition.sgm_compose import pessimistic_side
 
         best = math.inf
-        for factor in self.FAR_TAIL_FACTORS:
+        for factor in self._far_tail_factors(h):
             try:
                 side = pessimistic_side(self.sigma, self.sampling_rate, self.steps, factor * h)
             except ValueError:  # too coarse for this mechanism: the finer grids have answered
@@ -257,7 +273,7 @@ class SubsampledGaussian(PairMechanism):
         from ..composition.sgm_compose import pessimistic_side
 
         best = np.full(np.shape(eps), np.inf)
-        for factor in self.FAR_TAIL_FACTORS:
+        for factor in self._far_tail_factors(h):
             try:
                 side = side_for_profile(pessimistic_side(self.sigma, self.sampling_rate, self.steps, factor * h), eps)
             except ValueError:  # too coarse for this mechanism: the finer grids have answered

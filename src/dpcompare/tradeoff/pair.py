@@ -722,6 +722,22 @@ class DiscretePair:
         total = math.fsum([self.p_neg_inf, *self.p.tolist()])
         return 1.01 * (abs(1.0 - total) + u * total + float(np.sum((np.abs(self.log_p) + 8.0) * u * self.p)))
 
+    @cached_property
+    def _bound_tables(self) -> tuple[np.ndarray, ...]:
+        """Per-vertex tables of :meth:`tradeoff_bounds`, built once (O(n) each; a call then costs O(m log n) for m
+        values of α — a Lévy distance's bisection calls it 56 times per level): the error bounds of the P-tail,
+        Q-head and P-head sums and the masses' own errors, in vertex order. Vertex j of ``vertices`` is
+        (P-tail, Q-head) at index n − j, then (1, 0) exactly; segment j (from vertex j − 1 to j, j ≤ n) is atom n − j."""
+        u = DIRECTED_U
+        e_ptail, e_qhead, e_phead, _ = self._sum_errors
+        ea = np.concatenate([e_ptail[::-1], [0.0]])
+        eb = np.concatenate([e_qhead[::-1], [0.0]])
+        ec = np.concatenate([e_phead[::-1], [0.0]])
+        wp = np.concatenate([[0.0], ((np.abs(self.log_p) + 8.0) * u * self.p)[::-1], [0.0]])
+        wq = np.concatenate([[0.0], ((np.abs(self.log_q) + 8.0) * u * self.q)[::-1], [0.0]])
+        qi = np.concatenate([[0.0], self.q[::-1], [0.0]])
+        return ea, eb, ec, wp, wq, qi
+
     def tradeoff_bounds(self, alpha: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(lower, upper) doubles around the real f(α) of the pair as stored: ``tradeoff``'s interpolation
         f̂ = b₁ + gap·ŝ on the segment [αₖ₋₁, αₖ] (atom i: real width pᵢ, real height qᵢ) widened by a
@@ -750,16 +766,7 @@ class DiscretePair:
         a, b = self.vertices
         alpha = np.asarray(alpha, dtype=float)
         v = self._tradeoff_raw(alpha)
-        e_ptail, e_qhead, e_phead, _ = self._sum_errors
-        n = self.size
-        # vertex j of ``vertices`` is (P-tail, Q-head) at index n − j, then (1, 0) exactly; segment j (from vertex
-        # j − 1 to j, j ≤ n) is atom n − j
-        ea = np.concatenate([e_ptail[::-1], [0.0]])
-        eb = np.concatenate([e_qhead[::-1], [0.0]])
-        ec = np.concatenate([e_phead[::-1], [0.0]])
-        wp = np.concatenate([[0.0], ((np.abs(self.log_p) + 8.0) * u * self.p)[::-1], [0.0]])
-        wq = np.concatenate([[0.0], ((np.abs(self.log_q) + 8.0) * u * self.q)[::-1], [0.0]])
-        qi = np.concatenate([[0.0], self.q[::-1], [0.0]])
+        ea, eb, ec, wp, wq, qi = self._bound_tables
         mass_gap = self._mass_gap
         k = np.clip(np.searchsorted(a, alpha, side="right"), 1, a.size - 1)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):

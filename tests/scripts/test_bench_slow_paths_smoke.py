@@ -1,0 +1,25 @@
+"""Smoke test of benchmarks/bench_slow_paths.py (--quick): it runs one call in a fresh process and prints valid JSON."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_slow_paths.py"
+
+
+@pytest.mark.skipif(not SCRIPT.exists(), reason="benchmarks/ not present (installed package)")
+def test_bench_slow_paths_quick_json():
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--json"], capture_output=True, text=True,
+                          timeout=300, cwd=SCRIPT.parent.parent)
+    assert proc.returncode == 0, proc.stderr
+    rows = json.loads(proc.stdout)
+    assert len(rows) == 1 and rows[0]["before"] is None
+    now = rows[0]["now"]
+    assert now["cpu"] >= 0.0 and now["wall"] > 0.0
+    lo, hi = now["answer"]  # the δ bracket [optimistic, pessimistic] of SubsampledGaussian(2, 1e-7, 100) at ε = 1e-3
+    assert 0.0 <= min(lo, hi) <= max(lo, hi) < 1e-9
