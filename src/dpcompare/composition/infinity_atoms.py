@@ -24,9 +24,10 @@ The bound (:func:`infinity_bound`)
 The cells, the tails and C's ±∞ masses partition the whole loss axis, so A is a probability pair; step 2 keeps
 the upper tail's P-mass at g_hi and sends its missing Q-mass to +∞, so Q_A(+∞) = q₊∞(C) + Q(ℓ > g_hi) −
 e^{g_hi}·P(ℓ > g_hi) ≤ q₊∞(C) + Q(ℓ > g_hi), and mirror-wise P_A(−∞) ≤ p₋∞(C) + P(ℓ ≤ g_lo). The tail masses are
-closed forms with a relative error far below 1 (``sgm_step._log_masses``: ≤ 1e-13), so twice the computed value
-bounds them (the factor 2 of tradeoff/input_error.py's ±∞ paragraph); the bound uses the tail itself, not the
-difference above (which cancels). Under Q no step is at −∞ (Q has no mass there), so the composed law is at +∞
+closed forms with a relative error far below 1 (the bound ``sgm_step._log_masses`` returns for them: 4e-14 … 4e-13
+over the grids of docs/edges.md's far-tail table and σ = 0.05 … 5), so twice the computed value bounds them (the
+factor 2 of tradeoff/input_error.py's ±∞ paragraph); the bound uses the tail itself, not the difference above
+(which cancels, and rounds to 0 where the truth is positive). Under Q no step is at −∞ (Q has no mass there), so the composed law is at +∞
 exactly when some step is: Q_{A^{*N}}(+∞) = 1 − (1 − Q_A(+∞))^N ≤ N·Q_A(+∞); likewise P at −∞. The split of step 8
 moves no mass to or from ±∞, so T has these masses. 1 − (1 − m)^N is evaluated as −expm1(N·log1p(−m)), within 3·ELEM
 (``SubsampledGaussian.never_sampled_bound``), and rounded up.
@@ -48,7 +49,7 @@ deficit:
 The deficit is the sum of exactly these (finite mass missing from the computed atoms, each piece charged in η
 where it acts) plus the real ±∞ mass; so nothing of it is left to add. η(ε) also holds a term for the ±∞ atoms (the
 caps' rounding or 2N·(q₊∞ + p₋∞) of the step, and N·(q₊∞ + p₋∞) again in ``sgm_compose``): what lets F's deficit
-stand for Q_T(+∞). It is kept (≥ 0; at most 1e-14 here). Hence
+stand for Q_T(+∞). G does not need it; it is kept (it is ≥ 0, so it only widens η). Hence
 
     δ_T(ε) ≤ Q_T(+∞) + Σ_{ℓᵢ>ε} φ_ε(ℓᵢ)·q̂ᵢ + η(ε) ≤ δ_G'(ε) + η(ε)   with q₊∞(G') = B_q ≥ Q_T(+∞),
 
