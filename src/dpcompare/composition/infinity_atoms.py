@@ -17,7 +17,7 @@ grid (step 8). The true N-fold pair is a post-processing of T (Blackwell; steps 
 and its Bayes errors and trade-off are ≥ those of T. The engine returns the finite atoms and the error bound η(ε)
 of step 7′ (``PessimisticSide.error_at``); F is the filled pair, G the same atoms with the ±∞ masses
 
-    p₋∞(G) = min(p̂₋∞(F), B_p),   q₊∞(G) = min(q̂₊∞(F), B_q),   B_p ≥ P_T(−∞),  B_q ≥ Q_T(+∞)   (:func:`infinity_bound`).
+    p₋∞(G) = min(p̂₋∞(F), B_p),  q₊∞(G) = min(q̂₊∞(F), B_q),  B_p ≥ P_T(−∞),  B_q ≥ Q_T(+∞)  (:func:`infinity_bound`).
 
 The bound (:func:`infinity_bound`)
 -----------------------------------
@@ -27,10 +27,10 @@ e^{g_hi}·P(ℓ > g_hi) ≤ q₊∞(C) + Q(ℓ > g_hi), and mirror-wise P_A(−�
 closed forms with a relative error far below 1 (the bound ``sgm_step._log_masses`` returns for them: 4e-14 … 4e-13
 over the grids of docs/edges.md's far-tail table and σ = 0.05 … 5), so twice the computed value bounds them (the
 factor 2 of tradeoff/input_error.py's ±∞ paragraph); the bound uses the tail itself, not the difference above
-(which cancels, and rounds to 0 where the truth is positive). Under Q no step is at −∞ (Q has no mass there), so the composed law is at +∞
-exactly when some step is: Q_{A^{*N}}(+∞) = 1 − (1 − Q_A(+∞))^N ≤ N·Q_A(+∞); likewise P at −∞. The split of step 8
-moves no mass to or from ±∞, so T has these masses. 1 − (1 − m)^N is evaluated as −expm1(N·log1p(−m)), within 3·ELEM
-(``SubsampledGaussian.never_sampled_bound``), and rounded up.
+(which cancels, and rounds to 0 where the truth is positive). Under Q no step is at −∞ (Q has no mass there), so
+the composed law is at +∞ exactly when some step is: Q_{A^{*N}}(+∞) = 1 − (1 − Q_A(+∞))^N ≤ N·Q_A(+∞); likewise P
+at −∞. The split of step 8 moves no mass to or from ±∞, so T has these masses. 1 − (1 − m)^N is evaluated as
+−expm1(N·log1p(−m)), within 3·ELEM (``SubsampledGaussian.never_sampled_bound``), and rounded up.
 
 Proof that δ(ε) = Σ_{ℓᵢ>ε}(q̂ᵢ − e^ε·p̂ᵢ) + q₊∞(G) + η(ε) upper-bounds the truth
 -------------------------------------------------------------------------------
