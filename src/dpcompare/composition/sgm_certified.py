@@ -190,7 +190,9 @@ def profile_bracket(comp: CertifiedComposition, eps: np.ndarray) -> Bracket:
     widened by the composition's ``numerical_error`` (which bounds the error of every δ at ε ≥ 0: the
     masses with L ≥ 0 come from the Q-pass, so |Δδ| ≤ Σ|Δq|, tradeoff/compose.py steps 4 and 7) — the
     pessimistic end by its per-threshold form η(ε) ≤ η (step 7′) — and clipped to [0, 1]. The far-tail passes of
-    the pessimistic side are built where ``eps`` needs them (:func:`composition_for_profile`).
+    the pessimistic side are built where ``eps`` needs them (:func:`composition_for_profile`). The pessimistic end
+    reads ``comp.pessimistic_profile``: the pessimistic pair's atoms with its ±∞ atoms at the certified bound of the
+    exact composition's instead of the filled deficit (composition/infinity_atoms.py).
     """
     eps = np.asarray(eps, dtype=float)
     comp = composition_for_profile(comp, eps)
