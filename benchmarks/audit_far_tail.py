@@ -1,9 +1,11 @@
 """Adversarial soundness sweep of the per-threshold bound η(ε) and the far-tail passes (tradeoff/compose.py step 7′,
 tradeoff/compose_jump.py step 6″): random single steps of four families (fast-decaying, power-law, masses spread over
 1e-300 … 1, sparse), deficits 0 … 1e-3 sent to ±∞, N ∈ {2 … 64}, output coarsening F ∈ {1, 2, 3, 4}, composed by
-``compose_coarsened`` and read as the filled pessimistic pair; against the exact N-fold convolution in mpmath at 60
-digits (with the exact ±∞ masses 1 − (Σ step masses)ᴺ): every atom within its bound (F = 1), and δ(ε) + η(ε) ≥ the
-exact δ(ε) for the pair and its swap on a fine ε grid into the far tail. Prints each violation and a count.
+``compose_coarsened`` and read as the *profile* pair δ(ε) reads (composition/infinity_atoms.py: the filled pair's atoms
+with the ±∞ masses min(filled deficit, B), B = the exact ±∞ masses 1 − (Σ step masses)ᴺ rounded up — δ of it is ≤ δ of
+the filled pair, so this also audits the filled reading); against the exact N-fold convolution in mpmath at 60 digits
+(with those exact ±∞ masses): every atom within its bound (F = 1), and δ(ε) + η(ε) ≥ the exact δ(ε) for the pair and
+its swap on a fine ε grid into the far tail. Prints each violation and a count.
 
     PYTHONPATH=$PWD/src python benchmarks/audit_far_tail.py FIRST_SEED COUNT
 
@@ -13,7 +15,8 @@ With ``--input`` it audits the per-threshold input term instead (tradeoff/input_
 (random μ) cut into grid-aligned cells with exact masses, split exactly and composed N times in mpmath, against the
 engine fed the cells with relative errors r ∈ {0, 1e-9, 1e-7, 1e-5} of random or adverse sign (the adverse ones move the
 tails' losses inwards and keep both totals, so nothing reaches the ±∞ atoms), F ∈ {1, 2, 3}; the step's own
-rounding is measured (``input_tail(part, N, step)``):
+rounding is measured (``input_tail(part, N, step)``); read as the profile pair with the library's bound
+``infinity_atoms.infinity_bound(part, N)`` (checked ≥ the exact ±∞ masses too):
 
     PYTHONPATH=$PWD/src python benchmarks/audit_far_tail.py --input FIRST_SEED COUNT
 
@@ -24,6 +27,7 @@ import numpy as np, mpmath
 from dpcompare.tradeoff import Rounding
 from dpcompare.tradeoff.compose_coarse import compose_coarsened
 from dpcompare.tradeoff.grid import GridStep, to_pair
+from dpcompare.composition.infinity_atoms import profile_pair
 mpmath.mp.dps = 60
 U = 2.0**-53
 
@@ -65,16 +69,22 @@ def npow(x, n):
         if n: base = conv(base, base)
     return res
 
+def up(x):
+    """The double nearest x, raised to be ≥ x."""
+    b = float(x)
+    return float(np.nextafter(b, np.inf)) if mpmath.mpf(b) < x else b
+
 def check(step, N, label, tail_masses=None, F=1):
     kw = {} if tail_masses is None else dict(tail_masses=tail_masses)
     loss, clp, rep = compose_coarsened(step, N, F, tau=1e-60, workers=1, **kw)
-    pair = to_pair(loss, clp, Rounding.PESSIMISTIC); sw = pair.swap()
     g = step.losses
     with np.errstate(over="ignore"):
         xq = [mpmath.mpf(float(v)) if np.isfinite(v) else mpmath.mpf(0) for v in np.exp(step.log_p + g)]
         xp = [mpmath.mpf(float(v)) if np.isfinite(v) else mpmath.mpf(0) for v in np.exp(step.log_p)]
     Q = npow(xq, N); P = npow(xp, N); i0 = N * step.k_lo; h = step.h
     qinf = 1 - mpmath.fsum(xq) ** N; pinf = 1 - mpmath.fsum(xp) ** N
+    # the profile pair: the filled pair's atoms, ±∞ at min(deficit, exact bound rounded up)
+    pair = profile_pair(to_pair(loss, clp, Rounding.PESSIMISTIC), (up(max(pinf, 0)), up(max(qinf, 0)))); sw = pair.swap()
     L = [(i0 + i) * h for i in range(len(Q))]
     bad = []
     # per atom
@@ -119,6 +129,7 @@ def exact_split(p, q, tl, th, h, k_lo):
 def check_input(seed):
     from dpcompare.tradeoff.grid import StepPartition, pessimistic_step
     from dpcompare.tradeoff.input_error import input_tail
+    from dpcompare.composition.infinity_atoms import infinity_bound
     rng = np.random.default_rng(seed)
     mu = float(rng.uniform(0.3, 3.0)); h = float(rng.choice([0.1, 0.25, 0.5])) * mu
     half = int(math.ceil((mu * mu / 2 + 11 * mu) / h)); k_lo, k_hi = -half, half
@@ -148,10 +159,12 @@ def check_input(seed):
     step = pessimistic_step(part)
     it = input_tail(part, N, step)
     loss, clp, rep = compose_coarsened(step, N, F, tau=1e-60, workers=1, input_tail=it)
-    pair = to_pair(loss, clp, Rounding.PESSIMISTIC); sw = pair.swap()
+    b_p, b_q = infinity_bound(part, N)
+    pair = profile_pair(to_pair(loss, clp, Rounding.PESSIMISTIC), (b_p, b_q)); sw = pair.swap()
     eps = np.linspace(0, float(L[-1]), 150); eta = rep.error_at(eps); d1, d2 = pair.delta(eps), sw.delta(eps)
     bad = []
     if np.any(np.diff(eta) > 0) or np.any(eta > rep.numerical_error): bad.append(("eta-monotone", None))
+    if mpmath.mpf(b_q) < qinf or mpmath.mpf(b_p) < pinf: bad.append(("inf-bound", b_p, float(pinf), b_q, float(qinf)))
     for e, et, a, b in zip(eps.tolist(), eta.tolist(), d1.tolist(), d2.tolist()):
         E = mpmath.mpf(e)
         t1 = qinf + mpmath.fsum(v * -mpmath.expm1(E - l) for v, l in zip(Q, L) if l > e)

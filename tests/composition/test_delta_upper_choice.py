@@ -54,7 +54,7 @@ def test_richardson_excess_lies_in_the_certified_excess_interval():
     e = SMALL_S_EPS[:1]
     x, eta = richardson_excess(*SMALL_S, e, h0)
     side = pessimistic_side(*SMALL_S, h0)
-    d = np.maximum(side.pair.delta(e), side.swapped.delta(e))
+    d = np.maximum(side.profile.delta(e), side.swapped.delta(e))
     lo, hi = _fine_bracket(SMALL_S, e)
     assert np.all(hi - lo <= 1e-8)
     assert np.all(0.8 * (d - hi) <= x) and np.all(x <= 1.25 * (d - lo)), (x, d - hi, d - lo)

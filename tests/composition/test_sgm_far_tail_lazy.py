@@ -27,21 +27,25 @@ from dpcompare.composition.sgm_certified import (
     side_for_profile,
 )
 from dpcompare.composition.sgm_compose import _sides_or_error
+from dpcompare.composition.infinity_atoms import infinity_bound
 from dpcompare.composition.sgm_grid import check_grid
+from dpcompare.composition.sgm_step import sgm_partition
 from dpcompare.tradeoff import Rounding
 
 U = 2.0**-53
 
 
 def always_built(sigma: float, p: float, steps: int, h: float | None = None) -> PessimisticSide:
-    """The pessimistic side with the far-tail passes built with it (no lazy route)."""
+    """The pessimistic side with the far-tail passes built with it (no lazy route), with the certified ±∞ bound of
+    the partition the pessimistic side is split from (composition/infinity_atoms.py)."""
     h, tail, sub = check_grid(sigma, p, steps, h)
     sides, reports = _sides_or_error(sigma, p, steps, h, sub, tail, (Rounding.PESSIMISTIC,))
-    return PessimisticSide(sides[0], reports[0].numerical_error + 64 * U, reports[0])
+    bound = infinity_bound(sgm_partition(sigma, p, h, sub=1, tail=tail, anchor_sub=sub), steps)
+    return PessimisticSide(sides[0], reports[0].numerical_error + 64 * U, reports[0], infinity_bound=bound)
 
 
 def side_epsilon(side: PessimisticSide, delta: float) -> float:
-    return pair_epsilon(side.pair, side.numerical_error, delta, side.swapped, side.error_at)
+    return pair_epsilon(side.profile, side.numerical_error, delta, side.swapped, side.error_at)
 
 
 @pytest.mark.parametrize("delta", [1e-10, 1e-12])
@@ -71,7 +75,7 @@ def test_far_tail_profile_is_the_always_built_answer():
     far = composition_for_profile(comp, eps)
     assert far is comp.with_far_tails and far is not comp
     ref = always_built(sigma, p, steps)
-    want = np.maximum(ref.pair.delta(eps), ref.swapped.delta(eps)) + ref.error_at(eps)
+    want = np.maximum(ref.profile.delta(eps), ref.swapped.delta(eps)) + ref.error_at(eps)
     got = np.asarray(profile_bracket(comp, eps).pessimistic)
     np.testing.assert_array_equal(got, np.clip(want, 0.0, 1.0))
     assert side_for_profile(comp.pessimistic_side, eps) is comp.pessimistic_side.with_far_tails
@@ -113,7 +117,7 @@ def test_passes_lower_delta_by_at_most_twice_the_itemised_bound(eps):
     far = lazy.with_far_tails
 
     def hi(s):
-        return float(np.maximum(s.pair.delta(eps), s.swapped.delta(eps)) + s.error_at(eps))
+        return float(np.maximum(s.profile.delta(eps), s.swapped.delta(eps)) + s.error_at(eps))
 
     assert hi(far) >= hi(lazy) - 2.0 * float(lazy.itemised_at(eps)) - 1e-12 * hi(lazy)
 
@@ -125,7 +129,7 @@ def test_failed_passes_fall_back_to_the_certified_plain_side():
     def boom() -> PessimisticSide:
         raise FloatingPointError("far-tail pass: non-finite spectrum")
 
-    side = PessimisticSide(base.pair, base.numerical_error, base.report, boom)
+    side = PessimisticSide(base.pair, base.numerical_error, base.report, boom, infinity_bound=base.infinity_bound)
     assert side.with_far_tails is side
     got, eps = side_for_epsilon(side, 1e-12)
     assert got is side and eps == side_epsilon(base, 1e-12)
@@ -143,7 +147,7 @@ def test_epsilon_is_certified_by_the_profile_readers_choice_of_side(monkeypatch)
     far = side.with_far_tails
 
     def eps_of(s, delta):
-        return pair_epsilon(s.pair, s.numerical_error, delta, s.swapped, s.error_at)
+        return pair_epsilon(s.profile, s.numerical_error, delta, s.swapped, s.error_at)
 
     assert eps_of(far, 1e-10) < eps_of(side, 1e-10) < math.inf  # the passes help: the case the rule is about
     assert side_for_epsilon(side, 1e-10)[1] == eps_of(far, 1e-10)  # the real reader takes the passes there
@@ -152,5 +156,5 @@ def test_epsilon_is_certified_by_the_profile_readers_choice_of_side(monkeypatch)
     for delta in (1e-10, 1e-11):
         _, eps = side_for_epsilon(side, delta)
         assert eps > eps_of(far, delta) and math.isfinite(eps)
-        d = max(float(side.pair.delta(eps)), float(side.swapped.delta(eps))) + float(side.error_at(np.array([eps]))[0])
+        d = max(float(side.profile.delta(eps)), float(side.swapped.delta(eps))) + float(side.error_at(np.array([eps]))[0])
         assert d <= delta

@@ -4,9 +4,11 @@ tradeoff/compose_jump.py step 6″), against independent truths:
 * the rounding lemma of the far-tail spectrum S(X, A) = Σⱼ Xʲ A^{N−1−j} (binary powering), against mpmath at 60
   digits with the closed form (Xᴺ − Aᴺ)/(X − A);
 * adversarial single steps (heavy tails, masses spanning 1e-300 … 1, sparse steps, deficits sent to ±∞) composed by
-  the engine and read as the pessimistic pair *with the deficits filled* (as the accountant reads it), against the
-  exact N-fold convolution in mpmath at 60 digits, including the exact ±∞ masses 1 − (Σ step masses)ᴺ: every atom
-  within its bound, δ(ε) + η(ε) ≥ the exact δ(ε) and likewise for the swapped pair, at every ε into the far tail;
+  the engine and read as the pair δ(ε) reads (composition/infinity_atoms.py: the filled pair's atoms, the ±∞ masses
+  at min(filled deficit, the exact ±∞ masses 1 − (Σ step masses)ᴺ rounded up); its δ(ε) is ≤ the filled pair's, so
+  this covers the filled reading too), against the exact N-fold convolution in mpmath at 60 digits, including those
+  exact ±∞ masses: every atom within its bound, δ(ε) + η(ε) ≥ the exact δ(ε) and likewise for the swapped pair, at
+  every ε into the far tail;
 * the subsampled Gaussian's certified ε(δ) against dp-accounting's *optimistic* PLD (a lower bound of the truth).
 """
 
@@ -17,6 +19,7 @@ import math
 import numpy as np
 import pytest
 
+from dpcompare.composition.infinity_atoms import profile_pair
 from dpcompare.tradeoff import Rounding
 from dpcompare.tradeoff.compose_coarse import compose_coarsened
 from dpcompare.tradeoff.compose_jump import _S_GRID, _binary_s, chernoff_log_mgf, jump_bulk_bound, s_rounding
@@ -99,14 +102,20 @@ def test_filled_pair_against_exact(kind, seed, steps):
     mpmath = pytest.importorskip("mpmath", reason="the exact N-fold convolution is computed with mpmath")
     step = _family(kind, seed)
     loss, clp, rep = compose_coarsened(step, steps, 1, tau=1e-60, workers=1)
-    pair = to_pair(loss, clp, Rounding.PESSIMISTIC)  # deficits filled at ±∞, as the accountant reads it
-    sw = pair.swap()
     with mpmath.workdps(60):
         with np.errstate(over="ignore"):
             xq = [mpmath.mpf(float(v)) for v in np.exp(step.log_p + step.losses)]
             xp = [mpmath.mpf(float(v)) for v in np.exp(step.log_p)]
         q, p = npow(xq, steps), npow(xp, steps)
         q_inf, p_inf = 1 - mpmath.fsum(xq) ** steps, 1 - mpmath.fsum(xp) ** steps
+
+        def up(x):  # a double ≥ max(x, 0)
+            b = float(max(x, 0))
+            return float(np.nextafter(b, np.inf)) if mpmath.mpf(b) < x else b
+
+        # the pair δ(ε) reads: deficits filled at ±∞, then lowered to the certified bound where that is below them
+        pair = profile_pair(to_pair(loss, clp, Rounding.PESSIMISTIC), (up(p_inf), up(q_inf)))
+        sw = pair.swap()
         i0, h = steps * step.k_lo, step.h
         lz = [(i0 + i) * h for i in range(len(q))]
         got = dict(zip(np.rint(loss / h).astype(int).tolist(), np.exp(clp).tolist()))

@@ -3,13 +3,18 @@
 (step 2, in mpmath) and composed N times exactly — the pessimistic object the true mechanism is a post-processing
 of. The engine gets the cells with *deliberately perturbed* masses (relative error r = 1e-5, far above rounding,
 signs chosen adversarially or at random) and must bound the truth with δ(ε) + η(ε) at every ε into the far tail,
-where the perturbation is large against the tail mass but η(ε) no longer carries the uniform input term."""
+where the perturbation is large against the tail mass but η(ε) no longer carries the uniform input term.
+
+The pair read is the one δ(ε) reads (composition/infinity_atoms.py): the filled pair's atoms with the ±∞ masses at
+``infinity_bound(part, N)`` (checked ≥ the exact ones) where that is below the filled deficit; its δ(ε) is ≤ the
+filled pair's, so the check covers both readings."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from dpcompare.composition.infinity_atoms import infinity_bound, profile_pair
 from dpcompare.tradeoff import Rounding
 from dpcompare.tradeoff.compose_coarse import compose_coarsened
 from dpcompare.tradeoff.grid import U, StepPartition, pessimistic_step, to_pair
@@ -103,7 +108,10 @@ def test_perturbed_cells_bounded_per_threshold(signs, steps, factor, r):
     assert it is not None
     loss, clp, rep = compose_coarsened(step, steps, factor, tau=1e-60, workers=1, input_tail=it, tail_masses=())
     assert rep.input_tail is not None
-    pair = to_pair(loss, clp, Rounding.PESSIMISTIC)
+    b_p, b_q = infinity_bound(part, steps)
+    with mpmath.workdps(60):
+        assert mpmath.mpf(b_p) >= p_inf and mpmath.mpf(b_q) >= q_inf, (b_p, float(p_inf), b_q, float(q_inf))
+    pair = profile_pair(to_pair(loss, clp, Rounding.PESSIMISTIC), (b_p, b_q))
     sw = pair.swap()
     eps = np.linspace(0.0, float(lz[-1]) - 0.3, 60)
     eta = rep.error_at(eps)

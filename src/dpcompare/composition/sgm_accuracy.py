@@ -105,7 +105,7 @@ class EpsilonAnswer:
 
 
 def _upper(comp, sigma: float, p: float, steps: int, delta: float) -> float:
-    eps = pair_epsilon(comp.pessimistic, comp.pessimistic_error, delta)
+    eps = pair_epsilon(comp.pessimistic_profile, comp.pessimistic_error, delta)
     if delta <= TAIL_FACTOR * comp.pessimistic_error or not math.isfinite(eps):
         eps = min(eps, tail_bound(sigma, p, steps).epsilon(delta))
     return eps
@@ -349,8 +349,8 @@ def richardson_excess(sigma: float, p: float, steps: int, eps: np.ndarray, h: fl
     True
     """
     side, coarse = pessimistic_side(sigma, p, steps, h), pessimistic_side(sigma, p, steps, 2.0 * h)
-    d_h = np.maximum(side.pair.delta(eps), side.swapped.delta(eps))
-    d_2h = np.maximum(coarse.pair.delta(eps), coarse.swapped.delta(eps))
+    d_h = np.maximum(side.profile.delta(eps), side.swapped.delta(eps))
+    d_2h = np.maximum(coarse.profile.delta(eps), coarse.swapped.delta(eps))
     return np.maximum(d_2h - d_h, 0.0) / 3.0, side.error_at(eps)
 
 
@@ -391,7 +391,7 @@ def _read_upper(side, sigma: float, p: float, steps: int, e: np.ndarray) -> np.n
     """Certified δ_hi(ε) of one pessimistic side, read as :func:`certified_delta` reads it: max(δ_rem, δ_add) + η(ε),
     at most 1, and the Chernoff tail bound where that is within TAIL_FACTOR of η(ε)."""
     eta = side.error_at(e)
-    hi = np.minimum(np.maximum(side.pair.delta(e), side.swapped.delta(e)) + eta, 1.0)
+    hi = np.minimum(np.maximum(side.profile.delta(e), side.swapped.delta(e)) + eta, 1.0)
     if np.any(hi <= TAIL_FACTOR * eta):
         hi = np.minimum(hi, tail_bound(sigma, p, steps).delta(e).reshape(hi.shape))
     return np.clip(hi, 0.0, 1.0)

@@ -78,7 +78,7 @@ def _could_gain(side: PessimisticSide, eps: np.ndarray, delta: np.ndarray) -> bo
         return False
     e = eps[fin]
     d = np.broadcast_to(np.asarray(delta, dtype=float), eps.shape)[fin]
-    hi = np.maximum(side.pair.delta(e), side.swapped.delta(e)) + side.error_at(e)
+    hi = np.maximum(side.profile.delta(e), side.swapped.delta(e)) + side.error_at(e)
     return bool(np.any(hi - 2.0 * side.itemised_at(e) - side.deferred_input_error <= d))
 
 
@@ -99,8 +99,8 @@ def side_for_epsilon(side: PessimisticSide, delta: float, *, per_threshold: bool
 
     def read(s: PessimisticSide) -> float:
         if per_threshold:
-            return pair_epsilon(s.pair, s.numerical_error, delta, s.swapped, s.error_at)
-        return pair_epsilon(s.pair, s.numerical_error, delta, s.swapped)
+            return pair_epsilon(s.profile, s.numerical_error, delta, s.swapped, s.error_at)
+        return pair_epsilon(s.profile, s.numerical_error, delta, s.swapped)
 
     eps = read(side)
     if side.far_tail_builder is None or eps == 0.0:
@@ -119,7 +119,7 @@ def _reader_delta(side: PessimisticSide, e: float, slack: Callable[[np.ndarray],
     """The side δ(ε) at ``e`` is read off (:func:`side_for_profile`'s rule, with ``slack``) and its certified δ there,
     as :func:`profile_bracket` computes it."""
     s = side_for_profile(side, np.array([e]), slack)
-    return s, float(max(float(s.pair.delta(e)), float(s.swapped.delta(e))) + float(s.error_at(np.array([e]))[0]))
+    return s, float(max(float(s.profile.delta(e)), float(s.swapped.delta(e))) + float(s.error_at(np.array([e]))[0]))
 
 
 def _consistent_with_profile(side: PessimisticSide, far: PessimisticSide, eps: float, eps_far: float,
@@ -183,7 +183,7 @@ def side_for_profile(side: PessimisticSide, eps, slack: Callable[[np.ndarray], n
     eps = np.atleast_1d(np.asarray(eps, dtype=float))
     if side.far_tail_builder is None:
         return side
-    hi = np.maximum(side.pair.delta(eps), side.swapped.delta(eps)) + side.error_at(eps)
+    hi = np.maximum(side.profile.delta(eps), side.swapped.delta(eps)) + side.error_at(eps)
     bar = hi * (1.0 - FAR_TAIL_GAIN)
     if slack is not None:
         bar = np.minimum(bar, hi - np.asarray(slack(hi), dtype=float))
@@ -207,12 +207,15 @@ def profile_bracket(comp: CertifiedComposition, eps: np.ndarray) -> Bracket:
     widened by the composition's ``numerical_error`` (which bounds the error of every δ at ε ≥ 0: the
     masses with L ≥ 0 come from the Q-pass, so |Δδ| ≤ Σ|Δq|, tradeoff/compose.py steps 4 and 7) — the
     pessimistic end by its per-threshold form η(ε) ≤ η (step 7′) — and clipped to [0, 1]. The far-tail passes of
-    the pessimistic side are built where ``eps`` needs them (:func:`composition_for_profile`).
+    the pessimistic side are built where ``eps`` needs them (:func:`composition_for_profile`). The pessimistic end
+    reads ``comp.pessimistic_profile``: the pessimistic pair's atoms with its ±∞ atoms at the certified bound of the
+    exact composition's instead of the filled deficit (composition/infinity_atoms.py).
     """
     eps = np.asarray(eps, dtype=float)
     comp = composition_for_profile(comp, eps)
-    pess = comp.pessimistic
-    hi = np.maximum(pess.delta(eps), pess.swap().delta(eps)) + comp.pessimistic_error_at(eps)
+    pess = comp.pessimistic_profile  # the ±∞ atoms at their certified bound (composition/infinity_atoms.py)
+    sw = comp.pessimistic_side.swapped if pess is not comp.pessimistic else pess.swap()
+    hi = np.maximum(pess.delta(eps), sw.delta(eps)) + comp.pessimistic_error_at(eps)
     return Bracket(np.clip(hi, 0.0, 1.0), optimistic_profile(comp, eps), Sense.UPPER)
 
 
@@ -424,7 +427,7 @@ def certified_delta(
             return np.asarray(ans.delta, dtype=float)
     side = pessimistic_side(sigma, p, steps, _spacing(sigma, p, steps, discretization, tolerance))
     side = side_for_profile(side, eps)
-    hi = np.minimum(np.maximum(side.pair.delta(eps), side.swapped.delta(eps)) + side.error_at(eps), 1.0)
+    hi = np.minimum(np.maximum(side.profile.delta(eps), side.swapped.delta(eps)) + side.error_at(eps), 1.0)
     if np.any(hi <= TAIL_FACTOR * side.error_at(eps)):
         hi = np.minimum(hi, tail_bound(sigma, p, steps).delta(eps).reshape(hi.shape))
     return hi

@@ -23,6 +23,7 @@ from ..tradeoff.compose import CompositionReport, DiscretizationTooFine
 from ..tradeoff.compose_coarse import compose_coarsened, compose_coarsened_lazy
 from ..tradeoff.grid import U
 from ..tradeoff.input_error import input_tail
+from .infinity_atoms import infinity_bound, profile_pair
 from .sgm_grid import KAPPA_H, MAX_ABS_LOSS, NEGLIGIBLE_MU, OUTPUT_ATOMS, WINDOW_TAIL, check_grid
 from .sgm_step import grid_range, loss_std, sgm_partition
 
@@ -61,6 +62,16 @@ class CertifiedComposition:
     @property
     def pessimistic_error(self) -> float:
         return self.numerical_error if self.side_errors is None else self.side_errors[0]
+
+    @property
+    def pessimistic_profile(self) -> DiscretePair:
+        """The pair δ(ε) and ε(δ) read off the pessimistic side: ``pessimistic``'s atoms with its ±∞ atoms at the
+        certified bound of the exact composition's (:attr:`PessimisticSide.profile`, composition/infinity_atoms.py);
+        ``pessimistic`` itself where no bound is known. The trade-off, Bayes-error and Δ views read ``pessimistic``."""
+        side = self.pessimistic_side
+        if side is not None and side.pair is self.pessimistic:
+            return side.profile
+        return self.pessimistic
 
     @property
     def optimistic_error(self) -> float:
@@ -222,7 +233,8 @@ def pessimistic_pair(sigma: float, p: float, steps: int, discretization: float |
 
 def _build_sides(sigma: float, p: float, steps: int, h: float, sub: int, tail: float, roundings, *, lazy: bool = False):
     """The pairs of the requested ``roundings`` (tradeoff/compose.py steps 1–8) and their reports; with ``lazy``
-    also, per side, a function that builds it with the far-tail passes (:func:`_build_side_lazy`).
+    also, per side, a function that builds it with the far-tail passes (:func:`_build_side_lazy`) and the certified
+    bound of its exact composition's ±∞ masses (composition/infinity_atoms.py; None for an optimistic side).
 
     The sides are built one after the other: building them in two threads (the optimistic merge holds the
     GIL, the FFTs release it) was not faster on two shared cores and raised the peak memory by 100 MB."""
@@ -238,7 +250,9 @@ def _build_sides(sigma: float, p: float, steps: int, h: float, sub: int, tail: f
     workers = fft_workers()
     if lazy:
         done = [_build_side_lazy(part, steps, h, r, workers, cells_per_threshold=True) for r in roundings]
-        return [d[0] for d in done], [d[1] for d in done], [d[2] for d in done]
+        # the partition covers the whole pair (cells, tails, ±∞ masses): its tails bound the composition's ±∞ atoms
+        bounds = [infinity_bound(part, steps) if r is Rounding.PESSIMISTIC else None for r in roundings]
+        return [d[0] for d in done], [d[1] for d in done], [d[2] for d in done], bounds
     done = [_build_side(part, steps, h, r, workers, cells_per_threshold=True) for r in roundings]
     return [d[0] for d in done], [d[1] for d in done]
 
@@ -374,6 +388,17 @@ class PessimisticSide:
     #: instead of uniformly, as the subsampled Gaussian's does; False where it keeps the uniform charge (mixtures,
     #: random allocation): then only the removed-mass rounding of that charge can differ (:attr:`deferred_input_error`)
     input_per_threshold: bool = field(default=True, repr=False)
+    #: (B_p, B_q): certified upper bounds of the P-mass at −∞ and the Q-mass at +∞ of the exact composition
+    #: (composition/infinity_atoms.py), or None where the partition need not cover the whole pair; δ(ε) reads them
+    #: (:attr:`profile`) instead of the filled deficit of ``pair``
+    infinity_bound: tuple[float, float] | None = field(default=None, repr=False)
+
+    @functools.cached_property
+    def profile(self) -> DiscretePair:
+        """The pair δ(ε) and ε(δ) read: ``pair``'s atoms with the ±∞ masses min(filled deficit, ``infinity_bound``)
+        (composition/infinity_atoms.py has the proof that δ(ε) + η(ε) of it bounds the truth, and why the trade-off
+        and Bayes-error views keep ``pair``); ``pair`` itself without a bound."""
+        return profile_pair(self.pair, self.infinity_bound)
 
     @functools.cached_property
     def with_far_tails(self) -> PessimisticSide:
@@ -416,8 +441,8 @@ class PessimisticSide:
 
     @functools.cached_property
     def swapped(self) -> DiscretePair:
-        """``pair.swap()`` (the add-adjacency view), built once."""
-        return self.pair.swap()
+        """``profile.swap()`` (the add-adjacency view of δ(ε)), built once."""
+        return self.profile.swap()
 
     def error_at(self, eps) -> np.ndarray:
         """Per-threshold bound η(ε) ≤ ``numerical_error`` on the error of δ(ε) of ``pair`` and of ``swapped``
@@ -439,8 +464,8 @@ def pessimistic_side(sigma: float, p: float, steps: int, discretization: float |
     h, tail, sub = check_grid(sigma, p, steps, discretization)
     # the far-tail passes (step 6″) are built only when a question needs them (sgm_certified.side_for_epsilon,
     # side_for_profile): they cost as much as the rest of the composition and serve δ within reach of η(ε) only
-    sides, reports, fars = _sides_or_error(sigma, p, steps, h, sub, tail, (Rounding.PESSIMISTIC,), lazy=True)
-    return _side_with_builder(sides[0], reports[0], fars[0], 0.0)
+    sides, reports, fars, bounds = _sides_or_error(sigma, p, steps, h, sub, tail, (Rounding.PESSIMISTIC,), lazy=True)
+    return _side_with_builder(sides[0], reports[0], fars[0], 0.0, infinity_bound=bounds[0])
 
 
 def lazy_pessimistic_side(part, steps: int, h: float, *, workers: int | None = None, extra_error: float = 0.0,
@@ -461,16 +486,20 @@ def lazy_pessimistic_side(part, steps: int, h: float, *, workers: int | None = N
     """
     w = fft_workers() if workers is None else workers
     pair, rep, far = _build_side_lazy(part, steps, h, Rounding.PESSIMISTIC, w, cells_per_threshold=cells_per_threshold)
-    return _side_with_builder(pair, rep, far, float(extra_error), cells_per_threshold)
+    # a partition of the whole pair (``cells_per_threshold``) bounds the composition's ±∞ atoms by its tails
+    bound = infinity_bound(part, steps) if cells_per_threshold else None
+    return _side_with_builder(pair, rep, far, float(extra_error), cells_per_threshold, infinity_bound=bound)
 
 
 def _side_with_builder(pair: DiscretePair, rep: CompositionReport, far, extra_error: float,
-                       input_per_threshold: bool = True) -> PessimisticSide:
-    """A lazily built side (η = report's error + 64u + ``extra_error``) and the builder of its far-tail version."""
+                       input_per_threshold: bool = True, *, infinity_bound: tuple[float, float] | None = None
+                       ) -> PessimisticSide:
+    """A lazily built side (η = report's error + 64u + ``extra_error``) and the builder of its far-tail version; both
+    carry ``infinity_bound`` (the same exact composition: composition/infinity_atoms.py)."""
 
     def with_passes() -> PessimisticSide:
         pair2, rep2 = far()
-        return PessimisticSide(pair2, rep2.numerical_error + 64 * U + extra_error, rep2)
+        return PessimisticSide(pair2, rep2.numerical_error + 64 * U + extra_error, rep2, infinity_bound=infinity_bound)
 
     return PessimisticSide(pair, rep.numerical_error + 64 * U + extra_error, rep, None if far is None else with_passes,
-                           input_per_threshold)
+                           input_per_threshold, infinity_bound=infinity_bound)

@@ -278,7 +278,7 @@ class SubsampledGaussian(PairMechanism):
                 side = side_for_profile(pessimistic_side(self.sigma, self.sampling_rate, self.steps, factor * h), eps)
             except ValueError:  # too coarse for this mechanism: the finer grids have answered
                 break
-            d = np.maximum(side.pair.delta(eps), side.swapped.delta(eps)) + side.error_at(eps)
+            d = np.maximum(side.profile.delta(eps), side.swapped.delta(eps)) + side.error_at(eps)
             best = np.minimum(best, d)
         return best
 
