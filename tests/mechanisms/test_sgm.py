@@ -150,6 +150,20 @@ def test_absurd_noise_is_a_clear_error_not_nan():
         SubsampledGaussian(sigma=1e-3, sampling_rate=0.5, steps=10_000_000).pairs()
 
 
+def test_a_tiny_sampling_rate_is_refused_for_its_real_cause():
+    # it said "needs an FFT of about 4.49e+03 points … the limit is 8388608": the cause is one step's loss range
+    # (18.6) against its spread (2.2e-5), not the FFT; the message gives a grid that works and the cap 1 − (1 − p)^N
+    import re
+
+    with pytest.raises(ValueError, match=r"one step's privacy loss reaches .* discretization ≥ [0-9.e+-]+ .*5e-07") as ei:
+        SubsampledGaussian(sigma=0.3, sampling_rate=1e-7, steps=5).pairs()
+    assert "FFT" not in str(ei.value)
+    h = float(re.search(r"discretization ≥ ([0-9.e+-]+)", str(ei.value)).group(1))
+    from dpcompare.composition.sgm_grid import check_grid
+
+    check_grid(0.3, 1e-7, 5, h)  # the grid the message names is accepted (building it is the slow part: not here)
+
+
 # ---------------------------------------------------------------------------------------------- [BCP] §5
 def test_seed000_thm3_tightness_bracket():
     """The §5 case end to end: certified Δ(M‖M̃) ∈ [2.74e-4, 2.81e-4] (paper: 8e-4), width ≤ 1e-4."""

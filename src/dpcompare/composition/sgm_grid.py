@@ -96,19 +96,36 @@ def discretization_for_tolerance(sigma: float, p: float, steps: int, tolerance: 
     return float(min(h_default, math.sqrt(tolerance * s / (K_EXCESS * math.sqrt(steps)))))
 
 
+def _too_coarse_message(sigma: float, p: float, steps: int, s: float) -> str:
+    """Why the default grid would be more than MAX_COARSENING times the accurate spacing KAPPA_H·s, in one line: the
+    composition window (too many steps or too little noise) or one step's own loss range (a tiny sampling rate: the
+    step's losses reach far beyond their spread s), whichever needs the more coarsening."""
+    h_acc = KAPPA_H * s
+    n_auto = estimated_fft_len(sigma, p, steps, h_acc)
+    k_lo, k_hi = grid_range(1.0 / sigma, p, h_acc, min(1e-18, 1e-16 / steps))
+    head = f"sgm(sigma={sigma:g}, p={p:g}, steps={steps}) is too large to compose at useful accuracy: "
+    if (k_hi - k_lo) / MAX_STEP_POINTS >= n_auto / AUTO_MAX_FFT:
+        reach = max(abs(k_lo), abs(k_hi)) * h_acc
+        h_min = (k_hi - k_lo) * h_acc / (4 * MAX_STEP_POINTS) * 1.01  # check_grid's bound on a given grid
+        scale = 10.0 ** (math.floor(math.log10(h_min)) - 1)
+        h_min = math.ceil(h_min / scale) * scale  # two significant digits, rounded up (the printed value works)
+        return (head + f"one step's privacy loss reaches {reach:.3g} while its spread is {s:.3g}, so its grid would "
+                f"need about {k_hi - k_lo:.3g} points, the limit is {MAX_STEP_POINTS}. What works: a coarser grid given "
+                f"explicitly, discretization ≥ {h_min:.2g} (certified, looser), or a larger sampling rate or sigma; every "
+                f"δ(ε) at ε ≥ 0 is at most 1 − (1 − p)^N ≈ {-math.expm1(steps * math.log1p(-p)):.3g} (the probability "
+                "that the example is ever sampled: SubsampledGaussian.never_sampled_bound)")
+    return (head + f"it needs an FFT of about {n_auto:.3g} points (≈ {n_auto * 48 / 1e9:.3g} GB), the limit is "
+            f"{AUTO_MAX_FFT} points (≈ {AUTO_MAX_FFT * 48 / 1e9:.2g} GB). What works: fewer steps, a larger sigma, or "
+            "sampling_rate=1 (a closed form at any number of steps)")
+
+
 def check_grid(sigma: float, p: float, steps: int, discretization: float | None) -> tuple[float, float, int]:
     """(h, tail, sub) for a composition; raises DiscretizationTooFine for a grid that cannot be built."""
     h = default_discretization(sigma, p, steps) if discretization is None else float(discretization)
     if discretization is None and p < 1.0:
         s = loss_std(1.0 / sigma, p)
         if h > MAX_COARSENING * KAPPA_H * s:
-            n_auto = estimated_fft_len(sigma, p, steps, KAPPA_H * s)
-            raise DiscretizationTooFine(
-                f"sgm(sigma={sigma:g}, p={p:g}, steps={steps}) is too large to compose: a certified composition "
-                f"at useful accuracy needs an FFT of about {n_auto:.3g} points (≈ {n_auto * 48 / 1e9:.3g} GB), the "
-                f"limit is {AUTO_MAX_FFT} points (≈ {AUTO_MAX_FFT * 48 / 1e9:.2g} GB). What works: fewer steps, a "
-                "larger sigma, or sampling_rate=1 (a closed form at any number of steps)"
-            )
+            raise DiscretizationTooFine(_too_coarse_message(sigma, p, steps, s))
     tail = min(1e-18, 1e-16 / steps)
     k_lo, k_hi = grid_range(1.0 / sigma, p, h, tail)
     if k_hi - k_lo > 4 * MAX_STEP_POINTS:
