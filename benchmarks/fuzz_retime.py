@@ -27,6 +27,8 @@ import test_api_fuzz as fz
 ns = dict(vars(fz))
 for mod in (fz.dc, fz.mixtures, fz.gaussian):
     ns.update({{k: getattr(mod, k) for k in dir(mod) if not k.startswith("_")}})
+for spec in ("shuffle", "shuffle_pair"):  # labels the fuzz builds from the spec language
+    ns[spec] = (lambda name: lambda **kw: fz.dc.parse(name + "(" + ", ".join(f"{{k}}={{v!r}}" for k, v in kw.items()) + ")"))(spec)
 t0, c0 = time.perf_counter(), time.process_time()
 with warnings.catch_warnings(), np.errstate(all="ignore"):
     warnings.simplefilter("ignore")
@@ -67,8 +69,11 @@ def main() -> None:
         if r.returncode == 0 and r.stdout.strip():
             cpu, wall, outcome = r.stdout.strip().splitlines()[-1].split(" ", 2)
             rows.append((call, f"{float(cpu):.1f} s", f"{float(wall):.1f} s", outcome))
-        else:
+        elif r.returncode in (-24, 128 + 24, -9):  # SIGXCPU at the soft limit, SIGKILL at the hard one
             rows.append((call, f"> {a.limit} s (limit)", f"{time.perf_counter() - t0:.0f} s", "-"))
+        else:
+            last = (r.stderr.strip().splitlines() or ["no output"])[-1]
+            rows.append((call, "-", f"{time.perf_counter() - t0:.0f} s", f"failed: {last[:120]}"))
         print(" | ".join(rows[-1]), flush=True)
     if a.markdown:
         print("\n| call | CPU | wall | outcome |\n| --- | --- | --- | --- |")
