@@ -63,7 +63,12 @@ def _check_certificate(x: np.ndarray, n: int, level: float) -> None:
 
 @pytest.mark.parametrize("n", [1 << 17, 3 ** 11, 2 * 3 ** 10 * 5])  # 3¹¹: every n/s odd (the mirrored last interval)
 @pytest.mark.parametrize("frac", [0.9995, 0.99, 0.5])
-def test_certificate_against_the_full_fft(n, frac):
+def test_certificate_against_the_full_fft(n, frac, monkeypatch):
+    # the certificate, not the cost policy, is under test: every band is taken (a low level makes the band wide
+    # enough that the per-entry cost would send a real composition to the full transform)
+    from dpcompare.tradeoff import low_band_dft as lb
+
+    monkeypatch.setattr(lb, "ROW_OVERHEAD", 0)
     size = 1500
     j = np.arange(size)
     # a bulk and a far, light tail (the subsampled Gaussian's shape): a large second moment for its mass
@@ -147,3 +152,16 @@ def test_double_precision_tables_within_their_bound(monkeypatch):
             assert abs(values[kk] - _reference(x, n, kk)) <= err, kk
     finally:
         low_band_dft._tables.cache_clear()
+
+
+def test_a_short_input_with_a_wide_band_takes_the_full_transform():
+    # 26 points on n = 2²²: the band would hold 1.3·10⁵–5·10⁵ entries, each costing its twiddles and tree whatever
+    # the input's length (an N = 10⁶ step of 26 points: a band of 6.75·10⁶ entries took 8 s, the full FFT 0.9 s)
+    from dpcompare.tradeoff import low_band_dft as lb
+
+    x = np.exp(-0.5 * ((np.arange(26) - 13) / 4.0) ** 2)
+    for level in (0.9, 0.5, 0.1):
+        assert lb.low_band(x, 1 << 22, level * x.sum()) is None
+    wide = np.exp(-0.5 * ((np.arange(4000) - 2000.0) / 300.0) ** 2)  # a long, smooth input: a narrow band pays
+    band = lb.low_band(wide, 1 << 22, 0.5 * wide.sum())
+    assert band is not None and band.values.size * (wide.size + lb.ROW_OVERHEAD) <= lb.COST_RATIO * (1 << 22) * 22

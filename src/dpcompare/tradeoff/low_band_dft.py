@@ -63,9 +63,13 @@ KAPPA = 5.0
 BLOCK = 32
 #: the interpolation remainder of step 2 is kept below this fraction of the gap 1 − level/‖x‖₁
 GAP_SHARE = 0.25
-#: the band is computed directly only while K·L ≤ COST_RATIO·n·log₂n (measured: ≈ 2.4 ns per K·L term against
+#: the band is computed directly only while K·(L + ROW_OVERHEAD) ≤ COST_RATIO·n·log₂n (measured: ≈ 2.4 ns per K·L term against
 #: ≈ 2.1 ns per n·log₂n of scipy's real FFT on one core); otherwise the full FFT is cheaper
 COST_RATIO = 0.5
+#: the fixed cost of one band entry, in K·L terms: its J + L/J twiddles (two table gathers and a complex product
+#: each), the tree and the chunking — measured ≈ 1.3 µs per entry for an input of 26 points (an N = 10⁶ step with
+#: μ = 33 per step: a band of 6.75·10⁶ entries took 8 s against 0.9 s for the full FFT when only K·L was counted)
+ROW_OVERHEAD = 16 * BLOCK
 #: rows of the band computed per chunk of :func:`band_dft` (bounds its temporaries to ≈ 16 MB)
 CHUNK_ENTRIES = 1 << 20
 
@@ -195,7 +199,7 @@ def low_band(x: np.ndarray, n: int, level: float, workers: int = 1) -> LowBand |
     budget = COST_RATIO * n * math.log2(n)
     # the band edge a Gaussian of this variance would have, |X(k)| ≈ ‖x‖₁·e^{−(2πk/n)²·var/2} = level: only a
     # predictor (the certificate below decides), to skip the samples where the band could not pay for itself
-    if m2 > 0.0 and n / (2.0 * math.pi) * math.sqrt(2.0 * gap * m / m2) * size > budget:
+    if m2 > 0.0 and n / (2.0 * math.pi) * math.sqrt(2.0 * gap * m / m2) * (size + ROW_OVERHEAD) > budget:
         return None
     s_max = math.sqrt(8.0 * GAP_SHARE * gap * m / curv) if curv > 0.0 else float(n)
     s = _sample_step(n, size, s_max)
@@ -214,7 +218,7 @@ def low_band(x: np.ndarray, n: int, level: float, workers: int = 1) -> LowBand |
     # the entries below the end of the last uncertified interval are computed; its end is covered by the next
     # interval, or, where it is the last one, is the Nyquist end itself (then the band runs to n/2 inclusive)
     count = 1 if not bad.size else (n // 2 + 1 if int(bad[-1]) == bound.size - 1 else s * (int(bad[-1]) + 1))
-    if count > n // 2 + 1 or count * size > budget:
+    if count > n // 2 + 1 or count * (size + ROW_OVERHEAD) > budget:
         return None
     values, err = band_dft(x, n, count)
     return LowBand(values, err, level, s)
