@@ -40,7 +40,7 @@ def _clear_caches():
 
 
 def _read(side, e):
-    return np.maximum(side.pair.delta(e), side.swapped.delta(e)) + side.error_at(e)
+    return np.maximum(side.profile.delta(e), side.swapped.delta(e)) + side.error_at(e)  # as the readers read it
 
 
 def test_slack_is_a_share_of_the_width_target():
@@ -101,7 +101,7 @@ def test_epsilon_answers_what_the_slack_reader_certifies():
     far = side.with_far_tails
 
     def eps_of(s, delta):
-        return pair_epsilon(s.pair, s.numerical_error, delta, s.swapped, s.error_at)
+        return pair_epsilon(s.profile, s.numerical_error, delta, s.swapped, s.error_at)
 
     assert side_for_epsilon(side, 1e-10)[1] == eps_of(far, 1e-10) < eps_of(side, 1e-10)
 
