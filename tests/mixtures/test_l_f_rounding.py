@@ -1,5 +1,5 @@
-"""The rounding bound of ``l_f`` (``l_f_rounding``) against the same formula evaluated in 60-digit mpmath on the
-pair's stored doubles, and ``l_f_bounds``' lower end ≥ 0 (an F-divergence is ≥ 0)."""
+"""The rounding bound of ``l_f`` (``l_f_rounding``) against the F-divergence of the pair's real masses (e^{log p},
+e^{log p + ℓ}) in 60-digit mpmath, and ``l_f_bounds``' lower end ≥ 0 (an F-divergence is ≥ 0)."""
 
 from __future__ import annotations
 
@@ -20,16 +20,18 @@ mp = mpmath.mp
 
 
 def _exact(pair: DiscretePair, div) -> mpmath.mpf:
-    """The formula ``l_f`` evaluates, in 60 digits on the stored doubles (F(0) of power(a) as the real 1/a)."""
+    """D_F of the pair's real masses pₖ = e^{log pₖ}, qₖ = e^{log pₖ + ℓₖ} (the stored logs and losses, summed exactly),
+    in 60 digits (F(0) of power(a) as the real 1/a)."""
     mp.dps = 60
-    p = [mp.mpf(float(x)) for x in pair.p]
-    q = [mp.mpf(float(x)) for x in pair.q]
+    lp = [mp.mpf(float(x)) for x in pair.log_p]
+    lq = [a + mp.mpf(float(l)) for a, l in zip(lp, pair.loss)]
+    p, q = [mp.exp(x) for x in lp], [mp.exp(x) for x in lq]
     fam = div.family.value
     if fam == "tv":
         body = sum(abs(a - b) for a, b in zip(p, q)) / 2
         f0, tau = mp.mpf("0.5"), mp.mpf("0.5")
     elif fam == "kl":
-        body = sum(a * -mp.mpf(float(l)) for a, l in zip(p, pair.loss))
+        body = sum(a * (x - y) for a, x, y in zip(p, lp, lq))
         f0, tau = mp.mpf(0), mp.inf
     elif fam == "hockey_stick":
         g = mp.mpf(float(div.param))
@@ -37,7 +39,7 @@ def _exact(pair: DiscretePair, div) -> mpmath.mpf:
         f0, tau = max(-g + 1 - 1, mp.mpf(0)), mp.mpf(1)
     else:
         a = mp.mpf(float(div.param))
-        big = sum(mp.exp(a * mp.mpf(float(lp)) + (1 - a) * mp.mpf(float(lq))) for lp, lq in zip(pair.log_p, pair.log_q))
+        big = sum(mp.exp(a * x + (1 - a) * y) for x, y in zip(lp, lq))
         body = (big - sum(q) - a * (sum(p) - sum(q))) / (a * (a - 1))
         f0, tau = 1 / a, mp.inf
     extra = f0 * mp.mpf(float(pair.q_pos_inf))

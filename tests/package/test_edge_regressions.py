@@ -121,7 +121,8 @@ def test_renyi_of_approx_dp_is_infinite_not_nan():
 def test_tv_of_rr_800():
     lo, hi = l_f_bounds(dc.RandomizedResponse(eps=800), TV)
     truth = float(mp.tanh(400))  # TV of RR(ε) = (e^ε − 1)/(e^ε + 1)
-    assert lo <= truth <= hi and hi - lo < 1e-15
+    # the width is the rounding bound of the sum and of the masses e^{log m} themselves (a few u of each mass)
+    assert lo <= truth <= hi and hi - lo < 1e-14
 
 
 def test_kl_of_composed_gaussian_is_additive():

@@ -140,10 +140,12 @@ _EXP_ULPS = 4.0
 
 
 def l_f_rounding(pair: DiscretePair, div: FDivergence) -> float | None:
-    """A bound on |fl(l_f(pair, div)) − l_f(pair, div)|: the rounding of :func:`l_f`'s own evaluation on the
-    pair's stored doubles (standard model fl(a ∘ b) = (a ∘ b)(1 + θ), |θ| ≤ u; ``math.fsum`` correctly rounded;
-    Higham, "Accuracy and Stability of Numerical Algorithms", §2.2 and §4). None for a family without a bound
-    (``Family.OTHER``: F is an arbitrary callable whose conditioning is unknown).
+    """A bound on |fl(l_f(pair, div)) − D_F(pair)|, D_F of the pair's real masses pₖ = e^{log pₖ}, qₖ = e^{log qₖ}
+    (log qₖ = log pₖ + ℓₖ, or the pair's exact log q): the doubles ``pair.p``, ``pair.q`` = fl(exp(·)) are off by
+    ≤ (|log m| + 8)·u·m each (as DiscretePair's δ(ε) charges them), and :func:`l_f`'s arithmetic on them rounds
+    (standard model fl(a ∘ b) = (a ∘ b)(1 + θ), |θ| ≤ u; ``math.fsum`` correctly rounded; Higham, "Accuracy and
+    Stability of Numerical Algorithms", §2.2 and §4). None for a family without a bound (``Family.OTHER``: F is an
+    arbitrary callable whose conditioning is unknown). Per family, the arithmetic:
 
     - TV  ½·fsum|pₖ − qₖ|: each difference off by ≤ u·|pₖ − qₖ|, the sum by ≤ u·S: ≤ 2.02u·body.
     - KL  fsum pₖ·(−ℓₖ): each product off by ≤ u·|pₖℓₖ|, the sum by ≤ u·|S|: ≤ 2.02u·Σ|pₖℓₖ|.
@@ -151,34 +153,45 @@ def l_f_rounding(pair: DiscretePair, div: FDivergence) -> float | None:
     - power(a): the exponent a·log pₖ + fl(1 − a)·log qₖ off by ≤ 3.01u·(|a log pₖ| + |(1 − a) log qₖ|) =: dₖ,
       so each term by ≤ eₖ·(1.01dₖ + 4u) (exp's own 4 ulp); then four fsums, three subtractions, one
       product and a division: ≤ [Σ errors + 5u·(B + Σq + |a|(Σp + Σq))]/|a(a − 1)| + 3u·|result|.
-    The ±∞ atoms' term F(0)·q₊∞ + τ·p₋∞ and the final addition add 3u·|extra| + u·|total|.
+    The ±∞ atoms' term F(0)·q₊∞ + τ·p₋∞ and the final addition add 3u·|extra| + u·|total|. The masses' own error
+    eₘ = (|log m| + 8)·u·m adds ½Σ(eₚ + e_q) (TV), Σeₚ·|ℓ| (KL; with an exact log q also Σp·|ℓ − log q + log p|),
+    Σ(eₚ + γe_q) (H_γ), and (|1 − a|Σe_q + |a|Σeₚ)/|a(a − 1)| (power: Σq, Σp; log q's rounding enters the exponent).
 
     >>> rr = DiscretePair.from_masses([0.75, 0.25], [0.25, 0.75])
-    >>> 0.0 < l_f_rounding(rr, KL) < 1e-15
+    >>> 0.0 < l_f_rounding(rr, KL) < 1e-14
     True
     """
     p, q = np.asarray(pair.p, dtype=float), np.asarray(pair.q, dtype=float)
+    lp, lq = np.asarray(pair.log_p, dtype=float), np.asarray(pair.log_q, dtype=float)
     fam = div.family
     u = _U
+    # the doubles p, q themselves: fl(exp(log m)) of a log that is itself a rounded sum (log q = log p + ℓ) — at most
+    # (|log m| + 8)·u·m each, the charge DiscretePair's own δ(ε) makes (its tail sums' a-priori error)
+    e_p = (np.abs(lp) + 8.0) * u * p
+    e_q = (np.abs(lq) + 8.0) * u * q
     if fam is Family.TV:
-        err = 2.02 * u * 0.5 * float(np.sum(np.abs(p - q)))
+        err = 2.02 * u * 0.5 * float(np.sum(np.abs(p - q))) + 0.5 * float(np.sum(e_p + e_q))
     elif fam is Family.KL:
-        err = 2.02 * u * float(np.sum(np.abs(p * np.asarray(pair.loss, dtype=float))))
+        loss = np.asarray(pair.loss, dtype=float)
+        err = 2.02 * u * float(np.sum(np.abs(p * loss))) + float(np.sum(e_p * np.abs(loss)))
+        if pair.exact_log_q is not None:  # the labels ℓ are log(q/p) rounded: Σ p·|ℓ − (log q − log p)|, and its rounding
+            err += float(np.sum(p * (np.abs(lq - loss - lp) + 2.0 * u * (np.abs(lq) + np.abs(loss) + np.abs(lp)))))
     elif fam is Family.HOCKEY_STICK:
         g = abs(float(div.param))
-        err = 3.02 * u * float(np.sum(p + g * q))
+        err = 3.02 * u * float(np.sum(p + g * q)) + float(np.sum(e_p + g * e_q))
     elif fam is Family.POWER:
         a = float(div.param)
-        lp, lq = np.asarray(pair.log_p, dtype=float), np.asarray(pair.log_q, dtype=float)
         with np.errstate(over="ignore", invalid="ignore"):
             e = np.exp(a * lp + (1.0 - a) * lq)
-            d = 3.01 * u * (np.abs(a * lp) + np.abs((1.0 - a) * lq))
+            # the exponent's arithmetic, and log q's own rounding (u·|log q|, times |1 − a|)
+            d = 3.01 * u * (np.abs(a * lp) + np.abs((1.0 - a) * lq)) + u * np.abs((1.0 - a) * lq)
             term_err = e * (1.01 * d + _EXP_ULPS * u)
         fin = np.isfinite(e)
         if not np.all(fin):
             return math.inf
         big, sq, sp = float(np.sum(e)), float(np.sum(q)), float(np.sum(p))
-        num_err = float(np.sum(term_err)) * 1.01 + u * big + 5.0 * u * (big + sq + abs(a) * (sp + sq))
+        num_err = (float(np.sum(term_err)) * 1.01 + u * big + 5.0 * u * (big + sq + abs(a) * (sp + sq))
+                   + abs(1.0 - a) * float(np.sum(e_q)) + abs(a) * float(np.sum(e_p)))  # Σq, Σp of the doubles
         body = abs(_atoms_sum(pair, div))
         err = num_err / abs(a * (a - 1.0)) + 3.0 * u * body
     else:
