@@ -75,9 +75,14 @@ def test_far_tail_answer_no_longer_floored_by_the_deficit():
     optimistic ε (5.65 at grid 1e-3: a lower bound of the truth), and δ(ε) read there by the profile reader must be
     ≤ δ (the views agree)."""
     delta = 1e-13
-    side, eps = side_for_epsilon(pessimistic_side(0.5, 1e-4, 100, default_discretization(0.5, 1e-4, 100)), delta)
+    for f in (pessimistic_side, compose_subsampled_gaussian):  # built here, not read from another test's cache
+        f.cache_clear()
+    base = pessimistic_side(0.5, 1e-4, 100, default_discretization(0.5, 1e-4, 100))
+    side, eps = side_for_epsilon(base, delta)
     assert pair_epsilon(side.pair, side.numerical_error, delta, side.pair.swap(), side.error_at) == math.inf
-    assert math.isfinite(eps) and 5.0 < eps < 6.5
+    state = (base.infinity_bound, base.far_tail_builder is not None, side is base, side.profile.q_pos_inf,
+             side.error_at(np.array([6.0, 6.5])).tolist())
+    assert math.isfinite(eps) and 5.0 < eps < 6.5, state
     comp = compose_subsampled_gaussian(0.5, 1e-4, 100)
     assert float(profile_bracket(comp, np.array([eps])).pessimistic[0]) <= delta
     dpa = pytest.importorskip("dpcompare.accounting.dp_accounting", reason="the lower reference is dp-accounting's")
