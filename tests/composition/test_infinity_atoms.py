@@ -69,9 +69,10 @@ def test_profile_keeps_the_atoms_and_the_filled_pair_stays_for_the_other_views()
 
 
 def test_far_tail_answer_no_longer_floored_by_the_deficit():
-    """(σ, p, N) = (0.5, 1e-4, 100), δ = 1e-13: the filled pair's q₊∞ (the deficit, 7.0e-14) plus η(ε) (9.2e-14) is
-    above δ at every ε, so read off the filled pair the side certifies no ε at all (∞; the answer before this
-    version). Read with the certified ±∞ bound it certifies ε ≈ 6.045, which must lie above dp-accounting's
+    """(σ, p, N) = (0.5, 1e-4, 100), δ = 1e-13: the filled pair's q₊∞ (the deficit, 7.0e-14) plus η(ε) (9.2e-14 at
+    ε = 6) is above δ up to its last atom (6.27), so read off the filled pair the side certified no ε at all (∞,
+    before this version) and now certifies only one beyond its atoms, where η(ε) has fallen below 3e-14 (6.69). Read
+    with the certified ±∞ bound it certifies ε ≈ 6.045, which must lie above dp-accounting's
     optimistic ε (5.65 at grid 1e-3: a lower bound of the truth), and δ(ε) read there by the profile reader must be
     ≤ δ (the views agree)."""
     delta = 1e-13
@@ -79,10 +80,11 @@ def test_far_tail_answer_no_longer_floored_by_the_deficit():
         f.cache_clear()
     base = pessimistic_side(0.5, 1e-4, 100, default_discretization(0.5, 1e-4, 100))
     side, eps = side_for_epsilon(base, delta)
-    assert pair_epsilon(side.pair, side.numerical_error, delta, side.pair.swap(), side.error_at) == math.inf
+    filled = pair_epsilon(side.pair, side.numerical_error, delta, side.pair.swap(), side.error_at)
     state = (base.infinity_bound, base.far_tail_builder is not None, side is base, side.profile.q_pos_inf,
              side.error_at(np.array([6.0, 6.5])).tolist())
     assert math.isfinite(eps) and 5.0 < eps < 6.5, state
+    assert filled > eps + 0.3  # the filled pair's q₊∞ (7.0e-14) leaves δ only where η(ε) < 3e-14: beyond its atoms
     comp = compose_subsampled_gaussian(0.5, 1e-4, 100)
     assert float(profile_bracket(comp, np.array([eps])).pessimistic[0]) <= delta
     dpa = pytest.importorskip("dpcompare.accounting.dp_accounting", reason="the lower reference is dp-accounting's")

@@ -280,10 +280,16 @@ def _pair_epsilon_per_threshold(pess: DiscretePair, eta: float, delta: float, sw
     top = float(max(pess.loss[-1] if pess.size else 0.0, -sw.loss[0] if sw.size else 0.0, 0.0))
 
     if not math.isfinite(hi):
-        # the scalar η cannot certify δ; above the last atom δ is constant, so try there
-        if not ok(top):
+        # the scalar η cannot certify δ. Above the last atom δ is constant (q₊∞) but η(ε) still falls: try there, then
+        # at growing steps beyond (g is non-increasing, so the first certified point bounds the answer from above)
+        e, step = top, max(1.0, top) / 8.0
+        for _ in range(48):
+            if ok(e):
+                break
+            e, step = e + step, 2.0 * step
+        else:
             return math.inf
-        hi = top
+        hi = e
     eta_min = float(eta_at(max(hi, top) + 1.0))
     lo = pair_epsilon(pess, eta_min, delta, sw) if eta_min < delta else hi
     lo = min(max(lo, 0.0), hi) if math.isfinite(lo) else 0.0
