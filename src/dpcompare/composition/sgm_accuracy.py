@@ -532,6 +532,8 @@ def never_sampled_upper(p: float, steps: int) -> float:
     """
     from .. import directed_rounding as rnd
 
+    if p >= 1.0:  # sampled at every step (log1p(−1) is a domain error)
+        return 1.0
     return float(min(rnd.upper(-math.expm1(steps * math.log1p(-p)), 3.0 * rnd.ELEM), 1.0))
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .._search import SearchResult, Side, Unreachable, solve
 from .._validation import check_in_interval, check_integer, check_positive
+from ..composition.sgm_accuracy import never_sampled_upper
 from ..composition.sgm_certified import default_discretization
 from .epsilon_bound import (
     COARSE_FACTOR,
@@ -136,7 +137,7 @@ def sigma_for_epsilon(
         s_gauss = None
     lo, hi = SIGMA_MIN, _sigma_hi(eps, d, n, s_gauss)
     where = f"for sampling_rate={p:g}, steps={n}, delta={d:g}"
-    hidden = -math.expm1(n * math.log1p(-p)) if p < 1 else 1.0  # P(the example is in some batch)
+    hidden = never_sampled_upper(p, n)  # P(the example is in some batch), rounded up
     if hidden * (1.0 + 1e-12) <= d:  # δ(ε) ≤ δ(0) ≤ TV ≤ that probability for every σ: nothing to calibrate
         raise ValueError(
             f"epsilon={eps:g} {where} is met with certified epsilon = 0 by any sigma > 0: the example is in at least "
@@ -229,7 +230,7 @@ def sigma_for_epsilon(
         best = r2.feasible if r2 is not None else s1
         bb = g_fine(best) + eps
         fail = g_fine(r2.infeasible) + eps if r2 is not None and r2.infeasible is not None else None
-        hidden = -math.expm1(n * math.log1p(-p)) if p < 1 else 1.0
+        hidden = never_sampled_upper(p, n)
         if bb == 0.0:
             reason = (f"the example is in at least one of the {n} batches only with probability {hidden:.3g} <= "
                       f"delta={d:g}" if hidden <= d else "delta covers the whole privacy loss")
