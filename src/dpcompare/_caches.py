@@ -2,7 +2,8 @@
 
 Every certified composition is memoised per argument tuple with a bounded ``functools.lru_cache``
 (16 entries for composed pairs, which can hold 10⁵–10⁶ atoms each; 64 for the small RDP order arrays;
-4 for a sweep's baseline). A long-running process that wants the memory back, or a benchmark that
+4 for a sweep's baseline; a few small tables: the last one-step partition, DFT twiddles, quadrature
+nodes). ``CACHED`` lists them all (a test walks the package and checks it). A long-running process that wants the memory back, or a benchmark that
 wants a cold run, calls ``clear_caches()``. Only modules already imported are touched, so the call never
 imports scipy or dp-accounting.
 
@@ -18,10 +19,16 @@ import sys
 #: module (relative to dpcompare) → its module-level lru_cache'd functions
 CACHED: dict[str, tuple[str, ...]] = {
     "composition.closed_form": ("compose_laplace", "compose_gaussian"),
-    "composition.sgm_compose": ("compose_subsampled_gaussian", "pessimistic_pair", "tail_bound", "pessimistic_side"),
+    "composition.gaussian_mixture": ("compose_mixture", "mixture_tail_bound"),
+    "composition.random_allocation": ("compose_random_allocation", "_cached_law"),
+    "composition.sgm_compose": ("compose_subsampled_gaussian", "pessimistic_pair", "tail_bound", "pessimistic_side",
+                                "_shared_partition"),
+    "composition.sgm_far_grids": ("window_points",),
+    "composition.sgm_step": ("hermite_rule",),
     "composition.wor": ("compose_without_replacement", "compose_with_replacement"),
     "dpsgd.rdp_bound": ("_rdp_orders_cached",),
     "dpsgd.sweep": ("_baseline",),
+    "tradeoff.low_band_dft": ("_tables",),
 }
 
 __all__ = ["CACHED", "clear_caches"]

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from dpcompare.composition import sgm_compose
+from dpcompare import clear_caches
 from dpcompare.composition.sgm_accuracy import H0_FAR_TAIL_SHARE, far_tail_slack
 from dpcompare.composition.sgm_certified import (
     FAR_TAIL_GAIN,
@@ -34,10 +34,6 @@ ARGS = (2.0, 0.01, 1000)
 EPS = np.array([0.38, 0.62])
 
 
-def _clear_caches():
-    for f in (sgm_compose.compose_subsampled_gaussian, sgm_compose.pessimistic_side, sgm_compose.tail_bound):
-        f.cache_clear()
-
 
 def _read(side, e):
     return np.maximum(side.profile.delta(e), side.swapped.delta(e)) + side.error_at(e)  # as the readers read it
@@ -54,7 +50,7 @@ def test_default_delta_leaves_h0_passes_unbuilt_within_the_slack():
     """δ ≈ 1e-5: the passes' reach 2·I + D is above 1e-5·δ (the rule without slack builds them) and within the
     slack; δ(ε) does not build them, its answer is within the slack of the one with them and above a certified
     lower end of the truth."""
-    _clear_caches()
+    clear_caches()
     d = SubsampledGaussian(*ARGS).delta(EPS)
     side0 = pessimistic_side(*ARGS, default_discretization(*ARGS))
     assert "with_far_tails" not in side0.__dict__
@@ -76,16 +72,16 @@ def test_views_agree_on_both_sides_of_the_slacks_reach():
     """δ(ε(δ)) ≤ δ from δ = 1e-3 down to 1e-9 (the passes skipped above δ ≈ 5.5e-7, built below), ε first and δ
     first, on fresh caches."""
     deltas = (1e-3, 1e-5, 1e-6, 5.5e-7, 3e-7, 1e-7, 1e-9)
-    _clear_caches()
+    clear_caches()
     m = SubsampledGaussian(*ARGS)
     for delta in deltas:
         eps = m.epsilon(delta)
         assert math.isfinite(eps) and float(m.delta(np.array([eps]))[0]) <= delta, delta
     assert "with_far_tails" in pessimistic_side(*ARGS, default_discretization(*ARGS)).__dict__  # both sides covered
-    _clear_caches()
+    clear_caches()
     m = SubsampledGaussian(*ARGS)
     eps_grid = np.array([m.epsilon(delta) for delta in deltas])
-    _clear_caches()
+    clear_caches()
     m = SubsampledGaussian(*ARGS)
     d = m.delta(eps_grid)  # δ first, at all ε at once (the passes decided for the whole array)
     assert "with_far_tails" in pessimistic_side(*ARGS, default_discretization(*ARGS)).__dict__  # needed at 1e-9

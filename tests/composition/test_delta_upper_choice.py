@@ -14,6 +14,7 @@ import math
 import numpy as np
 import pytest
 
+from dpcompare import clear_caches
 from dpcompare.composition import sgm_compose
 from dpcompare.composition.sgm_accuracy import (
     DEFAULT_MAX_SPACING,
@@ -42,10 +43,6 @@ def _fine_bracket(args, eps, divisor=4):
     return np.asarray(b.optimistic), np.asarray(b.pessimistic)
 
 
-def _clear_caches():
-    for f in (sgm_compose.compose_subsampled_gaussian, sgm_compose.pessimistic_side, sgm_compose.tail_bound):
-        f.cache_clear()
-
 
 def test_richardson_excess_lies_in_the_certified_excess_interval():
     """(δ̂_{2h} − δ̂_h)/3 against the true excess δ̂_h − δ, which lies in [δ̂_h − δ_hi, δ̂_h − δ_lo] of a certified
@@ -64,7 +61,7 @@ def test_richardson_excess_lies_in_the_certified_excess_interval():
 def test_delta_skips_the_optimistic_side_where_the_estimate_is_within_the_target():
     """x₀ ≤ EXCESS_SHARE·min(1e-3·δ, 1.5e-7) at every ε: the answer is h₀'s certified pessimistic δ, and no
     composition with an optimistic side is built (its cache stays empty)."""
-    _clear_caches()
+    clear_caches()
     h0 = default_discretization(*SMALL_S)
     a = delta_to_accuracy(*SMALL_S, SMALL_S_EPS, DELTA_REL_DEFAULT, DELTA_ABS_DEFAULT, upper_only=True,
                           max_spacing=DEFAULT_MAX_SPACING)
@@ -97,7 +94,7 @@ def test_delta_refines_to_the_grid_the_estimate_asks_for():
 
 def test_delta_bounds_still_compose_both_sides():
     """``delta_bounds``/``accuracy`` report the certified width, so they compose the optimistic side."""
-    _clear_caches()
+    clear_caches()
     m = SubsampledGaussian(*SMALL_S)
     lo, hi = m.delta_bounds(SMALL_S_EPS)
     assert sgm_compose.compose_subsampled_gaussian.cache_info().currsize >= 1
@@ -110,7 +107,7 @@ def test_delta_excess_at_most_twice_dp_accounting_where_the_optimistic_side_is_s
     from dp_accounting.pld import pld_privacy_accountant
 
     sigma, p, n = SMALL_S
-    _clear_caches()
+    clear_caches()
     ours = SubsampledGaussian(sigma, p, n).delta(SMALL_S_EPS)
     assert sgm_compose.compose_subsampled_gaussian.cache_info().currsize == 0  # the path this test is about
     lo, _ = _fine_bracket(SMALL_S, SMALL_S_EPS)
@@ -129,7 +126,7 @@ def test_views_agree_on_the_upper_only_path():
     for delta in (1e-3, 1e-5, 1e-8):
         eps = m.epsilon(delta)
         assert m.delta(eps) <= delta
-    _clear_caches()
+    clear_caches()
     m = SubsampledGaussian(*SMALL_S)
     d = m.delta(SMALL_S_EPS)  # δ first (h₀'s side without the composition), then ε(δ) and δ again
     for delta in d:
@@ -140,7 +137,7 @@ def test_views_agree_where_the_default_grids_far_tail_passes_are_skipped():
     """At (1, 0.01, 1000) (k = 2 by the loss grid rule) h₀/2's certified δ lies below what h₀'s far-tail passes
     could bring h₀'s down to, so δ does not build them; δ(ε(δ)) ≤ δ still holds, also where ε(δ) builds them."""
     args = (1.0, 0.01, 1000)
-    _clear_caches()
+    clear_caches()
     m = SubsampledGaussian(*args)
     m.delta(np.array([1.2, 1.8]))  # δ ≈ 8e-4 and 1.2e-5
     side0 = pessimistic_side(*args, default_discretization(*args))

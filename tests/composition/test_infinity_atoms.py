@@ -12,6 +12,7 @@ import math
 import numpy as np
 import pytest
 
+from dpcompare import clear_caches
 from dpcompare.composition.infinity_atoms import infinity_bound, profile_pair
 from dpcompare.composition.sgm_certified import (
     default_discretization, pair_epsilon, pessimistic_side, profile_bracket, side_for_epsilon)
@@ -76,8 +77,7 @@ def test_far_tail_answer_no_longer_floored_by_the_deficit():
     optimistic ε (5.65 at grid 1e-3: a lower bound of the truth), and δ(ε) read there by the profile reader must be
     ≤ δ (the views agree)."""
     delta = 1e-13
-    for f in (pessimistic_side, compose_subsampled_gaussian):  # built here, not read from another test's cache
-        f.cache_clear()
+    clear_caches()  # built here, not read from another test's cache
     base = pessimistic_side(0.5, 1e-4, 100, default_discretization(0.5, 1e-4, 100))
     side, eps = side_for_epsilon(base, delta)
     filled = pair_epsilon(side.pair, side.numerical_error, delta, side.pair.swap(), side.error_at)

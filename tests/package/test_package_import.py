@@ -46,3 +46,28 @@ def test_clear_caches_empties_the_composition_caches():
     assert closed_form.compose_laplace.cache_info().currsize >= 1
     assert dc.clear_caches() >= 2
     assert closed_form.compose_laplace.cache_info().currsize == 0
+
+
+def test_clear_caches_knows_every_module_level_cache():
+    """Every module-level ``functools`` cache of the package is listed in ``_caches.CACHED``, so that
+    ``clear_caches()`` really empties them all (a cache added without registering it fails here)."""
+    import importlib
+    import pkgutil
+
+    import dpcompare
+    from dpcompare._caches import CACHED
+
+    found = set()
+    for info in pkgutil.walk_packages(dpcompare.__path__, "dpcompare."):
+        if info.name.endswith("__main__"):  # running it would run the CLI
+            continue
+        try:
+            mod = importlib.import_module(info.name)
+        except ImportError:  # an optional extra (opacus, dask) that is not installed
+            continue
+        for name, obj in vars(mod).items():
+            if callable(getattr(obj, "cache_clear", None)) and getattr(obj, "__module__", None) == info.name:
+                found.add((info.name.removeprefix("dpcompare."), name))
+    listed = {(m, n) for m, names in CACHED.items() for n in names}
+    assert found - listed == set(), "caches missing from CACHED"
+    assert listed - found == set(), "CACHED names that are not caches"
