@@ -4,20 +4,18 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
+from run_script import BENCHMARKS, needs_benchmarks, run_script
+
 pytest.importorskip("dp_accounting", reason="the far-tail benchmark compares with dp-accounting")
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_far_tails.py"
+SCRIPT = BENCHMARKS / "bench_far_tails.py"
 
 
-@pytest.mark.skipif(not SCRIPT.exists(), reason="benchmarks/ not present (installed package)")
+@needs_benchmarks
 def test_bench_far_tails_quick_json():
-    proc = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--json"], capture_output=True, text=True,
-                          timeout=300, cwd=SCRIPT.parent.parent)
+    proc = run_script(SCRIPT, "--quick", "--json", timeout=300)
     assert proc.returncode == 0, proc.stderr
     rows = json.loads(proc.stdout)
     assert len(rows) == 1

@@ -4,19 +4,17 @@ agree (no timing asserted)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_greedy_merge.py"
+from run_script import BENCHMARKS, needs_benchmarks, run_script
+
+SCRIPT = BENCHMARKS / "bench_greedy_merge.py"
 
 
-@pytest.mark.skipif(not SCRIPT.exists(), reason="benchmarks/ not present (installed package)")
+@needs_benchmarks
 def test_bench_greedy_merge_quick_json():
-    proc = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--json"], capture_output=True, text=True,
-                          timeout=300, cwd=SCRIPT.parent.parent)
+    proc = run_script(SCRIPT, "--quick", "--json", timeout=300)
     assert proc.returncode == 0, proc.stderr
     row = json.loads(proc.stdout)["rows"][0]
     assert row["cells"] > 100

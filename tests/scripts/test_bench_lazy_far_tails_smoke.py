@@ -5,21 +5,19 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_lazy_far_tails.py"
+from run_script import BENCHMARKS, needs_benchmarks, run_script
+
+SCRIPT = BENCHMARKS / "bench_lazy_far_tails.py"
 
 
-@pytest.mark.skipif(not SCRIPT.exists(), reason="benchmarks/ not present (installed package)")
+@needs_benchmarks
 def test_bench_lazy_far_tails_quick_json():
     from dpcompare.composition.sgm_certified import FAR_TAIL_GAIN
 
-    proc = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--json"], capture_output=True, text=True,
-                          timeout=300, cwd=SCRIPT.parent.parent)
+    proc = run_script(SCRIPT, "--quick", "--json", timeout=300)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert len(out["rows"]) == 2

@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_slow_paths.py"
+from run_script import BENCHMARKS, needs_benchmarks, run_script
+
+SCRIPT = BENCHMARKS / "bench_slow_paths.py"
 
 
-@pytest.mark.skipif(not SCRIPT.exists(), reason="benchmarks/ not present (installed package)")
+@needs_benchmarks
 def test_bench_slow_paths_quick_json():
-    proc = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--json"], capture_output=True, text=True,
-                          timeout=300, cwd=SCRIPT.parent.parent)
+    proc = run_script(SCRIPT, "--quick", "--json", timeout=300)
     assert proc.returncode == 0, proc.stderr
     rows = json.loads(proc.stdout)
     assert len(rows) == 1 and rows[0]["before"] is None

@@ -5,20 +5,18 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
+from run_script import BENCHMARKS, needs_benchmarks, run_script
+
 pytest.importorskip("dp_accounting", reason="the tightness benchmark compares with dp-accounting")
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_tightness.py"
+SCRIPT = BENCHMARKS / "bench_tightness.py"
 
 
-@pytest.mark.skipif(not SCRIPT.exists(), reason="benchmarks/ not present (installed package)")
+@needs_benchmarks
 def test_bench_tightness_quick_json():
-    proc = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--rows", "10", "--json"], capture_output=True,
-                          text=True, timeout=600, cwd=SCRIPT.parent.parent)
+    proc = run_script(SCRIPT, "--quick", "--rows", "10", "--json")
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     (r,) = out["rows"]

@@ -5,19 +5,17 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_tolerance_grid.py"
+from run_script import BENCHMARKS, needs_benchmarks, run_script
+
+SCRIPT = BENCHMARKS / "bench_tolerance_grid.py"
 
 
-@pytest.mark.skipif(not SCRIPT.exists(), reason="benchmarks/ not present (installed package)")
+@needs_benchmarks
 def test_bench_tolerance_grid_quick_json():
-    proc = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--json"], capture_output=True, text=True,
-                          timeout=600, cwd=SCRIPT.parent.parent)
+    proc = run_script(SCRIPT, "--quick", "--json")
     assert proc.returncode == 0, proc.stderr
     (r,) = json.loads(proc.stdout)["rows"]
     assert (r["sigma"], r["p"], r["steps"]) == (1.0, 0.2, 50) and r["certified"]

@@ -3,16 +3,14 @@ its CPU time and outcome (a clean error is reported as such, a call over the CPU
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "fuzz_retime.py"
+from run_script import BENCHMARKS, needs_benchmarks, run_script
+
+SCRIPT = BENCHMARKS / "fuzz_retime.py"
 
 
-@pytest.mark.skipif(not SCRIPT.exists(), reason="benchmarks/ not present (installed package)")
+@needs_benchmarks
 def test_fuzz_retime_reads_a_log(tmp_path):
     log = tmp_path / "fuzz.log"
     log.write_text(
@@ -20,8 +18,7 @@ def test_fuzz_retime_reads_a_log(tmp_path):
         "    over_time: dc.Gaussian(mu=1.0).delta(0.5): 31.0s\n"
         "    over_time: dc.Gaussian(mu=-1.0): 40.2 s CPU (50.0 s wall)\n",
         encoding="utf-8")
-    proc = subprocess.run([sys.executable, str(SCRIPT), str(log), "--limit", "60", "--markdown"],
-                          capture_output=True, text=True, timeout=300, cwd=SCRIPT.parent.parent)
+    proc = run_script(SCRIPT, str(log), "--limit", "60", "--markdown", timeout=300)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("dc.Gaussian(mu=1.0).delta(0.5) | ") and lines[0].endswith("| ok")
