@@ -19,7 +19,11 @@ Rows:
              width and peak RSS, vs dp-accounting's dense PLDs at h = 1e-4 (composition only);
   calibrate  σ for (8, 1e-5) at p = 0.01, N = 1000, certified, cold process vs Opacus' RDP search (cold too);
   cli        whole CLI processes vs ``python -c "import numpy, scipy.special"``;
-  b3         ``compare(Gaussian(μ=1), Laplace(b=1))`` vs [BCP] Appendix B.3's code (tol 1e-3), in-process.
+  b3         ``compare(Gaussian(μ=1), Laplace(b=1))`` vs [BCP] Appendix B.3's code (tol 1e-3), in-process;
+  bins       balls-in-bins certified ε bracket at (σ, k, E) = (1.1, 235, 10), cold, peak RSS (≤ 2 s, ≤ 1 GB), beside
+             random-allocation's upper bound;
+  audit      an audit of 10⁶ scores per class against sgm(1, 0.01, 10⁴) after the claim is built (≤ 2 s), beside
+             JAX-Privacy's ``epsilon_clopper_pearson``.
 
 Profile of the warm ε job (N = 10⁴, a new σ: nothing cached), this tree: CPU ≈ 0.047 s against 0.065 s for the
 previous tree, measured alternately in the same minutes (load 12–13 on 2 cores); dp-accounting's RDP 0.034 s then.
@@ -355,7 +359,72 @@ def b3_rows(quick: bool, repeat: int) -> list[dict]:
                  f"{t * 1e3:.2f} ms", f"B.3 {tb:.2f} s", t, tb, "ratio ≥ 10⁴", tb / t >= 1e4)]
 
 
-JOBS = {"eps": eps_rows, "ddefault": ddefault_rows, "delta": delta_rows, "thm3": thm3_rows, "calibrate": calibrate_rows, "cli": cli_rows, "b3": b3_rows}
+# ---------------------------------------------------------------------------------------------- balls-in-bins, audit
+#: the balls-in-bins headline: σ, k steps per epoch (n = 60 000, b = 256), epochs; ε at δ = 1e-5
+BINS = (1.1, 235, 10)
+
+
+def bins_rows(quick: bool, repeat: int) -> list[dict]:
+    """Certified ε bracket of balls-in-bins (random allocation) at the headline configuration, cold, with peak
+    RSS; target ≤ 2 s and ≤ 1 GB at relative width ≤ 1e-3. Peer: random-allocation's combined upper bound (an
+    upper bound only, no bracket), cold too; not run with ``--quick``."""
+    s, k, e = (1.0, 10, 1) if quick else BINS
+    ours = ("from dpcompare.composition.random_allocation import epsilon_bracket\n"
+            f"lo, hi = epsilon_bracket({s}, {k}, {e}, 1e-5)\n" + STOP + RSS +
+            "print(json.dumps({'seconds': t, 'cpu': c, 'lo': lo, 'hi': hi, 'rss': rss}))\n")
+    peer = ("from random_allocation.comparisons.structs import Direction, PrivacyParams, SchemeConfig\n"
+            "from random_allocation.random_allocation_scheme.combined import allocation_epsilon_combined\n"
+            f"p = PrivacyParams(sigma={s}, num_steps={k}, num_selected=1, num_epochs={e}, delta=1e-5)\n"
+            "v = allocation_epsilon_combined(p, SchemeConfig(allocation_direct_alpha_orders=list(range(2, 61))), "
+            "Direction.BOTH)\n" + STOP + "print(json.dumps({'seconds': t, 'cpu': c, 'epsilon': v}))\n")
+    # --quick: ours only (random-allocation takes ~10 s even at k = 10: too slow for a smoke test)
+    r = _interleaved({"ours": ours} if quick else {"ours": ours, "peer": peer}, repeat)
+    o, q = r["ours"], r.get("peer", {"error": "not run with --quick"})
+    job = f"balls-in-bins ε bracket (σ, k, E) = ({s}, {k}, {e}), δ = 1e-5, cold"
+    if "error" in o:
+        return [_row(job, o["error"], q.get("error", ""), None, None, "", None)]
+    width = (o["hi"] - o["lo"]) / o["hi"]
+    met = o["seconds"] <= 2.0 and o["rss"] <= 1024 and width <= 1e-3
+    if "error" in q:
+        peer_txt, tq = f"random-allocation: {q['error']}", None
+    else:
+        peer_txt = f"random-allocation {q['seconds']:.3f} s (CPU {q['cpu']:.3f}), upper ε = {q['epsilon']:.4f}"
+        tq = q["seconds"]
+    return [_row(job, f"{o['seconds']:.3f} s (CPU {o['cpu']:.3f}), {o['rss']:.0f} MB, ε ∈ [{o['lo']:.4f}, "
+                 f"{o['hi']:.4f}] (rel. width {width:.1e})", peer_txt, o["seconds"], tq,
+                 "ours ≤ 2 s, ≤ 1 GB, rel. width ≤ 1e-3", met, ours_run=o, peer_run=q)]
+
+
+def audit_rows(quick: bool, repeat: int) -> list[dict]:
+    """An audit of 10⁶ scores per class against the claim ``sgm(sigma=1, p=0.01, steps=10⁴)``, timed after the
+    claim's curve is built (target ≤ 2 s); peer: JAX-Privacy's ``epsilon_clopper_pearson`` on the same scores
+    (the ε lower bound only), timed after a warm-up call on 100 scores (JAX's compilation)."""
+    n, steps = (10_000, 100) if quick else (1_000_000, 10_000)
+    scores = f"rng = np.random.default_rng(0); ins, outs = rng.normal(1.0, 1, {n}), rng.normal(0.0, 1, {n})\n"
+    ours = ("import numpy as np\nimport dpcompare as dc\nfrom dpcompare.audit import Scores, audit\n"
+            f"claim = dc.parse('sgm(sigma=1.0, p=0.01, steps={steps})'); claim.pairs(); claim.epsilon(1e-5)\n"
+            + scores + CLOCK + "res = audit(claim, Scores(ins, outs))\n" + STOP +
+            "print(json.dumps({'seconds': t, 'cpu': c, 'epsilon': res.epsilon_lower}))\n")
+    peer = ("import numpy as np\nfrom jax_privacy.auditing import CanaryScoreAuditor\n" + scores +
+            "CanaryScoreAuditor(ins[:100], outs[:100]).epsilon_clopper_pearson(0.05, 1e-5, one_sided=False)\n"
+            + CLOCK + "v = CanaryScoreAuditor(ins, outs).epsilon_clopper_pearson(0.05, 1e-5, one_sided=False)\n" + STOP +
+            "print(json.dumps({'seconds': t, 'cpu': c, 'epsilon': float(v)}))\n")
+    r = _interleaved({"ours": ours, "peer": peer}, repeat)
+    o, q = r["ours"], r["peer"]
+    job = f"audit of {n:,} scores per class vs sgm(1, 0.01, {steps}), after the claim is built"
+    if "error" in o:
+        return [_row(job, o["error"], q.get("error", ""), None, None, "", None)]
+    if "error" in q:
+        peer_txt, tq = f"JAX-Privacy: {q['error']}", None
+    else:
+        peer_txt = f"JAX-Privacy (ε only) {q['seconds']:.3f} s (CPU {q['cpu']:.3f}), ε ≥ {q['epsilon']:.4f}"
+        tq = q["seconds"]
+    return [_row(job, f"{o['seconds']:.3f} s (CPU {o['cpu']:.3f}), ε ≥ {o['epsilon']:.4f}", peer_txt, o["seconds"], tq,
+                 "ours ≤ 2 s", o["seconds"] <= 2.0, ours_run=o, peer_run=q)]
+
+
+JOBS = {"eps": eps_rows, "ddefault": ddefault_rows, "delta": delta_rows, "thm3": thm3_rows, "calibrate": calibrate_rows, "cli": cli_rows, "b3": b3_rows,
+        "bins": bins_rows, "audit": audit_rows}
 
 
 def markdown(rows: list[dict], load: tuple) -> str:

@@ -62,3 +62,17 @@ def test_bench_scaling_quick_json():
             assert r["seconds"] > 0 and r["rss_mb"] > 0 and r["value"] > 0
     for tol, r in res["acc"].items():
         assert r["width"] <= float(tol)  # the accuracy achieved meets the one asked for
+
+
+@pytest.mark.skipif(not SCRIPT.exists(), reason="benchmarks/ not present (installed package)")
+def test_bench_targets_bins_and_audit_rows_quick():
+    """The balls-in-bins and audit rows run (small sizes); ours is certified and within the row's absolute
+    target; the audit's peer (JAX-Privacy) may be absent, then its cell says so."""
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--only", "bins,audit", "--json"],
+                          capture_output=True, text=True, timeout=600, cwd=SCRIPT.parent.parent)
+    assert proc.returncode == 0, proc.stderr
+    bins, aud = json.loads(proc.stdout)["rows"]
+    o = bins["ours_run"]
+    assert 0 < o["lo"] <= o["hi"] and (o["hi"] - o["lo"]) / o["hi"] <= 1e-3 and o["rss"] > 0
+    assert "balls-in-bins" in bins["job"] and "audit" in aud["job"]
+    assert aud["ours_run"]["epsilon"] > 0 and aud["met"] in (True, False)
