@@ -20,6 +20,11 @@ set by the two mechanisms' Bayes-error brackets near the maximiser π* only (R_A
    Without ``accuracy`` no grid finer than the mechanism's default is used (the default question never
    costs more than the default grid); with it, down to 1/MAX_REFINE of the default (within the FFT limit).
 
+Off the default grid, each single step leaves more of its tails outside its grid than the far-tail δ(ε)
+questions need: at most 1/10 of the smallest width asked (ABS_DEFAULT, or ``accuracy``) over both mechanisms
+(``delta_truncation``; the default grid keeps the default truncation, its composition shared with the other
+views).
+
 Every bracket computed is certified, so their intersection is: the result is [max L, min U] with the
 estimate of the finest grid clamped into it (:func:`intersect`; disjoint brackets would mean one of them is
 wrong, and raise :class:`BracketsDisagree`). The bracket reported is the accuracy achieved.
@@ -141,10 +146,16 @@ def _finest_factor(m: Any, h0: float, refine: bool) -> float:
     return 1.0 / max(1.0, min(float(MAX_REFINE), AUTO_MAX_FFT / max(n0, 1)))
 
 
-def _at(m: Mechanism, h0: float | None, c: float | None) -> Mechanism:
+def _at(m: Mechanism, h0: float | None, c: float | None, width: float | None = None) -> Mechanism:
+    """``m`` on spacing h0·c (itself on its default grid, whose composition the other views share); with
+    ``width`` (a Δ bracket that wide is allowed) its single step truncated accordingly (``delta_truncation``)."""
     if h0 is None or c is None or c == 1.0:
         return m
-    return dataclasses.replace(m, discretization=h0 * c)
+    if width is None:
+        return dataclasses.replace(m, discretization=h0 * c)
+    from .delta_truncation import truncated
+
+    return truncated(m, h0 * c, width)
 
 
 def _factor(m: Any, h0: float) -> float:
@@ -195,13 +206,15 @@ def delta_accuracy(a: Mechanism, b: Mechanism, *, accuracy: float | None = None,
     c_min = tuple(None if h is None else _finest_factor(m, h, refine) for m, h in zip(ms, h0))
     probe = PROBE_FACTOR if weight is None else WEIGHTED_PROBE_FACTOR
     c: list[float | None] = [None if h is None else probe for h in h0]
+    # Δ may be this wide at least: its step truncation may take a share of it (not Δ^Ψ: Ψ can be unbounded)
+    allowed = None if weight is not None else (accuracy if refine else ABS_DEFAULT)
     best: list[DeltaResult | None] = [None, None]
     built: tuple[Mechanism, Mechanism] = (a, b)  # the mechanisms of the last grids that built
     attempts = 0
     target = (math.inf, math.inf)
     while True:
         try:
-            cur = tuple(_at(m, h, f) for m, h, f in zip(ms, h0, c))
+            cur = tuple(_at(m, h, f, allowed) for m, h, f in zip(ms, h0, c))
             pa, pb = cur[0].pairs(), cur[1].pairs()
         except (ValueError, MemoryError):
             if attempts == 0 and any(f is not None and f != 1.0 for f in c):  # the probe grid is refused
