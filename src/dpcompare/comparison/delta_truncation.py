@@ -39,7 +39,7 @@ class TruncatedSubsampledGaussian(SubsampledGaussian):
     """A :class:`SubsampledGaussian` on a given grid whose single step leaves ``step_tail`` per tail outside its
     grid (module docstring): the same mechanism, its pairs certified, a little looser than the default's."""
 
-    step_tail: float = field(default=0.0, kw_only=True)
+    step_tail: float | None = field(default=None, kw_only=True)
 
     @cached_property
     def composition(self):
