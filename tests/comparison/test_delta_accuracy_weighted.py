@@ -15,6 +15,7 @@ from scipy import special
 import dpcompare as dc
 from dpcompare.comparison.delta import DeltaResult
 from dpcompare.comparison.delta_accuracy import _grid_bound, delta_accuracy
+from dpcompare.comparison.hyperprior import DensityPrior
 from dpcompare.comparison.prior_sweep import FoldedWeight
 from dpcompare.composition.sgm_grid import default_discretization
 from dpcompare.io import cli
@@ -141,3 +142,13 @@ def test_cli_compare_with_hyperprior_and_accuracy(capsys):
     for k in ("delta_ab", "delta_ba"):
         assert d[k]["upper"] - d[k]["lower"] <= 1e-6
     assert d["delta_ab"]["lower"] == pytest.approx(0.16030, abs=1e-5)
+
+
+def test_an_uncertified_density_keeps_the_newest_bracket_and_says_so():
+    """A density callable (``DensityPrior``: its extremes are sampled, not certified) gives uncertified brackets:
+    they are not intersected (two uncertified brackets may be disjoint) and the result says ``certified=False``."""
+    psi = DensityPrior(lambda x: 6.0 * x * (1.0 - x))  # Beta(2, 2) as a callable
+    r = delta_accuracy(SubsampledGaussian(*A), SubsampledGaussian(*B), hyperprior=psi, accuracy=1e-6)
+    assert r.attempts >= 2 and r.ab.certified is False
+    assert r.ab.width <= 1e-6 and r.ab.lower == pytest.approx(0.16030, abs=1e-5)
+    assert dc.delta_divergences(*r.mechanisms, psi)[0] == r.ab  # the last grids' bracket as is
