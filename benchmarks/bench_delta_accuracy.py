@@ -18,9 +18,15 @@ before the clock starts; the clock includes importing dpcompare), alternating, m
 Reference: the certified bracket of the same code on grids 8× finer than the default (``delta_bracket``;
 computed once, not timed). Every bracket printed must contain it (column "contains the 8× finer bracket").
 
+With ``--weighted`` the job is the hyper-prior weighted Δ^Ψ ([BCP] §5) of the same pair, Ψ = Beta(2, 2):
+``compare(a, b, hyperprior=Ψ)`` on the default grids (the default), ``compare(..., hyperprior=Ψ,
+accuracy=1e-7)`` (grids chosen for Δ^Ψ from the default grid on, ``WEIGHTED_PROBE_FACTOR`` = 1) and the same
+with a probe 8× coarser first (``WEIGHTED_PROBE_FACTOR`` = 8, what the unweighted Δ does); reference: the
+certified Δ^Ψ bracket of the same sweep on grids 8× finer than the default (not timed).
+
 Usage:
-    python benchmarks/bench_delta_accuracy.py [--repeat 3] [--json]
-    python benchmarks/bench_delta_accuracy.py --quick        # smoke test: N = 100, one round
+    python benchmarks/bench_delta_accuracy.py [--repeat 3] [--json] [--weighted]
+    python benchmarks/bench_delta_accuracy.py --quick [--weighted]       # smoke test: N = 100, one round
 """
 
 from __future__ import annotations
@@ -70,6 +76,69 @@ def _reference(n: int) -> dict:
                   "print(json.dumps({'seconds': t, 'lower': r.lower, 'upper': r.upper}))\n", timeout=1800)
 
 
+#: the hyper-prior of ``--weighted`` and its explicit accuracy (quick: N = 100)
+HYPERPRIOR = "dc.BetaPrior(2.0, 2.0)"
+W_ACCURACY = {False: 1e-7, True: 1e-7}
+
+
+def _weighted(n: int, extra: str = "", probe: float | None = None) -> str:
+    patch = "" if probe is None else f"import dpcompare.comparison.delta_accuracy as da\nda.WEIGHTED_PROBE_FACTOR = {probe}\n"
+    return ("import dpcompare as dc\nfrom dpcompare.mechanisms.sgm import SubsampledGaussian as S\n"
+            "import dpcompare.comparison.comparison as cm\n" + patch +
+            "seen = []\ninner = cm.delta_accuracy\n"
+            "def spy(*a, **k):\n    r = inner(*a, **k)\n    seen.append(r)\n    return r\n"
+            "cm.delta_accuracy = spy\n"
+            f"a, b = S({A[0]}, {A[1]}, {n}), S({B[0]}, {B[1]}, {n})\n"
+            f"r = dc.compare(a, b, hyperprior={HYPERPRIOR}{extra})\n" + STOP +
+            "d = next((x for x in seen if x is not None and x.target is not None), None)\n"
+            "f = [None, None] if d is None else list(d.factors)\nw = r.weighted.delta_ab\n"
+            "print(json.dumps({'seconds': t, 'cpu': c, 'value': w.value, 'lower': w.lower, 'upper': w.upper, "
+            "'ba_width': r.weighted.delta_ba.width, 'attempts': None if d is None else d.attempts, "
+            "'factor_a': f[0], 'factor_b': f[1]}))\n")
+
+
+def _weighted_reference(n: int) -> dict:
+    return _child("import dpcompare as dc\nfrom dpcompare.mechanisms.sgm import SubsampledGaussian as S\n"
+                  "from dpcompare.composition.sgm_grid import default_discretization as dd\n"
+                  f"a = S({A[0]}, {A[1]}, {n}, discretization=dd({A[0]}, {A[1]}, {n}) / 8)\n"
+                  f"b = S({B[0]}, {B[1]}, {n}, discretization=dd({B[0]}, {B[1]}, {n}) / 8)\n"
+                  f"r = dc.delta_divergence(a, b, {HYPERPRIOR})\n" + STOP +
+                  "print(json.dumps({'seconds': t, 'lower': r.lower, 'upper': r.upper}))\n", timeout=1800)
+
+
+def run_weighted(quick: bool, repeat: int) -> dict:
+    n = 100 if quick else 1000
+    acc = f", accuracy={W_ACCURACY[quick]:g}"
+    jobs = {"w-default": _weighted(n), "w-accuracy": _weighted(n, acc), "w-probe8": _weighted(n, acc, probe=8.0)}
+    res = _interleaved(jobs, repeat)
+    ref = _weighted_reference(n)
+    for o in res.values():
+        if "error" not in o and "error" not in ref:
+            o["contains_reference"] = bool(o["lower"] <= ref["lower"] and ref["upper"] <= o["upper"])
+    return {"n": n, "repeat": repeat, "accuracy": W_ACCURACY[quick], "results": res, "reference": ref, "weighted": True}
+
+
+def markdown_weighted(out: dict, load: tuple) -> str:
+    res, ref = out["results"], out["reference"]
+    lines = [f"N = {out['n']}, Ψ = Beta(2, 2), {out['repeat']} interleaved cold runs (medians); load average (1, 5, 15 "
+             f"min) at start {load[0]}, at end {load[1]}; {os.cpu_count()} cores", ""]
+    if "error" not in ref:
+        lines += [f"reference (8× finer grids, certified): Δ^Ψ(A‖B) ∈ [{ref['lower']:.9f}, {ref['upper']:.9f}]", ""]
+    lines += ["| variant | wall [s] | CPU [s] | Δ^Ψ(A‖B) | certified width | Δ^Ψ(B‖A) width | grid (× default) A / B | "
+              "compositions | contains the 8× finer bracket |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for k, label in (("w-default", "default grids (default)"), ("w-accuracy", f"accuracy={out['accuracy']:g}"),
+                     ("w-probe8", f"accuracy={out['accuracy']:g}, probe 8× coarser first")):
+        o = res[k]
+        if "error" in o:
+            lines.append(f"| {label} | {o['error']} | | | | | | | |")
+            continue
+        grid = " / ".join("default" if f is None else f"{f:.3g}" for f in (o.get("factor_a"), o.get("factor_b")))
+        att = "1" if o.get("attempts") is None else f"{o['attempts']:g}"
+        lines.append(f"| {label} | {o['seconds']:.3f} | {o['cpu']:.3f} | {o['value']:.8f} | {o['upper'] - o['lower']:.2e} | "
+                     f"{o['ba_width']:.2e} | {grid} | {att} | {'yes' if o.get('contains_reference') else '**no**'} |")
+    return "\n".join(lines)
+
+
 def run(quick: bool, repeat: int) -> dict:
     n = 100 if quick else 1000
     jobs = {"chosen": _ours(n, ""), "default": _ours(n, ", discretization=dd({}, {}, {})"),
@@ -114,15 +183,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="N = 100, one round (smoke test; not the numbers to quote)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--weighted", action="store_true", help="the hyper-prior weighted Δ^Ψ (Ψ = Beta(2, 2)) instead")
     args = ap.parse_args(argv)
     repeat = 1 if args.quick else max(1, args.repeat)
     load0 = tuple(round(x, 2) for x in os.getloadavg())
-    out = run(args.quick, repeat)
+    out = (run_weighted if args.weighted else run)(args.quick, repeat)
     load1 = tuple(round(x, 2) for x in os.getloadavg())
     if args.json:
         print(json.dumps({"quick": args.quick, "load": [load0, load1], "cpus": os.cpu_count(), **out}, default=str))
     else:
-        print(markdown(out, (load0, load1)))
+        print((markdown_weighted if args.weighted else markdown)(out, (load0, load1)))
     return 0
 
 

@@ -128,15 +128,6 @@ def test_bad_accuracy_is_a_value_error_naming_it(bad):
         dc.compare(a, b, accuracy=bad)
 
 
-def test_accuracy_with_a_hyperprior_is_refused_not_ignored():
-    # the weighted Δ^Ψ reads the mechanisms' own grids: an accuracy asked of it would be silently unmet
-    a, b = SubsampledGaussian(*A), SubsampledGaussian(*B)
-    with pytest.raises(ValueError, match="accuracy applies to the unweighted"):
-        dc.compare(a, b, hyperprior=dc.BetaPrior(2.0, 2.0), accuracy=1e-4)
-    with pytest.raises(ValueError, match="accuracy applies to the unweighted"):
-        dc.delta_divergence(a, b, hyperprior=dc.BetaPrior(2.0, 2.0), accuracy=1e-4)
-
-
 sgm_params = st.tuples(st.floats(0.7, 2.0), st.floats(0.02, 0.3), st.integers(5, 60))
 
 

@@ -253,7 +253,6 @@ def test_integral_float_steps_is_not_an_error(capsys):
         (["compare", "pp()", "bnp()", "--tolerance", "nan"], "--tolerance must be in [0, 0.5)"),
         (["compare", "pp()", "bnp()", "--accuracy", "0"], "--accuracy must be in (0, 1)"),
         (["compare", "pp()", "bnp()", "--accuracy", "nan"], "--accuracy must be in (0, 1)"),
-        (["compare", "pp()", "bnp()", "--accuracy", "1e-3", "--hyperprior", "jeffreys"], "cannot be combined with --hyperprior"),
         (["describe", "pp()", "--delta", "2"], "delta must be in (0, 1)"),
         (["describe", "pp()", "--delta", "0"], "delta must be in (0, 1)"),
         (["describe", "pp()", "--delta", "nan"], "delta must be finite"),

@@ -274,7 +274,10 @@ def compare(
 
     Without a hyper-prior, numeric mechanisms whose grid is not given choose it from Δ (as
     :func:`delta_divergence`, ``accuracy`` likewise; the brackets must also decide the verdict where the grid
-    allows), and the crossings are read on those grids.
+    allows), and the crossings are read on those grids. With a hyper-prior and ``accuracy`` the grids are
+    chosen for the weighted Δ^Ψ (both ways, that absolute width: ``delta_accuracy``), and Δ, the verdict, the
+    regrets and the crossings are read on them (certified, not to that width); without ``accuracy``, on the
+    mechanisms' default grids.
 
     >>> import dpcompare as dc
     >>> c = dc.compare(dc.Gaussian(mu=1), dc.Laplace(b=1))
@@ -287,8 +290,11 @@ def compare(
     check_mechanisms(a, b)
     tol = check_in_interval("tol", tol, 0.0, MAX_TOLERANCE, high_open=True)
     h = as_hyperprior(hyperprior)
-    accuracy = check_accuracy(accuracy, weighted=h is not None)
+    accuracy = check_accuracy(accuracy)
     chosen = delta_accuracy(a, b, accuracy=accuracy, decide=tol) if h is None else None
+    # with a hyper-prior and an accuracy: Δ^Ψ's grids chosen for it, every other figure read on those grids
+    chosen_w = None if h is None or accuracy is None else delta_accuracy(a, b, accuracy=accuracy, hyperprior=h,
+                                                                         tol=WEIGHTED_TOL)
     if chosen is not None:  # Δ on the grids chosen from it; the crossings on the same grids
         cross: tuple[float, ...] = ()
         if crossings:
@@ -296,33 +302,40 @@ def compare(
             cross = tuple(sweep_crossings(*chosen.mechanisms, grid))
         dab, dba = chosen.ab, chosen.ba
         return Comparison(a, b, dab, dba, blackwell_verdict(dab, dba, tol), cross, tol, None)
-    pa, pb = a.pairs(), b.pairs()
+    ma, mb = (a, b) if chosen_w is None else chosen_w.mechanisms
+    pa, pb = ma.pairs(), mb.pairs()
     discrete = pa is not None and pb is not None
     targets: list = [] if discrete else [MaxTarget(False), MaxTarget(True)]
     if h is not None:
         w = FoldedWeight(h)
         # weighted figures to 1e-10 (they are reported to 3–4 digits; 1e-12 costs a 50 000-point grid)
-        targets += [MaxTarget(False, w, WEIGHTED_TOL), MaxTarget(True, w, WEIGHTED_TOL), RegretTarget(False, w),
-                    RegretTarget(True, w)]
-    grid, outs = sweep(a, b, targets, tol=DEFAULT_TOL)
+        if chosen_w is None:
+            targets += [MaxTarget(False, w, WEIGHTED_TOL), MaxTarget(True, w, WEIGHTED_TOL)]
+        targets += [RegretTarget(False, w), RegretTarget(True, w)]
+    grid, outs = sweep(ma, mb, targets, tol=DEFAULT_TOL)
 
     def as_delta(o) -> DeltaResult:
-        return widen(DeltaResult(o.value, o.lower, o.upper, o.pi, o.certified), a, b)
+        return widen(DeltaResult(o.value, o.lower, o.upper, o.pi, o.certified), ma, mb)
 
     def as_regret(o) -> Regret:
-        eta = float(a.numerical_error) + float(b.numerical_error)
+        eta = float(ma.numerical_error) + float(mb.numerical_error)
         return Regret(o.value, max(0.0, o.lower - eta), o.upper + eta, o.certified)
 
     if discrete:
-        dab, dba = (widen(r, a, b) for r in delta_pairs(pa, pb))
+        dab, dba = (widen(r, ma, mb) for r in delta_pairs(pa, pb))
     else:
         dab, dba = as_delta(outs[0]), as_delta(outs[1])
         outs = outs[2:]
     weighted = None
     if h is not None:
-        weighted = Weighted(h, as_delta(outs[0]), as_delta(outs[1]), as_regret(outs[2]), as_regret(outs[3]))
+        if chosen_w is None:
+            wab, wba = as_delta(outs[0]), as_delta(outs[1])
+            outs = outs[2:]
+        else:
+            wab, wba = chosen_w.ab, chosen_w.ba
+        weighted = Weighted(h, wab, wba, as_regret(outs[0]), as_regret(outs[1]))
     verdict = blackwell_verdict(dab, dba, tol)
-    cross = sweep_crossings(a, b, grid) if crossings else ()
+    cross = sweep_crossings(ma, mb, grid) if crossings else ()
     return Comparison(a, b, dab, dba, verdict, cross, tol, weighted)
 
 

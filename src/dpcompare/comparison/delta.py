@@ -123,7 +123,10 @@ def delta_divergence(
     Between numeric mechanisms whose grid is not given (``SubsampledGaussian`` without ``discretization`` or
     ``tolerance``) and without a hyper-prior, the grid is chosen from Δ itself: a coarse probe, then a grid
     fine enough for a certified width of max(1e-3·Δ, 1e-6), or ``accuracy`` (absolute) when given
-    (``dpcompare.comparison.delta_accuracy``); the bracket is the accuracy achieved.
+    (``dpcompare.comparison.delta_accuracy``); the bracket is the accuracy achieved. With a hyper-prior the
+    default grids are used unless ``accuracy`` is given: then Δ^Ψ's grids are chosen likewise, from the default
+    grid on, for that absolute width of Δ^Ψ's bracket. Mechanisms whose grid cannot be chosen (closed forms, a
+    given ``discretization``) ignore ``accuracy``: their bracket is the one ``tol`` gives.
 
     >>> import dpcompare as dc
     >>> r = dc.delta_divergence(dc.Laplace(b=1), dc.Gaussian(mu=1))
@@ -156,11 +159,12 @@ def _divergences(a: Mechanism, b: Mechanism, hyperprior: Any, tol: Any, both: bo
     from .delta_accuracy import check_accuracy, delta_accuracy  # the grid chosen from Δ (numeric mechanisms only)
 
     h = as_hyperprior(hyperprior)
-    accuracy = check_accuracy(accuracy, weighted=h is not None)
-    if h is None:
-        acc = delta_accuracy(a, b, accuracy=accuracy)
+    accuracy = check_accuracy(accuracy)
+    if h is None or accuracy is not None:  # Δ^Ψ chooses its grids only when asked for an accuracy
+        acc = delta_accuracy(a, b, accuracy=accuracy, hyperprior=h, tol=tol)
         if acc is not None:
             return (acc.ab, acc.ba) if both else (acc.ab,)
+    if h is None:
         pa, pb = a.pairs(), b.pairs()
         if pa is not None and pb is not None:
             return tuple(widen(r, a, b) for r in delta_pairs(pa, pb))

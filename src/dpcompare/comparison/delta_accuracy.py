@@ -20,13 +20,33 @@ set by the two mechanisms' Bayes-error brackets near the maximiser π* only (R_A
    Without ``accuracy`` no grid finer than the mechanism's default is used (the default question never
    costs more than the default grid); with it, down to 1/MAX_REFINE of the default (within the FFT limit).
 
+Off the default grid, each single step leaves more of its tails outside its grid than the far-tail δ(ε)
+questions need: at most 1/10 of the smallest width asked (ABS_DEFAULT, or ``accuracy``) over both mechanisms
+(``delta_truncation``; the default grid keeps the default truncation, its composition shared with the other
+views).
+
 Every bracket computed is certified, so their intersection is: the result is [max L, min U] with the
 estimate of the finest grid clamped into it (:func:`intersect`; disjoint brackets would mean one of them is
 wrong, and raise :class:`BracketsDisagree`). The bracket reported is the accuracy achieved.
 
+Δ^Ψ (``hyperprior``; [BCP] §5): Δ^Ψ(A‖B) = max_π Ψ(π)·(R_A(π) − R_B(π)) is bracketed by the certified sweep
+over π (``prior_sweep``), which stops once its width is at most 2·Ψ̃(π*)·(w_A + w_B)(π*) (w: the Bayes-error
+bracket widths at the maximiser π*, Ψ̃ the folded density) or ``tol``, then widened by η. So its width is a
+Ψ̃(π*)-weighted sum of the two mechanisms' widths *at π** — the same h² law and the same split between A and B
+as for Δ (the factor Ψ̃(π*) is common to both). Steps 1–3 apply with the sweep in place of the merge, except
+that the first grid is the default one (``WEIGHTED_PROBE_FACTOR``: the sweep, not the composition, is the
+cost), that a bracket whose width is not set by the grids (Δ^Ψ ≈ 0, or η·Ψ̃ where Ψ̃ is large:
+``GRID_BOUND``) is not refined, and that ``decide`` does not apply. A Δ^Ψ can exceed 1; ``accuracy`` is still
+an absolute width of its bracket.
+
 >>> from dpcompare.mechanisms.sgm import SubsampledGaussian
 >>> r = delta_accuracy(SubsampledGaussian(1.0, 0.1, 10), SubsampledGaussian(1.0, 0.2, 10))
 >>> r.ab.lower <= r.ab.value <= r.ab.upper and r.ab.width <= r.target[0]
+True
+>>> from dpcompare.comparison.hyperprior import BetaPrior
+>>> w = delta_accuracy(SubsampledGaussian(1.0, 0.1, 10), SubsampledGaussian(1.0, 0.2, 10),
+...                    hyperprior=BetaPrior(2.0, 2.0), accuracy=1e-6)
+>>> w.ab.width <= 1e-6 < w.ab.lower
 True
 """
 
@@ -42,7 +62,9 @@ import numpy as np
 
 from ..mechanisms.base import Mechanism
 from ..tradeoff.intersection import BracketsDisagree, intersect_brackets
-from .delta import DeltaResult, delta_pairs, widen, widening
+from .delta import DEFAULT_TOL, DeltaResult, delta_pairs, widen, widening
+from .hyperprior import HyperPrior
+from .prior_sweep import FoldedWeight, MaxTarget, sweep
 
 __all__ = ["BracketsDisagree", "DeltaAccuracy", "delta_accuracy", "intersect", "regrid_spacing"]
 
@@ -64,6 +86,14 @@ MAX_REFINE = 16
 ETA_FLOOR = 8.0
 #: a spacing within this factor of the default is the default (its composition is shared with the other views)
 SNAP = 1.15
+#: Δ^Ψ's first grid, as a multiple of the default spacing: the default itself, not a coarse probe — the sweep
+#: over π costs ~2 s CPU at (σ, p, N) = (1, 0.01, 10³) on any grid, the composition 0.1–0.4 s, so a probe
+#: would add a sweep to save part of a composition (``benchmarks/bench_delta_accuracy.py --weighted``)
+WEIGHTED_PROBE_FACTOR = 1.0
+#: a Δ^Ψ bracket wider than this many times its grid part (2·Ψ̃(π*)·(w_A + w_B)(π*) + 2η, the sweep's
+#: stopping width) is set by something a finer grid cannot shrink (η·Ψ̃ where Ψ̃ is large, a Δ^Ψ ≈ 0), and is
+#: reported as achieved instead of refined
+GRID_BOUND = 4.0
 
 
 @dataclass(frozen=True)
@@ -116,10 +146,16 @@ def _finest_factor(m: Any, h0: float, refine: bool) -> float:
     return 1.0 / max(1.0, min(float(MAX_REFINE), AUTO_MAX_FFT / max(n0, 1)))
 
 
-def _at(m: Mechanism, h0: float | None, c: float | None) -> Mechanism:
+def _at(m: Mechanism, h0: float | None, c: float | None, width: float | None = None) -> Mechanism:
+    """``m`` on spacing h0·c (itself on its default grid, whose composition the other views share); with
+    ``width`` (a Δ bracket that wide is allowed) its single step truncated accordingly (``delta_truncation``)."""
     if h0 is None or c is None or c == 1.0:
         return m
-    return dataclasses.replace(m, discretization=h0 * c)
+    if width is None:
+        return dataclasses.replace(m, discretization=h0 * c)
+    from .delta_truncation import truncated
+
+    return truncated(m, h0 * c, width)
 
 
 def _factor(m: Any, h0: float) -> float:
@@ -134,14 +170,11 @@ def _width_at(m: Mechanism, pi: float) -> float:
     return float(np.max(np.asarray(hi) - np.asarray(lo)))
 
 
-def check_accuracy(accuracy: Any, weighted: bool = False) -> float | None:
-    """``accuracy`` validated: None, or an absolute width in (0, 1). The weighted Δ^Ψ (``weighted``) reads the
-    mechanisms' own grids, so an accuracy asked of it is refused rather than ignored."""
+def check_accuracy(accuracy: Any) -> float | None:
+    """``accuracy`` validated: None, or an absolute width in (0, 1) (of Δ's bracket, or of Δ^Ψ's with a
+    hyper-prior)."""
     if accuracy is None:
         return None
-    if weighted:
-        raise ValueError("accuracy applies to the unweighted Δ only (with a hyperprior the mechanisms' own grids "
-                         "are used); pass accuracy=None or drop the hyperprior")
     if isinstance(accuracy, bool) or not isinstance(accuracy, (int, float)) or not (0.0 < accuracy < 1.0):
         raise ValueError(f"accuracy must be a number in (0, 1) (an absolute width of Δ's bracket) or None, "
                          f"got {accuracy!r}")
@@ -149,33 +182,39 @@ def check_accuracy(accuracy: Any, weighted: bool = False) -> float | None:
 
 
 def delta_accuracy(a: Mechanism, b: Mechanism, *, accuracy: float | None = None,
-                   decide: float | None = None) -> DeltaAccuracy | None:
+                   decide: float | None = None, hyperprior: HyperPrior | None = None,
+                   tol: float = DEFAULT_TOL) -> DeltaAccuracy | None:
     """(Δ(A‖B), Δ(B‖A)) certified, each to the width the question needs (module docstring), or None when
-    neither mechanism's grid can be chosen (``regrid_spacing``) or one of them has no discrete pairs (the
-    prior sweep of ``delta_divergences`` answers those).
+    neither mechanism's grid can be chosen (``regrid_spacing``) or, without a hyper-prior, one of them has no
+    discrete pairs (the prior sweep of ``delta_divergences`` answers those).
 
     ``accuracy``: the absolute bracket width wanted in (0, 1) (default: max(1e-3·Δ, 1e-6), no grid finer than
     the default); ``decide``: a level whose side each bracket must be on where the grid allows (the Blackwell
-    verdict's tolerance).
+    verdict's tolerance; unweighted Δ only). ``hyperprior``: the weighted Δ^Ψ instead (section "Δ^Ψ" of the
+    module docstring), its sweep run to ``tol``.
     """
     accuracy = check_accuracy(accuracy)
     h0 = (regrid_spacing(a), regrid_spacing(b))
     if h0 == (None, None):
         return None
     ms = (a, b)
+    weight = None if hyperprior is None else FoldedWeight(hyperprior)
     for m, h in zip(ms, h0):
-        if h is None and m.pairs() is None:
+        if weight is None and h is None and m.pairs() is None:
             return None
     refine = accuracy is not None
     c_min = tuple(None if h is None else _finest_factor(m, h, refine) for m, h in zip(ms, h0))
-    c: list[float | None] = [None if h is None else PROBE_FACTOR for h in h0]
+    probe = PROBE_FACTOR if weight is None else WEIGHTED_PROBE_FACTOR
+    c: list[float | None] = [None if h is None else probe for h in h0]
+    # Δ may be this wide at least: its step truncation may take a share of it (not Δ^Ψ: Ψ can be unbounded)
+    allowed = None if weight is not None else (accuracy if refine else ABS_DEFAULT)
     best: list[DeltaResult | None] = [None, None]
     built: tuple[Mechanism, Mechanism] = (a, b)  # the mechanisms of the last grids that built
     attempts = 0
     target = (math.inf, math.inf)
     while True:
         try:
-            cur = tuple(_at(m, h, f) for m, h, f in zip(ms, h0, c))
+            cur = tuple(_at(m, h, f, allowed) for m, h, f in zip(ms, h0, c))
             pa, pb = cur[0].pairs(), cur[1].pairs()
         except (ValueError, MemoryError):
             if attempts == 0 and any(f is not None and f != 1.0 for f in c):  # the probe grid is refused
@@ -187,16 +226,21 @@ def delta_accuracy(a: Mechanism, b: Mechanism, *, accuracy: float | None = None,
         built = cur
         attempts += 1
         eta = widening(*cur)
-        new = [widen(r, *cur) for r in delta_pairs(pa, pb)]
+        new = [widen(r, *cur) for r in (delta_pairs(pa, pb) if weight is None else _weighted(cur, weight, tol))]
         for i, r in enumerate(new):
             o = best[i]
-            best[i] = r if o is None else intersect(o, r, "Δ(A‖B)" if i == 0 else "Δ(B‖A)")
+            # an uncertified Ψ (a density callable) gives uncertified brackets: the newest stands alone
+            fresh = o is None or (weight is not None and not weight.certified)
+            best[i] = r if fresh else intersect(o, r, "Δ(A‖B)" if i == 0 else "Δ(B‖A)")
         ab, ba = best
         assert ab is not None and ba is not None
         floor = ETA_FLOOR * eta
         target = tuple(max(accuracy if refine else max(REL_DEFAULT * r.upper, ABS_DEFAULT), floor) for r in (ab, ba))
-        short = [r.width > t or (decide is not None and r.lower <= decide < r.upper and r.width > floor)
-                 for r, t in zip((ab, ba), target)]
+        if weight is None:
+            short = [r.width > t or (decide is not None and r.lower <= decide < r.upper and r.width > floor)
+                     for r, t in zip((ab, ba), target)]
+        else:  # Δ^Ψ: refine only a bracket whose width the grids set (the node widths at π*, weighted)
+            short = [r.width > t and _grid_bound(cur, weight, r, eta) for r, t in zip((ab, ba), target)]
         if not any(short) or attempts >= MAX_ATTEMPTS:
             break
         c_new = _next_factors(cur, c, c_min, [(r, t) for r, t, s in zip((ab, ba), target, short) if s])
@@ -206,6 +250,24 @@ def delta_accuracy(a: Mechanism, b: Mechanism, *, accuracy: float | None = None,
     assert best[0] is not None and best[1] is not None
     factors = tuple(None if h is None else _factor(m, h) for m, h in zip(built, h0))
     return DeltaAccuracy(best[0], best[1], (float(target[0]), float(target[1])), factors, attempts, built)
+
+
+def _weighted(cur: tuple[Mechanism, Mechanism], weight: FoldedWeight, tol: float) -> tuple[DeltaResult, ...]:
+    """(Δ^Ψ(A‖B), Δ^Ψ(B‖A)) of the mechanisms ``cur`` by one certified sweep over π (``delta.delta_divergences``'
+    weighted branch, before :func:`widen`)."""
+    _, outs = sweep(*cur, [MaxTarget(False, weight), MaxTarget(True, weight)], tol=tol)
+    return tuple(DeltaResult(o.value, o.lower, o.upper, o.pi, o.certified) for o in outs)
+
+
+def _grid_bound(cur: tuple[Mechanism, Mechanism], weight: FoldedWeight, r: DeltaResult, eta: float) -> bool:
+    """Whether the width of the Δ^Ψ bracket ``r`` is the grids' (so the h² law applies): Δ^Ψ > 0 attained at
+    some π* ∈ (0, 1) and the width within GRID_BOUND× the sweep's stopping width 2·Ψ̃(π*)·(w_A + w_B)(π*) + 2η."""
+    if not (r.lower > 0.0 and 0.0 < r.pi < 1.0):
+        return False
+    x = min(r.pi, 1.0 - r.pi)
+    psi = float(weight.density(np.asarray(x)))
+    node = sum(_width_at(m, r.pi) for m in cur)
+    return r.width <= GRID_BOUND * (2.0 * psi * node + 2.0 * eta)
 
 
 def intersect(old: DeltaResult, new: DeltaResult, what: str = "Δ") -> DeltaResult:

@@ -171,13 +171,15 @@ def compose_subsampled_gaussian(
     discretization: float | None = None,
     *,
     exact_gaussian: bool = True,
+    step_tail: float | None = None,
 ) -> CertifiedComposition:
     """Certified pessimistic/optimistic pairs of N steps of the Poisson-subsampled Gaussian.
 
     ``discretization`` is the privacy-loss grid spacing h (default: :func:`default_discretization`).
     With p = 1 and ``exact_gaussian`` the N steps are one Gaussian step with σ/√N (the composition of
     Gaussians is Gaussian: Dong, Roth & Su 2022, Cor. 2.1), discretised without FFT. The FFT runs on
-    :func:`fft_workers` threads.
+    :func:`fft_workers` threads. ``step_tail``: the mass one step may leave outside its grid (p < 1;
+    ``sgm_grid.check_grid``, default the far-tail one): a question that tolerates more asks for a shorter grid.
     """
     t0 = time.perf_counter()
     if math.sqrt(steps) / sigma <= NEGLIGIBLE_MU:
@@ -188,13 +190,14 @@ def compose_subsampled_gaussian(
             out.pessimistic, out.optimistic, out.numerical_error, out.discretization, steps, out.reports,
             time.perf_counter() - t0, out.side_errors,
         )
-    h, tail, sub = check_grid(sigma, p, steps, discretization)
+    h, tail, sub = check_grid(sigma, p, steps, discretization, step_tail)
     if p < 1.0:
         # the pessimistic side through its own cache, keyed by the grid spacing: a calibration that has just
         # certified ε at this (σ, p, N) and the default grid already composed it (same code path, same pair)
         token = _SHARE_PARTITION.set(True)
         try:
-            pess = pessimistic_side(sigma, p, steps, h)
+            pess = pessimistic_side(sigma, p, steps, h) if step_tail is None else \
+                pessimistic_side(sigma, p, steps, h, step_tail=step_tail)
             sides, reports = _sides_or_error(sigma, p, steps, h, sub, tail, (Rounding.OPTIMISTIC,))
         finally:
             _SHARE_PARTITION.reset(token)
@@ -455,13 +458,15 @@ class PessimisticSide:
 
 
 @functools.lru_cache(maxsize=16)
-def pessimistic_side(sigma: float, p: float, steps: int, discretization: float | None = None) -> PessimisticSide:
-    """:func:`pessimistic_pair` with its numerical error bound (only the pessimistic side is composed)."""
+def pessimistic_side(sigma: float, p: float, steps: int, discretization: float | None = None, *,
+                     step_tail: float | None = None) -> PessimisticSide:
+    """:func:`pessimistic_pair` with its numerical error bound (only the pessimistic side is composed).
+    ``step_tail``: the single step's tail mass (``sgm_grid.check_grid``; default: the far-tail one)."""
     if math.sqrt(steps) / sigma <= NEGLIGIBLE_MU:
         return PessimisticSide(negligible_composition(sigma, p, steps).pessimistic, 0.0)
     if p >= 1.0 and steps > 1:
         return pessimistic_side(sigma / math.sqrt(steps), 1.0, 1, discretization)
-    h, tail, sub = check_grid(sigma, p, steps, discretization)
+    h, tail, sub = check_grid(sigma, p, steps, discretization, step_tail)
     # the far-tail passes (step 6″) are built only when a question needs them (sgm_certified.side_for_epsilon,
     # side_for_profile): they cost as much as the rest of the composition and serve δ within reach of η(ε) only
     sides, reports, fars, bounds = _sides_or_error(sigma, p, steps, h, sub, tail, (Rounding.PESSIMISTIC,), lazy=True)

@@ -119,14 +119,26 @@ def _too_coarse_message(sigma: float, p: float, steps: int, s: float) -> str:
             "sampling_rate=1 (a closed form at any number of steps)")
 
 
-def check_grid(sigma: float, p: float, steps: int, discretization: float | None) -> tuple[float, float, int]:
-    """(h, tail, sub) for a composition; raises DiscretizationTooFine for a grid that cannot be built."""
+def step_tail(steps: int) -> float:
+    """The single step's default tail: mass P(ℓ < g_lo), Q(ℓ > g_hi) left outside its grid, min(1e-18, 1e-16/N)
+    (sized for δ(ε) down to the far tail; the tails are kept as cells, moved to ±∞ where rounding needs it,
+    and charged: tradeoff/grid.py)."""
+    return min(1e-18, 1e-16 / steps)
+
+
+def check_grid(sigma: float, p: float, steps: int, discretization: float | None,
+               tail: float | None = None) -> tuple[float, float, int]:
+    """(h, tail, sub) for a composition; raises DiscretizationTooFine for a grid that cannot be built.
+    ``tail``: the single step's tail mass (default :func:`step_tail`; a question that tolerates more, such as
+    a Δ of a given width, may pass a larger one: the tail cells are charged the same way)."""
     h = default_discretization(sigma, p, steps) if discretization is None else float(discretization)
     if discretization is None and p < 1.0:
         s = loss_std(1.0 / sigma, p)
         if h > MAX_COARSENING * KAPPA_H * s:
             raise DiscretizationTooFine(_too_coarse_message(sigma, p, steps, s))
-    tail = min(1e-18, 1e-16 / steps)
+    if tail is not None and not (0.0 < tail <= 1e-3):  # NaN fails too
+        raise ValueError(f"tail must be in (0, 1e-3] (mass left outside one step's grid), got {tail!r}")
+    tail = step_tail(steps) if tail is None else float(tail)
     k_lo, k_hi = grid_range(1.0 / sigma, p, h, tail)
     if k_hi - k_lo > 4 * MAX_STEP_POINTS:
         raise DiscretizationTooFine(

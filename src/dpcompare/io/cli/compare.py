@@ -115,7 +115,7 @@ def compare_cmd(
     ] = None,
     accuracy: Annotated[
         Optional[float],
-        typer.Option("--accuracy", metavar="W", help="Certified width wanted for each Δ of numeric (composed) mechanisms, 0 < W < 1 (default: max(1e-3·Δ, 1e-6)); the grid is refined to reach it."),
+        typer.Option("--accuracy", metavar="W", help="Certified width wanted for each Δ (with --hyperprior: each Δ^Ψ) of numeric (composed) mechanisms, 0 < W < 1 (default: max(1e-3·Δ, 1e-6); with --hyperprior the default grids); the grid is refined to reach it."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout and nothing else.")] = False,
 ) -> None:
@@ -132,8 +132,6 @@ def compare_cmd(
     if accuracy is not None:
         if not 0.0 < accuracy < 1.0:  # NaN fails too
             raise ValueError(f"--accuracy must be in (0, 1) (an absolute width of Δ's bracket), got {accuracy:g}")
-        if h is not None:
-            raise ValueError("--accuracy applies to the unweighted Δ only; it cannot be combined with --hyperprior")
         kwargs["accuracy"] = accuracy
     result = compare(ma, mb, **kwargs)
     if as_json:
