@@ -243,9 +243,13 @@ def gdp_fit(m: "Mechanism", *, tol: float = 1e-10) -> GdpFit:
         x, r_mx, terms = local[k]
         return float(max(vals[k], np.max(sign * (r_mx - r_g(mu, x, terms)))))
 
+    seen: dict[float, float] = {}  # g at the points the solver evaluated (its two ends are compared below)
+
     def g(mu: float) -> float:  # 2.
-        d = r_m - r_g(mu, pi, grid_terms)
-        return refined_max(mu, d, 1.0) - refined_max(mu, -d, -1.0)
+        if mu not in seen:
+            d = r_m - r_g(mu, pi, grid_terms)
+            seen[mu] = refined_max(mu, d, 1.0) - refined_max(mu, -d, -1.0)
+        return seen[mu]
 
     # start the search at the μ whose G_μ has M's minimax Bayes error: R_{G_μ}(½) = Φ(−μ/2) ([BCP] Lemma 4:
     # the fixed point), so μ₀ = −2Φ⁻¹(R_M(½)) — near μ̂ for a curve close to Gaussian (DP-SGD: 36 → 21
