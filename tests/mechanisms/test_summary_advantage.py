@@ -45,3 +45,14 @@ def test_closed_form_and_other_mechanisms_keep_advantage():
 def test_describe_reports_summary_advantage():
     m = dc.SubsampledGaussian(1.0, 0.01, 100)
     assert m.describe()["advantage"] == m.summary_advantage()
+
+
+def test_describe_and_fit_do_not_compose_the_finer_grid():
+    # the summary reads δ(0) off the composition: neither describe nor the μ̂ fit asks for ``advantage`` (which composes
+    # the default δ(ε)'s finer grid); the values stay certified (checked above)
+    from dpcompare.gaussian.fit import gdp_fit
+
+    m = dc.SubsampledGaussian(1.0, 0.01, 100)
+    m.describe()
+    gdp_fit(m)
+    assert "advantage" not in m.__dict__
