@@ -56,3 +56,11 @@ def test_describe_and_fit_do_not_compose_the_finer_grid():
     m.describe()
     gdp_fit(m)
     assert "advantage" not in m.__dict__
+
+
+def test_summary_advantage_does_not_depend_on_what_was_asked_before():
+    a = dc.SubsampledGaussian(1.0, 0.01, 100)
+    b = dc.SubsampledGaussian(1.0, 0.01, 100)
+    b.advantage  # noqa: B018 — the finer grid's δ(0), cached on b
+    assert a.summary_advantage() == b.summary_advantage()
+    assert a.describe()["advantage"] == b.describe()["advantage"]

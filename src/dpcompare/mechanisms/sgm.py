@@ -146,13 +146,14 @@ class SubsampledGaussian(PairMechanism):
         pessimistic side is ε(δ)'s) rather than the finer grid the default δ(ε) composes for ``advantage``:
         the same certified upper end as ``SubsampledGaussian(σ, p, N, discretization=h₀).delta(0)``, h₀ the
         default grid (profile bracket, the Gaussian bound, P(ever sampled), the tail bound where η is within
-        reach). At (1, 0.01, 1000): 0.16101901 against the finer grid's 0.16101771 (truth ≥ 0.16101757).
+        reach). At (1, 0.01, 1000): 0.16101901 against the finer grid's 0.16101771 (truth ≥ 0.16101757). The
+        same whether or not ``advantage`` was asked before (the summary does not depend on the object's history).
 
         >>> m = SubsampledGaussian(1.0, 0.01, 100)
         >>> bool(m.summary_advantage() >= float(m.delta_bounds(0.0)[0]))
         True
         """
-        if "advantage" in self.__dict__ or not self.grid_from_question:
+        if not self.grid_from_question:  # a given grid (or p = 1): ``advantage`` reads the composition already
             return self.advantage
         lo, hi = self._delta_bounds_raw(np.asarray(0.0), from_composition=True)
         return float(np.clip(self._delta_bounds_finish(0.0, lo, hi)[1], 0.0, 1.0))
