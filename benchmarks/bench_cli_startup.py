@@ -25,7 +25,7 @@ With ``--importtime`` it also prints the largest cumulative import costs of this
 (``python -X importtime``), which names what start-up still pays for.
 
 Usage:
-    python benchmarks/bench_cli_startup.py                      # baseline /work/main, 10 runs each
+    python benchmarks/bench_cli_startup.py                      # baseline /work/main, 11 runs each
     python benchmarks/bench_cli_startup.py --baseline PATH --runs 5 --importtime
     python benchmarks/bench_cli_startup.py --floors --runs 5
     python benchmarks/bench_cli_startup.py --json
@@ -74,6 +74,14 @@ except ImportError:  # pragma: no cover
 
 #: CPU seconds (user + system) of the last child run by _run or _run_code: steadier than wall time under load
 _LAST_CPU = [0.0]
+
+
+def _quartiles(xs: list[float]) -> tuple[float, float]:
+    """(lower, upper) quartile of ``xs`` (inclusive method); (x, x) for a single value."""
+    if len(xs) < 2:
+        return xs[0], xs[0]
+    q = statistics.quantiles(xs, n=4, method="inclusive")
+    return q[0], q[2]
 
 
 def _children_cpu() -> float:
@@ -125,7 +133,7 @@ def importtime(src: Path, args: list[str], top: int = 12) -> list[tuple[float, s
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--baseline", default="/work/main", help="baseline tree (its src/ goes on PYTHONPATH)")
-    ap.add_argument("--runs", type=int, default=10, help="runs per command and tree (median reported)")
+    ap.add_argument("--runs", type=int, default=11, help="runs per command and tree (median reported)")
     ap.add_argument("--importtime", action="store_true", help="also list this tree's largest import costs")
     ap.add_argument("--floors", action="store_true", help="also time processes that only import the unavoidable")
     ap.add_argument("--json", action="store_true", help="one JSON object on stdout")
@@ -159,13 +167,18 @@ def main(argv: list[str] | None = None) -> int:
             cpu["floor"].append(_LAST_CPU[0])
         med = {k: statistics.median(v) for k, v in times.items()}
         mcpu = {k: statistics.median(v) for k, v in cpu.items()}
+        # spread: the quartiles of the per-round ratios (each process ÷ the floor timed in the same round)
+        q = {k: _quartiles([x / f for x, f in zip(cpu[k], cpu["floor"])]) for k in trees}
         results[label] = {"baseline_s": med["baseline"], "this_tree_s": med["this tree"], "floor_s": med["floor"],
                           "speedup": med["baseline"] / med["this tree"],
                           "baseline_over_floor": med["baseline"] / med["floor"],
                           "this_tree_over_floor": med["this tree"] / med["floor"],
                           "cpu_baseline_s": mcpu["baseline"], "cpu_this_tree_s": mcpu["this tree"],
                           "cpu_floor_s": mcpu["floor"], "cpu_this_tree_over_floor": mcpu["this tree"] / mcpu["floor"],
-                          "cpu_baseline_over_floor": mcpu["baseline"] / mcpu["floor"], "runs": args.runs}
+                          "cpu_baseline_over_floor": mcpu["baseline"] / mcpu["floor"], "runs": args.runs,
+                          "cpu_this_tree_over_floor_quartiles": list(q["this tree"]),
+                          "cpu_baseline_over_floor_quartiles": list(q["baseline"]),
+                          "cpu_floor_range_s": [min(cpu["floor"]), max(cpu["floor"])]}
     load = max(load, os.getloadavg()[0])
     floors = {}
     if args.floors:
@@ -185,11 +198,14 @@ def main(argv: list[str] | None = None) -> int:
     for label, r in results.items():
         print(f"{label:26} {r['baseline_s']:12.3f} {r['this_tree_s']:13.3f} {r['floor_s']:9.3f} {r['speedup']:7.2f}× "
               f"{r['baseline_over_floor']:9.2f}× {r['this_tree_over_floor']:9.2f}×")
-    print("\nCPU (user + system of each process, median; steadier than wall time on a loaded machine)")
-    print(f"{'command':26} {'baseline [s]':>12} {'this tree [s]':>13} {'floor [s]':>9} {'base/floor':>10} {'this/floor':>10}")
+    print("\nCPU (user + system of each process, median; steadier than wall time on a loaded machine); the ratio of the"
+          "\nmedians, and in brackets the quartiles of the per-round ratios (each process ÷ the floor of its round)")
+    print(f"{'command':26} {'baseline [s]':>12} {'this tree [s]':>13} {'floor [s]':>9} {'base/floor':>10} "
+          f"{'this/floor':>10} {'this/floor quartiles':>21}")
     for label, r in results.items():
+        lo, hi = r["cpu_this_tree_over_floor_quartiles"]
         print(f"{label:26} {r['cpu_baseline_s']:12.3f} {r['cpu_this_tree_s']:13.3f} {r['cpu_floor_s']:9.3f} "
-              f"{r['cpu_baseline_over_floor']:9.2f}× {r['cpu_this_tree_over_floor']:9.2f}×")
+              f"{r['cpu_baseline_over_floor']:9.2f}× {r['cpu_this_tree_over_floor']:9.2f}× {f'[{lo:.2f}, {hi:.2f}]×':>21}")
     if floors:
         print("\nfloor: processes importing only what `compare` needs anyway (median, same run)")
         for label, t in floors.items():

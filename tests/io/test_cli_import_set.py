@@ -70,12 +70,20 @@ def test_compare_gaussian_laplace_imports_only_what_it_uses() -> None:
     assert sorted(mods & UNUSED_BY_GAUSSIAN_LAPLACE) == []
     if _vendored_click():
         assert "click" not in mods
+    # one JSON object: no table, no console (rich is imported where human output is printed)
+    assert not {m for m in mods if m == "rich" or m.startswith("rich.")}
+
+
+def test_compare_human_output_loads_rich_and_json_does_not() -> None:
+    human = _modules_after(["compare", "gaussian(mu=1)", "laplace(b=1)"])
+    assert {"rich.console", "rich.table"} <= human
 
 
 def test_describe_sgm_imports_only_what_it_uses() -> None:
     mods = _modules_after(["describe", "sgm(sigma=1, p=0.01, steps=100)", "--json"])
     assert _cli_modules(mods) == {"describe"}
     assert not {m for m in mods if m.startswith(HEAVY)}
+    assert not {m for m in mods if m == "rich" or m.startswith("rich.")}
 
 
 def test_version_imports_no_command_and_no_numerics() -> None:

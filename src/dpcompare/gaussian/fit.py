@@ -59,7 +59,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..comparison.delta import DeltaResult
     from ..mechanisms import Mechanism
 
-__all__ = ["GdpFit", "MU_MAX", "STRICT_NOTE_RATIO", "gdp_fit"]
+__all__ = ["GdpFit", "MU_MAX", "STRICT_NOTE_RATIO", "gaussian_bayes_error_estimate", "gdp_fit"]
 
 #: the largest μ searched: G_40 has minimax Bayes error Φ(−20) ≈ 2.8e-89, blatant non-privacy in practice
 MU_MAX = 40.0
@@ -161,14 +161,40 @@ def _prior_grid(m: "Mechanism") -> np.ndarray:
     return pi[np.isfinite(pi) & (pi > 0) & (pi < 1)]
 
 
-def _refined_max(diff, pi: np.ndarray, vals: np.ndarray) -> float:
-    """max of ``diff`` (a function of π) given its values on ``pi``: the grid max, refined on a dense
-    local grid between the neighbours of the argmax (an interior maximum of a smooth difference is
-    then located to ~(h/200)²)."""
-    k = int(np.argmax(vals))
-    lo, hi = pi[max(k - 1, 0)], pi[min(k + 1, pi.size - 1)]
-    local = np.linspace(lo, hi, _LOCAL_POINTS)
-    return float(max(vals[k], np.max(diff(local))))
+def _gaussian_r_terms(pi: np.ndarray) -> tuple[np.ndarray, ...]:
+    """(π, 1 − π, λ = log(π/(1 − π))) of a prior grid: the parts of R_{G_μ}(π) that do not depend on μ."""
+    pi = np.asarray(pi, dtype=float)
+    with np.errstate(divide="ignore"):
+        return pi, 1.0 - pi, np.log(pi) - np.log1p(-pi)
+
+
+def gaussian_bayes_error_estimate(mu: float, pi: Any, terms: tuple[np.ndarray, ...] | None = None) -> np.ndarray:
+    """R_{G_μ}(π) = π·Φ(−λ/μ − μ/2) + (1 − π)·Φ(λ/μ − μ/2), λ = log(π/(1 − π)), to rounding (not directed).
+
+    The Bayes error of N(0, 1) against N(μ, 1) at prior π ([BCP] eq 2 with the likelihood-ratio test at
+    threshold λ: its FPR Φ(−λ/μ − μ/2), its FNR Φ(λ/μ − μ/2); Dong, Roth & Su 2022, G_μ). Only the fit's
+    search uses it (μ̂ is a description, located to ``_RTOL``); the Δ reported at μ̂ are the certified ones
+    (``delta_divergences``, the Gaussian's outward-rounded R). ``terms`` are ``_gaussian_r_terms(pi)`` when
+    the same priors are evaluated at many μ.
+
+    >>> import dpcompare as dc
+    >>> x = np.array([1e-9, 0.2, 0.5, 0.9])
+    >>> lo, hi = dc.Gaussian(mu=0.7).bayes_error_bounds(x)
+    >>> r = gaussian_bayes_error_estimate(0.7, x)
+    >>> bool(np.all(np.abs(r - lo) <= 1e-15 + 1e-13 * r))
+    True
+    """
+    from scipy.special import ndtr
+
+    p, q, lam = _gaussian_r_terms(pi) if terms is None else terms
+    ratio = lam / mu
+    return p * ndtr(-ratio - 0.5 * mu) + q * ndtr(ratio - 0.5 * mu)
+
+
+def _local_grid(pi: np.ndarray, k: int) -> np.ndarray:
+    """The dense local grid between the neighbours of grid index ``k`` (where a maximum is refined: an interior
+    maximum of a smooth difference is then located to ~(h/200)²)."""
+    return np.linspace(pi[max(k - 1, 0)], pi[min(k + 1, pi.size - 1)], _LOCAL_POINTS)
 
 
 def gdp_fit(m: "Mechanism", *, tol: float = 1e-10) -> GdpFit:
@@ -193,22 +219,37 @@ def gdp_fit(m: "Mechanism", *, tol: float = 1e-10) -> GdpFit:
         raise TypeError(f"m must be a dpcompare Mechanism, got {type(m).__name__}")
     strict = m.gdp_mu
     strict = None if strict is None or not math.isfinite(float(strict)) else float(strict)
-    if float(m.advantage) <= 0.0:  # perfectly private: G_0
+    if float(m.summary_advantage()) <= 0.0:  # perfectly private: G_0 (δ(0) as the summary reads it, certified)
         slack, excess = delta_divergences(m, _gaussian(0.0), tol=tol)
         return GdpFit(0.0, excess, slack, strict)
     hi = MU_MAX if strict is None else min(MU_MAX, max(strict, 1e-12))
 
     pi = _prior_grid(m)  # 1.
     r_m = np.asarray(m.bayes_error(pi), dtype=float)
+    grid_terms = _gaussian_r_terms(pi)  # μ-free parts of R_{G_μ} on the grid, once for every evaluation
 
-    def r_g(mu: float, x: np.ndarray) -> np.ndarray:
-        return np.minimum(x, 1 - x) if mu <= 0 else np.asarray(_gaussian(mu).bayes_error(x), dtype=float)
+    def r_g(mu: float, x: np.ndarray, terms: tuple[np.ndarray, ...] | None = None) -> np.ndarray:
+        return np.minimum(x, 1 - x) if mu <= 0 else gaussian_bayes_error_estimate(mu, x, terms)
+
+    local: dict[int, tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...]]] = {}
+
+    def refined_max(mu: float, vals: np.ndarray, sign: float) -> float:
+        """max of sign·(R_M − R_{G_μ}) given its values on the grid: the grid max, refined on the local grid
+        around the argmax (R_M there computed once per argmax: near μ̂ every evaluation has the same)."""
+        k = int(np.argmax(vals))
+        if k not in local:
+            x = _local_grid(pi, k)
+            local[k] = (x, np.asarray(m.bayes_error(x), dtype=float), _gaussian_r_terms(x))
+        x, r_mx, terms = local[k]
+        return float(max(vals[k], np.max(sign * (r_mx - r_g(mu, x, terms)))))
+
+    seen: dict[float, float] = {}  # g at the points the solver evaluated (its two ends are compared below)
 
     def g(mu: float) -> float:  # 2.
-        rg = r_g(mu, pi)
-        up = _refined_max(lambda x: np.asarray(m.bayes_error(x), dtype=float) - r_g(mu, x), pi, r_m - rg)
-        down = _refined_max(lambda x: r_g(mu, x) - np.asarray(m.bayes_error(x), dtype=float), pi, rg - r_m)
-        return up - down
+        if mu not in seen:
+            d = r_m - r_g(mu, pi, grid_terms)
+            seen[mu] = refined_max(mu, d, 1.0) - refined_max(mu, -d, -1.0)
+        return seen[mu]
 
     # start the search at the μ whose G_μ has M's minimax Bayes error: R_{G_μ}(½) = Φ(−μ/2) ([BCP] Lemma 4:
     # the fixed point), so μ₀ = −2Φ⁻¹(R_M(½)) — near μ̂ for a curve close to Gaussian (DP-SGD: 36 → 21

@@ -26,10 +26,12 @@ import math
 import os
 import sys
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
+
+if TYPE_CHECKING:  # rich is imported where a table or text is printed: a --json run never loads it
+    from rich.console import Console
 
 EXIT_USER_ERROR = 2
 EXIT_INTERNAL_ERROR = 1
@@ -68,9 +70,12 @@ def _root(
 # One formatter for every command: io/render.py (emit_json, num, jsonable); command modules import it from there.
 
 
-def _console() -> Console:
+def _console() -> "Console":
     # created per call so it writes to the current sys.stdout (tests capture it); emoji=False: a spec or path
-    # is printed as written (":name:" never becomes an emoji), and rich does not load its emoji table
+    # is printed as written (":name:" never becomes an emoji), and rich does not load its emoji table.
+    # rich is imported here, on the first human output: a --json run (one JSON object) does not load it
+    from rich.console import Console
+
     return Console(file=sys.stdout, highlight=False, emoji=False)
 
 

@@ -6,8 +6,6 @@ import math
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 
 from ...comparison.comparison import MAX_TOLERANCE
 from ..render import emit_json, num
@@ -15,6 +13,8 @@ from ..spec import parse, parse_hyperprior
 from .app import _print_parts, app
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from ...comparison import Comparison, DeltaResult
 
 # ---------------------------------------------------------------------------------------------- compare
@@ -25,7 +25,7 @@ _DIRECTION_MEANING = (
 )
 
 
-def _delta_row(t: Table, label: str, r: "DeltaResult") -> None:
+def _delta_row(t: "Table", label: str, r: "DeltaResult") -> None:
     """One Δ: its value (≈ 0 when it is below the numerical error: the bracket holds 0 and ends at ≤ 1e-9),
     its certified bracket, and the prior where it is attained (none for a Δ of 0)."""
     if r.value == 0 or r.negligible:
@@ -43,7 +43,9 @@ def _zero_note(results: "list[DeltaResult]") -> list[str]:
     return []
 
 
-def _delta_table(title: str) -> Table:
+def _delta_table(title: str) -> "Table":
+    from rich.table import Table
+
     t = Table(title=title, title_justify="left")
     t.add_column("", no_wrap=True)
     t.add_column("Δ", justify="right", no_wrap=True)
@@ -53,7 +55,10 @@ def _delta_table(title: str) -> Table:
 
 
 def _compare_tables(c: "Comparison") -> list[Any]:
-    """Render a Comparison (the object itself: no dict round trip)."""
+    """Render a Comparison (the object itself: no dict round trip). rich is imported here, for human output only."""
+    from rich.markup import escape
+    from rich.table import Table
+
     out: list[Any] = [f"[bold]A[/] = {escape(c.a.spec)}\n[bold]B[/] = {escape(c.b.spec)}"]
     t = _delta_table("Δ-divergence (Bayes-error regret)")
     _delta_row(t, _DIRECTION_MEANING[0][0], c.delta_ab)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 
+if TYPE_CHECKING:
+    from rich.table import Table
 
 from ..spec import parse
 from ..render import emit_json, num
@@ -29,7 +29,10 @@ _DESCRIBE_ROWS = (
 _DESCRIBE_HIDDEN = {"mechanism", "delta", "exact", "mu_fit_sentence", "gdp_mu_reason", "mu_fit_excess", "mu_fit_slack"}
 
 
-def _describe_table(d: dict[str, Any]) -> Table:
+def _describe_table(d: dict[str, Any]) -> "Table":
+    from rich.markup import escape
+    from rich.table import Table
+
     exact = d.get("exact")
     note = "exact" if exact else "numeric: the pessimistic side of a certified bracket"
     t = Table(title=f"{escape(str(d.get('mechanism', '')))}  ({note})", title_justify="left")
@@ -69,6 +72,8 @@ def describe_cmd(
     if as_json:
         emit_json(result)
         return
+    from rich.markup import escape
+
     con = _console()
     con.print(_describe_table(result))
     con.print(escape(result["mu_fit_sentence"]))
