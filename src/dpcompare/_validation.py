@@ -29,9 +29,8 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass
 from numbers import Integral, Real
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -106,8 +105,7 @@ def check_integer(name: str, value: object, *, minimum: int = 1) -> int:
 
 
 # ---------------------------------------------------------------------- declared parameter domains
-@dataclass(frozen=True)
-class Interval:
+class Interval(NamedTuple):  # NamedTuple: 0.15 ms to define, a frozen dataclass 1 ms (CLI start-up)
     """A real interval with open or closed ends; ±inf ends are always open (values must be finite)."""
 
     low: float = -math.inf
@@ -151,8 +149,7 @@ class Interval:
         return self.check(name, value)
 
 
-@dataclass(frozen=True)
-class Param:
+class Param(NamedTuple):  # (NamedTuple: see Interval)
     """One declared parameter: its name, its interval, and whether it is an integer.
 
     The one declaration of a parameter's domain. The constructor checks it (:func:`check_params`,

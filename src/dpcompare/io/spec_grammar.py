@@ -20,15 +20,13 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__: list[str] = []  # internal to dpcompare.io (the parser behind Registry.parse)
 
 
 # ---------------------------------------------------------------------------------------------- parser
-@dataclass(frozen=True)
-class Number:
+class Number(NamedTuple):  # NamedTuple: 0.15 ms to define, a frozen dataclass 1 ms (CLI start-up)
     text: str
     value: float
     integral_text: bool  # written as an integer literal (exact even beyond 2**53)
@@ -43,10 +41,9 @@ class Number:
         return self.value  # a float: check_integer accepts it if finite and integral
 
 
-@dataclass(frozen=True)
-class Call:
+class Call(NamedTuple):
     name: str
-    args: tuple[tuple[str | None, Number], ...] = field(default=())
+    args: tuple[tuple[str | None, Number], ...] = ()
 
 
 _WS = re.compile(r"\s*")
