@@ -25,7 +25,7 @@ from .certified import UpperBracketed
 from .delta import DEFAULT_TOL, DeltaResult, check_mechanisms, delta_divergence, delta_pairs, widen
 from .delta_accuracy import check_accuracy, delta_accuracy
 from .hyperprior import HyperPrior, as_hyperprior
-from .prior_sweep import FoldedWeight, MaxTarget, RegretTarget, crossings as sweep_crossings, sweep
+from .prior_sweep import FoldedWeight, MaxTarget, RegretTarget, crossing_seeds, crossings as sweep_crossings, sweep
 
 #: bracket width of the weighted Δ^Ψ inside ``compare``
 WEIGHTED_TOL = 1e-10
@@ -304,7 +304,11 @@ def compare(
         # weighted figures to 1e-10 (they are reported to 3–4 digits; 1e-12 costs a 50 000-point grid)
         targets += [MaxTarget(False, w, WEIGHTED_TOL), MaxTarget(True, w, WEIGHTED_TOL), RegretTarget(False, w),
                     RegretTarget(True, w)]
-    grid, outs = sweep(a, b, targets, tol=DEFAULT_TOL)
+    # the crossings' roots located from the mechanisms' plain estimates and seeded into the first grid: their
+    # certified brackets then come with the sweep's one evaluation instead of refinement rounds of their own
+    # (not with a hyper-prior: its regrets refine the grid over many rounds, which the seeds would only move)
+    seeds = crossing_seeds(a, b) if crossings and h is None else None
+    grid, outs = sweep(a, b, targets, tol=DEFAULT_TOL, extra=seeds)
 
     def as_delta(o) -> DeltaResult:
         return widen(DeltaResult(o.value, o.lower, o.upper, o.pi, o.certified), a, b)

@@ -29,6 +29,10 @@ from ..tradeoff import Bracket, Sense
 from .base import _ROUNDING_ABS, Mechanism, _ordered, epsilon_by_search, interval_bracket
 
 
+#: 1/√2 (Φ(z) = ½·erfc(−z/√2))
+_SQRT_HALF = math.sqrt(0.5)
+
+
 def _twice(x: np.ndarray) -> np.ndarray:
     """[x, x] for a 1-d x (``np.tile(x, 2)`` without its Python overhead)."""
     return np.concatenate((x, x))
@@ -312,6 +316,36 @@ class Gaussian(PrivacyLossMechanism):
             hi = np.minimum(hi, cap)
         return lo.reshape(shape), hi.reshape(shape)
 
+    # -- uncertified estimates: they only place points (the prior sweep's crossing seeds), never a reported number
+    def _bayes_error_estimate(self, pi: np.ndarray) -> np.ndarray:
+        """R(π) = π·Φ(z_a) + (1 − π)·Φ(z_b), z_a = −λ/μ − μ/2, z_b = λ/μ − μ/2, λ = log(π/(1 − π)) ([BCP] eq 2
+        with the NP test), plainly in floating point (no error bound: a location, never a reported value).
+
+        >>> round(float(Gaussian(mu=1.0)._bayes_error_estimate(np.array(0.5))), 6)  # Φ(−½)
+        0.308538
+        """
+        pi = np.asarray(pi, dtype=float)
+        mu = self.mu
+        with np.errstate(all="ignore"):
+            r = (np.log(pi) - np.log1p(-pi)) / mu
+            return pi * ndtr(-r - 0.5 * mu) + (1.0 - pi) * ndtr(r - 0.5 * mu)
+
+    def _bayes_error_and_slope(self, pi: float) -> tuple[float, float]:
+        """(R(π), R′(π)) for a float π ∈ (0, 1) with ``math`` only (a location for a root search, no error bound).
+
+        R′(π) = Φ(z_a) − Φ(z_b) = P(L > λ) − Q(L ≤ λ): R is the minimum over tests of π·α + (1 − π)·β, so its
+        derivative is the optimal test's α − β (envelope theorem; R is concave, [BCP] §2).
+
+        >>> r, s = Gaussian(mu=1.0)._bayes_error_and_slope(0.5)
+        >>> round(r, 6), s
+        (0.308538, 0.0)
+        """
+        mu = self.mu
+        ratio = (math.log(pi) - math.log1p(-pi)) / mu
+        pa = 0.5 * math.erfc((ratio + 0.5 * mu) * _SQRT_HALF)  # Φ(z_a) = ½erfc(−z_a/√2)
+        pb = 0.5 * math.erfc((0.5 * mu - ratio) * _SQRT_HALF)
+        return pi * pa + (1.0 - pi) * pb, pa - pb
+
     @property
     def auc(self) -> float:  # type: ignore[override]
         """AUC = Φ(μ/√2) ([SI] eq 4.9), rounded up (a larger AUC is less private): z = μ/√2 carries 2u·z
@@ -506,6 +540,34 @@ class Laplace(PrivacyLossMechanism):
             lo = np.minimum(np.minimum(pi, om), lohi[0])
             hi = np.minimum(np.minimum(pi, q), lohi[1])
         return lo.reshape(shape), np.maximum(hi, lo).reshape(shape)
+
+    def _bayes_error_estimate(self, pi: np.ndarray) -> np.ndarray:
+        """R(π) = min(π, 1 − π, e^{−m/2}·√(π(1 − π))) plainly in floating point (see ``_bayes_error_directed``; no
+        error bound: a location for the prior sweep's crossing seeds, never a reported value).
+
+        >>> round(float(Laplace(b=1.0)._bayes_error_estimate(np.array(0.5))), 6)  # e^{−½}/2
+        0.303265
+        """
+        pi = np.asarray(pi, dtype=float)
+        q = 1.0 - pi
+        with np.errstate(all="ignore"):
+            return np.minimum(np.minimum(pi, q), math.exp(-0.5 * self.m) * np.sqrt(pi * q))
+
+    def _bayes_error_and_slope(self, pi: float) -> tuple[float, float]:
+        """(R(π), R′(π)) for a float π ∈ (0, 1) with ``math`` only: the smallest of the three pieces of R and its
+        derivative (1, −1, or e^{−m/2}·(1 − 2π)/(2√(π(1 − π)))); a location for a root search, no error bound.
+
+        >>> Laplace(b=1.0)._bayes_error_and_slope(0.01)  # below the kink 1/(1 + e): R = π
+        (0.01, 1.0)
+        """
+        q = 1.0 - pi
+        root = math.sqrt(pi * q)
+        mid = math.exp(-0.5 * self.m) * root
+        if pi <= q and pi <= mid:
+            return pi, 1.0
+        if q <= mid:
+            return q, -1.0
+        return mid, math.exp(-0.5 * self.m) * (q - pi) / (2.0 * root)
 
     @staticmethod
     def _r_rel(r: float) -> np.ndarray:
