@@ -67,6 +67,10 @@ def _base_grid() -> np.ndarray:
 
 
 _BASE_GRID = _base_grid()
+#: where ``crossing_seeds`` looks for sign changes: the uniform and logit-spaced points of the base grid (without
+#: its cluster below ½, 40 points within 1e-13…1/8 of ½ that a root estimate does not need)
+_SCAN_GRID = np.unique(np.concatenate([np.linspace(0.0, 0.5, 33), expit(np.linspace(-60.0, 0.0, 49))]))
+_SCAN_GRID.flags.writeable = False
 
 
 def initial_grid(a: Mechanism, b: Mechanism, weighted: bool) -> np.ndarray:
@@ -546,8 +550,9 @@ def crossing_seeds(a: Mechanism, b: Mechanism, *, xtol: float = 1e-13) -> np.nda
 
     Where both mechanisms offer plain (uncertified) estimates of R (``_bayes_error_estimate``, vectorised) and
     of R and R′ at a float (``_bayes_error_and_slope``, ``math`` only), the sign changes of the estimated
-    R_A − R_B on the base grid are located by Newton's method to the last few ulp, and each root estimate p
-    contributes p and a comb p ± k·xtol/8 (k = 1 … 12). Added to the first grid, they are evaluated with the
+    R_A − R_B on the base grid's uniform and logit-spaced points are located by Newton's method to the last few
+    ulp, and each root estimate p contributes p and a comb p ± k·xtol/8 (k = 1 … 12). Added to the first grid,
+    they are evaluated with the
     certified brackets of every other point, so the crossing's bracket (two neighbouring points of opposite
     certified sign) is narrower than ``xtol`` without a refinement round. Nothing here is trusted: a seed
     that does not close its bracket leaves ``crossings`` its ordinary rounds, and a root the estimates miss is
@@ -563,7 +568,7 @@ def crossing_seeds(a: Mechanism, b: Mechanism, *, xtol: float = 1e-13) -> np.nda
     fa, fb = getattr(a, "_bayes_error_and_slope", None), getattr(b, "_bayes_error_and_slope", None)
     if est_a is None or est_b is None or fa is None or fb is None:
         return np.empty(0)
-    x = _BASE_GRID
+    x = _SCAN_GRID
     d = est_a(x) - est_b(x)
     s = np.sign(d)
     change = np.flatnonzero(s[:-1] * s[1:] < 0.0)
