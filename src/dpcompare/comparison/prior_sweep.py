@@ -73,8 +73,9 @@ _SCAN_GRID = np.unique(np.concatenate([np.linspace(0.0, 0.5, 33), expit(np.linsp
 _SCAN_GRID.flags.writeable = False
 
 
-def initial_grid(a: Mechanism, b: Mechanism, weighted: bool) -> np.ndarray:
-    """Uniform ∪ logit-spaced points on [0, ½], the folded kinks of both mechanisms (and π_min).
+def initial_grid(a: Mechanism, b: Mechanism, weighted: bool, extra: np.ndarray | None = None) -> np.ndarray:
+    """Uniform ∪ logit-spaced points on [0, ½], the folded kinks of both mechanisms (and π_min, and the points
+    ``extra`` of (0, ½), e.g. ``crossing_seeds``: one sort for all).
 
     A maximum of R_A − R_B sits at a kink of R or at the fold ½ more often than not; there the interval
     bound is only first order, and the refinement would add geometric clusters (``_cluster``) one round
@@ -95,6 +96,8 @@ def initial_grid(a: Mechanism, b: Mechanism, weighted: bool) -> np.ndarray:
         parts.append(near[(near > 0) & (near < 0.5)])
     if weighted:
         parts.append(np.array([PI_MIN]))
+    if extra is not None and extra.size:
+        parts.append(extra)
     return _sorted_unique(np.concatenate(parts))
 
 
@@ -127,8 +130,9 @@ class Grid:
 
     @cached_property
     def _both_interval_uppers(self) -> np.ndarray:
-        return interval_upper(self.x, np.stack((self.alo, self.blo)), np.stack((self.ahi, self.bhi)),
-                              np.stack((self.blo, self.alo)), self.geometry)
+        lo, hi = np.empty((2, self.x.size)), np.empty((2, self.x.size))  # rows [A; B] (np.stack's copies, without
+        lo[0], lo[1], hi[0], hi[1] = self.alo, self.blo, self.ahi, self.bhi  # its Python layers); [B; A] is lo[::-1]
+        return interval_upper(self.x, lo, hi, lo[::-1], self.geometry)
 
 
 class FoldedWeight:
@@ -166,13 +170,18 @@ class LineGeometry:
     def __init__(self, x: np.ndarray) -> None:
         n = self.n = x.size - 1
         xl, h = self.xl, self.h = x[:-1], x[1:] - x[:-1]  # (np.diff's operation)
-        k = np.arange(n)
-        far_l = np.minimum(x.searchsorted(xl - h, side="right") - 1, k - 1)
-        far_r = np.maximum(x.searchsorted(x[1:] + h, side="left"), k + 2)
-        near_l = np.concatenate([[np.inf], h[:-1]]) >= 0.25 * h
-        near_r = np.concatenate([h[1:], [np.inf]]) >= 0.25 * h
-        j_l = np.where(near_l, k - 1, far_l)
-        j_r = np.where(near_r, k + 2, far_r)
+        k_l = np.arange(-1, n - 1)  # k − 1
+        k_r = k_l + 3  # k + 2
+        far_l = np.minimum(x.searchsorted(xl - h, side="right") - 1, k_l)
+        far_r = np.maximum(x.searchsorted(x[1:] + h, side="left"), k_r)
+        # the neighbouring interval at least h/4 wide (none beyond the ends: +∞ there)
+        quarter = 0.25 * h
+        near_l, near_r = np.empty(n, dtype=bool), np.empty(n, dtype=bool)
+        near_l[:1] = near_r[-1:] = True
+        np.greater_equal(h[:-1], quarter[1:], out=near_l[1:])
+        np.greater_equal(h[1:], quarter[:-1], out=near_r[:-1])
+        j_l = np.where(near_l, k_l, far_l)
+        j_r = np.where(near_r, k_r, far_r)
         self.ok_l = j_l >= 0
         self.jj_l = np.where(self.ok_l, j_l, 0)
         self.den_l = xl - x[self.jj_l]
@@ -443,9 +452,7 @@ def sweep(a: Mechanism, b: Mechanism, targets, *, tol: float, regret_rtol: float
     the brackets then stay certified, only wider. ``extra``: points of (0, ½) added to the first grid
     (e.g. ``crossing_seeds``; every point is an ordinary certified evaluation)."""
     weighted = any(t.weight is not None for t in targets)
-    x = initial_grid(a, b, weighted)
-    if extra is not None and extra.size:
-        x = _sorted_unique(np.concatenate([x, extra]))
+    x = initial_grid(a, b, weighted, extra)
     alo, ahi = _bounds(a, x)
     blo, bhi = _bounds(b, x)
     exact = bool(a.exact and b.exact)
