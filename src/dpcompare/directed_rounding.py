@@ -199,7 +199,12 @@ def mills_bound_coarse(t: Any) -> np.ndarray:
     """
     t = np.asarray(t, dtype=float)
     with np.errstate(over="ignore"):
-        return np.maximum(1.0 - t, 0.8 / (1.0 + 0.5 * (t * t)))
+        return mills_bound_coarse_raw(t)
+
+
+def mills_bound_coarse_raw(t: Any) -> np.ndarray:
+    """``mills_bound_coarse`` for a float ``t`` under the caller's ``errstate``."""
+    return np.maximum(1.0 - t, 0.8 / (1.0 + 0.5 * (t * t)))
 
 
 # ---------------------------------------------------------------------------------------------- sums

@@ -22,7 +22,7 @@ from .._summary import summarized
 from .._validation import check_in_interval, check_integer, check_nonnegative
 from ..mechanisms import Mechanism
 from .certified import UpperBracketed
-from .delta import DEFAULT_TOL, DeltaResult, check_mechanisms, delta_divergence, delta_pairs, widen
+from .delta import DEFAULT_TOL, DeltaResult, check_mechanisms, delta_divergence, delta_pairs, widen, widening
 from .delta_accuracy import check_accuracy, delta_accuracy
 from .hyperprior import HyperPrior, as_hyperprior
 from .prior_sweep import FoldedWeight, MaxTarget, RegretTarget, crossing_seeds, crossings as sweep_crossings, sweep
@@ -310,8 +310,14 @@ def compare(
     seeds = crossing_seeds(a, b) if crossings and h is None else None
     grid, outs = sweep(a, b, targets, tol=DEFAULT_TOL, extra=seeds)
 
+    eta_w = widening(a, b)
+
     def as_delta(o) -> DeltaResult:
-        return widen(DeltaResult(o.value, o.lower, o.upper, o.pi, o.certified), a, b)
+        # ``widen`` of the outcome, without building the intermediate DeltaResult (the outcome, a MaxOutcome, has
+        # checked its own bracket): the same operations on the same doubles
+        lower = max(0.0, o.lower - eta_w)
+        upper = o.upper + eta_w
+        return DeltaResult(min(max(o.value, lower), upper), lower, upper, o.pi, o.certified)
 
     def as_regret(o) -> Regret:
         eta = float(a.numerical_error) + float(b.numerical_error)

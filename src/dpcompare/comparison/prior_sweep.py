@@ -332,7 +332,8 @@ def _max_nan_inf(v: np.ndarray) -> float:
 
 
 def _max_state(g: Grid, t: MaxTarget, exact: bool, tol: float):
-    """(outcome, split mask over intervals) for one max target."""
+    """(outcome, split mask over intervals or None once certified, certified, index of the best point) for one
+    max target."""
     tol = tol if t.tol is None else t.tol
     alo, ahi, blo, bhi = g.sides(t.reverse)
     x = g.x
@@ -363,12 +364,14 @@ def _max_state(g: Grid, t: MaxTarget, exact: bool, tol: float):
         ub[i0:] = np.where(ub[i0:] >= 0, ub[i0:] * wmax, ub[i0:] * wmin)
         ub[:i0] = -np.inf
     d_hi = ahi - blo if w is None else w * (ahi - blo)
-    point_ub = np.maximum(d_hi[:-1], d_hi[1:])
     # a NaN bound is no bound: it counts as +inf (a Python max would silently skip it)
     upper = max(lower, _max_nan_inf(ub), _max_nan_inf(d_hi))
     if w is not None:
         upper = max(upper, t.weight.tail_bound(PI_MIN))
-    split = (ub > lower + tol) & (ub - point_ub > 0.25 * tol) & geom.splittable
+    done = upper - lower <= tol
+    # (the split mask only matters to a target not yet certified: None when it is, ``sweep`` stops there)
+    split = None if done else ((ub > lower + tol) & (ub - np.maximum(d_hi[:-1], d_hi[1:]) > 0.25 * tol)
+                               & geom.splittable)
     pi = float(x[k]) if lower > 0 else 0.0
     if w is not None and lower > 0 and t.weight.r.density(np.asarray(pi)) > t.weight.h.density(np.asarray(pi)):
         pi = 1.0 - pi  # the folded search found the mirror image of the maximiser
@@ -379,7 +382,7 @@ def _max_state(g: Grid, t: MaxTarget, exact: bool, tol: float):
         mid_d = mid if w is None else w * mid
         value = float(min(max(float(np.max(np.where(np.isfinite(mid_d), mid_d, 0.0))), lower), upper))
     certified = w is None or t.weight.certified
-    return MaxOutcome(value, lower, upper, pi, certified), split, upper - lower <= tol, k
+    return MaxOutcome(value, lower, upper, pi, certified), split, done, k
 
 
 def _regret_state(g: Grid, t: RegretTarget, rtol: float, eta: float = 0.0):

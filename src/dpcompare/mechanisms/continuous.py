@@ -287,7 +287,7 @@ class Gaussian(PrivacyLossMechanism):
             aratio = np.abs(ratio)
             d = 1.01 * (dlam / mu + U * (aratio + np.abs(z)))
             elog, eterm = ELEM * alogw, U * np.abs(terms)
-            e = elog + rnd.ndtr_rel_coarse_raw(z) + rnd.mills_bound_coarse(z - d) * d + eterm
+            e = elog + rnd.ndtr_rel_coarse_raw(z) + rnd.mills_bound_coarse_raw(z - d) * d + eterm
             # z = +∞ (λ/μ overflowed: the real z exceeds 1e308) has Φ = 1 to far below rounding; z = +∞ needs
             # |λ/μ| = ∞ (μ is finite), so the where is skipped when no |λ/μ| is (max is NaN only for a NaN π)
             if n and not aratio.max() < np.inf:
