@@ -119,3 +119,18 @@ def test_seeded_crossings_match_the_refinement_rounds(mu, b):
     old = _unseeded_crossings(a, lap)
     assert len(new) == len(old)
     assert all(abs(x - y) <= 2 * XTOL for x, y in zip(new, old))  # each within xtol of the same root
+
+
+class _RaisingGaussian(dc.Gaussian):
+    """A Gaussian whose scalar estimate raises (a ``math`` domain error): no seeds, the rounds find the root."""
+
+    def _bayes_error_and_slope(self, pi):
+        raise ValueError("math domain error")
+
+
+def test_an_estimate_that_raises_gives_no_seed():
+    a, b = _RaisingGaussian(mu=1.0), dc.Laplace(b=1.0)
+    assert ps.crossing_seeds(a, b).size == 0
+    c = dc.compare(a, b, tol=1e-3)
+    root = _root(1.0, b.m, 0.4185)
+    assert len(c.crossings) == 2 and abs(c.crossings[0] - root) <= XTOL

@@ -531,12 +531,16 @@ _SEED_COMB.flags.writeable = False
 def _newton_root(fa, fb, lo: float, hi: float, d_lo: float) -> float | None:
     """A root of R_A − R_B in (lo, hi) from the mechanisms' scalar (R, R′) estimates (``fa``, ``fb``): Newton's
     method kept inside the bracket (bisection when a step leaves it), to the last few ulp. ``d_lo``: the
-    difference's estimate at ``lo`` (its sign orients the bracket). None where an estimate is not finite.
+    difference's estimate at ``lo`` (its sign orients the bracket). None where an estimate is not finite or
+    raises a ``math`` domain or range error.
     Only a location: ``crossings`` certifies every sign by evaluation."""
     p = 0.5 * (lo + hi)
     for _ in range(60):
-        ra, sa = fa(p)
-        rb, sb = fb(p)
+        try:
+            ra, sa = fa(p)
+            rb, sb = fb(p)
+        except (ArithmeticError, ValueError):  # a ``math`` domain or range error: no seed (the rounds still run)
+            return None
         d, s = ra - rb, sa - sb
         if not (math.isfinite(d) and math.isfinite(s)):
             return None
