@@ -348,8 +348,10 @@ def _max_state(g: Grid, t: MaxTarget, exact: bool, tol: float):
     d_lo = np.where(np.isfinite(d_lo), d_lo, 0.0)
     k = int(d_lo.argmax())
     # among points equal to the best within rounding, report the one nearest ½ (a flat maximum at the
-    # fold is attained at π = ½ exactly, by symmetry)
-    near_best = d_lo >= d_lo[k] - FP_SLACK  # (True at k: the last True is found from the end)
+    # fold is attained at π = ½ exactly, by symmetry); with a weight the rounding of R is scaled by it
+    # (Beta(1e6, 1e6) weighs ½ by 1128: the last bits of R put a point 1e-12 from ½ 1.3e-13 above it)
+    slack = FP_SLACK if w is None else FP_SLACK * max(1.0, float(w[k]))
+    near_best = d_lo >= d_lo[k] - slack  # (True at k: the last True is found from the end)
     k = d_lo.size - 1 - int(near_best[::-1].argmax())
     lower = max(float(d_lo[k]), 0.0)
     # no grid certifies Δ more tightly than the node brackets allow: at the maximiser the bound is at
