@@ -83,6 +83,18 @@ _SIGNS = np.array([[-1.0], [1.0]])
 _SIGNS.flags.writeable = False
 
 
+def outward_margin(v: Any, m: Any) -> np.ndarray:
+    """[v − m; v + m] as the rows of one (2, n) array, each moved one ulp further outward: the directed ends of a
+    value v whose error is at most the margin m ≥ 0 (which the caller has already rounded up). v + (−m) is the
+    double v − m (IEEE subtraction is addition of the negation), and nextafter covers the rounding of the sum.
+
+    >>> lo, hi = outward_margin(np.array([1.0]), np.array([0.0]))[:, 0]
+    >>> bool(lo == np.nextafter(1.0, 0.0) and hi == np.nextafter(1.0, 2.0))
+    True
+    """
+    return np.nextafter(v + m * _SIGNS, _TOWARDS)
+
+
 def outward_raw(v: Any, rel: Any, abs_: float, finite: Any) -> np.ndarray:
     """Both ends at once, as the rows of one (2, n) array: row 0 is ``lower_raw(v, rel[0], abs_, None, finite)``
     and row 1 ``upper_raw(v, rel[1], abs_, None, finite)``, bit for bit (no floor or ceil: the caller clips).
@@ -97,8 +109,7 @@ def outward_raw(v: Any, rel: Any, abs_: float, finite: Any) -> np.ndarray:
     (True, [0.0, 0.0])
     """
     m = _margin_raw(v, rel, abs_)
-    moved = np.nextafter(v + m * _SIGNS, _TOWARDS)
-    return np.where((m > 0) & finite, moved, v)
+    return np.where((m > 0) & finite, outward_margin(v, m), v)
 
 
 def lower(v: Any, rel: Any, abs_: Any = 0.0, *, floor: float | None = 0.0) -> np.ndarray:
@@ -173,6 +184,38 @@ def mills_bound(t: Any) -> np.ndarray:
 def mills_bound_raw(t: Any) -> np.ndarray:
     """``mills_bound`` for a float ``t`` under the caller's ``errstate``."""
     return np.where(t < 0.0, 1.0 - t, 0.8 * np.exp(-0.5 * np.minimum(t, 1e154) ** 2))
+
+
+def ndtr_rel_coarse_raw(z: Any) -> np.ndarray:
+    """A cheaper bound ≥ ``ndtr_rel``(z) at every z (under the caller's ``errstate``): 8·(1 + min(z, 0)²)·u + 18u + ELEM.
+
+    For z < 0 it is ``ndtr_rel``'s lower-tail bound plus 18u. For z ≥ 0, (1 + z²)·e^{−z²/2} is at most 2e^{−½} ≈ 1.2131
+    (its derivative z(1 − z²)e^{−z²/2} vanishes at z = 1), so 8u + 8(1 + z²)u·e^{−z²/2} ≤ 8u + 9.71u ≤ 18u. Four
+    array operations instead of ``ndtr_rel``'s dozen; it overstates the error by ≤ 18u (z ≥ 0: by ≤ 10u + 8u·(1 + z²)e^{−z²/2}).
+
+    >>> bool(np.all(ndtr_rel_coarse_raw(np.array([-3.0, 0.0, 1.0, 9.0])) >= ndtr_rel(np.array([-3.0, 0.0, 1.0, 9.0]))))
+    True
+    """
+    zn = np.minimum(z, 0.0)
+    return (8.0 * U) * (zn * zn) + (26.0 * U + ELEM)
+
+
+def mills_bound_coarse(t: Any) -> np.ndarray:
+    """A bound ≥ ``mills_bound``(t) without its exp: max(1 − t, 0.8/(1 + t²/2)) (1 − t for t < 0; for t ≥ 0,
+    0.8·e^{−t²/2} ≤ 0.8/(1 + t²/2) since e^x ≥ 1 + x). It still falls like 1.6/t², so a large error d of a far-tail
+    z costs ≤ 0.6·d/|z| there.
+
+    >>> mills_bound_coarse(np.array([-2.0, 0.0, 2.0])).tolist()
+    [3.0, 1.0, 0.26666666666666666]
+    """
+    t = np.asarray(t, dtype=float)
+    with np.errstate(over="ignore"):
+        return mills_bound_coarse_raw(t)
+
+
+def mills_bound_coarse_raw(t: Any) -> np.ndarray:
+    """``mills_bound_coarse`` for a float ``t`` under the caller's ``errstate``."""
+    return np.maximum(1.0 - t, 0.8 / (1.0 + 0.5 * (t * t)))
 
 
 # ---------------------------------------------------------------------------------------------- sums

@@ -1,11 +1,12 @@
 """The fused layouts of the closed-form Bayes error brackets return the doubles of the term-by-term formulas.
 
 ``Gaussian._bayes_error_directed`` runs its two terms as the rows of (2, n) arrays and rounds both ends at once
-(``directed_rounding.outward_raw``); ``Laplace._bayes_error_directed`` rounds its two ends at once; and
+(v ∓ the bound as the rows of one array); ``Laplace._bayes_error_directed`` rounds its two ends at once; and
 ``bayes_error_interval`` skips the clip/check pass for a bracket already in [0, min(π, 1 − π)]. None of this may
 move a double: the references below are the straightforward one-sided formulas (the code before the fusion,
 with ``lower_raw``/``upper_raw``), compared bit for bit (``np.array_equal``; the bracket's soundness against
-mpmath is tests/mechanisms/test_directed_rounding_f_r.py's, which carries over to identical doubles).
+mpmath is tests/mechanisms/test_directed_rounding_f_r.py's and, both ends of the Gaussian's,
+tests/mechanisms/test_gaussian_r_linear_sum.py's, which carries over to identical doubles).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from dpcompare.mechanisms.base import Mechanism
 
 
 def _gaussian_reference(mu: float, pi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The Gaussian R bracket term by term ([aₐ, a_b] concatenated, one-sided lower/upper rounding)."""
+    """The Gaussian R bracket term by term ([aₐ, a_b] concatenated, each term's error weighted by the term, one-sided
+    lower/upper rounding of v ∓ the bound)."""
     pi = np.asarray(pi, dtype=float).ravel()
     n = pi.size
 
@@ -36,29 +38,19 @@ def _gaussian_reference(mu: float, pi: np.ndarray) -> tuple[np.ndarray, np.ndarr
         z = np.concatenate((-0.5 * mu - ratio, ratio - 0.5 * mu))
         logw = np.concatenate((lp, lq))
         terms = logw + log_ndtr(z)
-        a, b = terms[:n], terms[n:]
-        top = np.maximum(a, b)
-        big_l = np.logaddexp(a, b)
-        v = np.exp(big_l)
+        lin = np.exp(terms)
+        v = lin[:n] + lin[n:]
         alam = np.abs(lam)
         dlam = np.where(mid, (ELEM + 5.0 * U) * alam, ELEM * (np.abs(lp) + np.abs(lq)) + U * alam)
         d = 1.01 * (twice(dlam / mu) + U * (twice(np.abs(ratio)) + np.abs(z)))
         elog, eterm = ELEM * np.abs(logw), U * np.abs(terms)
-        e = elog + rnd.ndtr_rel_raw(z) + rnd.mills_bound_raw(z - d) * d + eterm
+        e = elog + rnd.ndtr_rel_coarse_raw(z) + rnd.mills_bound_coarse(z - d) * d + eterm
         e = np.where(z == np.inf, elog + eterm, e)
-        ftop = np.isfinite(top)
-        w = np.where(twice(ftop), np.exp(terms - twice(top)), 0.0)
-        tot = w[:n] + w[n:]
-        w = w / twice(np.where(tot > 0, tot, 1.0))
-        e = np.where(w > 0, e, 0.0)
-        round_ = U * np.abs(np.where(ftop, big_l, 0.0)) + 3.0 * ELEM
-        p_lo = w * -np.expm1(-e)
-        p_hi = w * np.expm1(e)
-        r_lo = 1.01 * (p_lo[:n] + p_lo[n:] + round_)
-        r_hi = 1.01 * (p_hi[:n] + p_hi[n:] + round_)
-        fv = np.isfinite(v)
-        lo = rnd.lower_raw(v, r_lo, 4.0 * TINY, 0.0, fv)
-        hi = rnd.upper_raw(v, r_hi, 4.0 * TINY, None, fv)
+        err = np.where(lin > 0.0, np.expm1(e), 0.0) * lin
+        bound = 1.01 * (err[:n] + err[n:] + (ELEM + 2.0 * U) * v) + 16.0 * TINY
+        m = bound * (1.0 + 8.0 * U) + 2.0 * TINY
+        lo = np.maximum(np.nextafter(v - m, -np.inf), 0.0)
+        hi = np.nextafter(v + m, np.inf)
     exact = (pi <= 0.0) | (pi >= 1.0)
     lo = np.where(exact, 0.0, lo)
     hi = np.where(exact, 0.0, np.minimum(hi, np.minimum(pi, 1.0 - pi)))

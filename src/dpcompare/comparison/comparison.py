@@ -22,10 +22,10 @@ from .._summary import summarized
 from .._validation import check_in_interval, check_integer, check_nonnegative
 from ..mechanisms import Mechanism
 from .certified import UpperBracketed
-from .delta import DEFAULT_TOL, DeltaResult, check_mechanisms, delta_divergence, delta_pairs, widen
+from .delta import DEFAULT_TOL, DeltaResult, check_mechanisms, delta_divergence, delta_pairs, widen, widening
 from .delta_accuracy import check_accuracy, delta_accuracy
 from .hyperprior import HyperPrior, as_hyperprior
-from .prior_sweep import FoldedWeight, MaxTarget, RegretTarget, crossings as sweep_crossings, sweep
+from .prior_sweep import FoldedWeight, MaxTarget, RegretTarget, crossing_seeds, crossings as sweep_crossings, sweep
 
 #: bracket width of the weighted Δ^Ψ inside ``compare``
 WEIGHTED_TOL = 1e-10
@@ -312,10 +312,20 @@ def compare(
         if chosen_w is None:
             targets += [MaxTarget(False, w, WEIGHTED_TOL), MaxTarget(True, w, WEIGHTED_TOL)]
         targets += [RegretTarget(False, w), RegretTarget(True, w)]
-    grid, outs = sweep(ma, mb, targets, tol=DEFAULT_TOL)
+    # the crossings' roots located from the mechanisms' plain estimates and seeded into the first grid: their
+    # certified brackets then come with the sweep's one evaluation instead of refinement rounds of their own
+    # (not with a hyper-prior: its regrets refine the grid over many rounds, which the seeds would only move)
+    seeds = crossing_seeds(ma, mb) if crossings and h is None else None
+    grid, outs = sweep(ma, mb, targets, tol=DEFAULT_TOL, extra=seeds)
+
+    eta_w = widening(ma, mb)
 
     def as_delta(o) -> DeltaResult:
-        return widen(DeltaResult(o.value, o.lower, o.upper, o.pi, o.certified), ma, mb)
+        # ``widen`` of the outcome, without building the intermediate DeltaResult (the outcome, a MaxOutcome, has
+        # checked its own bracket): the same operations on the same doubles
+        lower = max(0.0, o.lower - eta_w)
+        upper = o.upper + eta_w
+        return DeltaResult(min(max(o.value, lower), upper), lower, upper, o.pi, o.certified)
 
     def as_regret(o) -> Regret:
         eta = float(ma.numerical_error) + float(mb.numerical_error)

@@ -67,10 +67,15 @@ def _base_grid() -> np.ndarray:
 
 
 _BASE_GRID = _base_grid()
+#: where ``crossing_seeds`` looks for sign changes: the uniform and logit-spaced points of the base grid (without
+#: its cluster below ½, 40 points within 1e-13…1/8 of ½ that a root estimate does not need)
+_SCAN_GRID = np.unique(np.concatenate([np.linspace(0.0, 0.5, 33), expit(np.linspace(-60.0, 0.0, 49))]))
+_SCAN_GRID.flags.writeable = False
 
 
-def initial_grid(a: Mechanism, b: Mechanism, weighted: bool) -> np.ndarray:
-    """Uniform ∪ logit-spaced points on [0, ½], the folded kinks of both mechanisms (and π_min).
+def initial_grid(a: Mechanism, b: Mechanism, weighted: bool, extra: np.ndarray | None = None) -> np.ndarray:
+    """Uniform ∪ logit-spaced points on [0, ½], the folded kinks of both mechanisms (and π_min, and the points
+    ``extra`` of (0, ½), e.g. ``crossing_seeds``: one sort for all).
 
     A maximum of R_A − R_B sits at a kink of R or at the fold ½ more often than not; there the interval
     bound is only first order, and the refinement would add geometric clusters (``_cluster``) one round
@@ -91,6 +96,8 @@ def initial_grid(a: Mechanism, b: Mechanism, weighted: bool) -> np.ndarray:
         parts.append(near[(near > 0) & (near < 0.5)])
     if weighted:
         parts.append(np.array([PI_MIN]))
+    if extra is not None and extra.size:
+        parts.append(extra)
     return _sorted_unique(np.concatenate(parts))
 
 
@@ -123,8 +130,9 @@ class Grid:
 
     @cached_property
     def _both_interval_uppers(self) -> np.ndarray:
-        return interval_upper(self.x, np.stack((self.alo, self.blo)), np.stack((self.ahi, self.bhi)),
-                              np.stack((self.blo, self.alo)), self.geometry)
+        lo, hi = np.empty((2, self.x.size)), np.empty((2, self.x.size))  # rows [A; B] (np.stack's copies, without
+        lo[0], lo[1], hi[0], hi[1] = self.alo, self.blo, self.ahi, self.bhi  # its Python layers); [B; A] is lo[::-1]
+        return interval_upper(self.x, lo, hi, lo[::-1], self.geometry)
 
 
 class FoldedWeight:
@@ -162,13 +170,18 @@ class LineGeometry:
     def __init__(self, x: np.ndarray) -> None:
         n = self.n = x.size - 1
         xl, h = self.xl, self.h = x[:-1], x[1:] - x[:-1]  # (np.diff's operation)
-        k = np.arange(n)
-        far_l = np.minimum(x.searchsorted(xl - h, side="right") - 1, k - 1)
-        far_r = np.maximum(x.searchsorted(x[1:] + h, side="left"), k + 2)
-        near_l = np.concatenate([[np.inf], h[:-1]]) >= 0.25 * h
-        near_r = np.concatenate([h[1:], [np.inf]]) >= 0.25 * h
-        j_l = np.where(near_l, k - 1, far_l)
-        j_r = np.where(near_r, k + 2, far_r)
+        k_l = np.arange(-1, n - 1)  # k − 1
+        k_r = k_l + 3  # k + 2
+        far_l = np.minimum(x.searchsorted(xl - h, side="right") - 1, k_l)
+        far_r = np.maximum(x.searchsorted(x[1:] + h, side="left"), k_r)
+        # the neighbouring interval at least h/4 wide (none beyond the ends: +∞ there)
+        quarter = 0.25 * h
+        near_l, near_r = np.empty(n, dtype=bool), np.empty(n, dtype=bool)
+        near_l[:1] = near_r[-1:] = True
+        np.greater_equal(h[:-1], quarter[1:], out=near_l[1:])
+        np.greater_equal(h[1:], quarter[:-1], out=near_r[:-1])
+        j_l = np.where(near_l, k_l, far_l)
+        j_r = np.where(near_r, k_r, far_r)
         self.ok_l = j_l >= 0
         self.jj_l = np.where(self.ok_l, j_l, 0)
         self.den_l = xl - x[self.jj_l]
@@ -319,7 +332,8 @@ def _max_nan_inf(v: np.ndarray) -> float:
 
 
 def _max_state(g: Grid, t: MaxTarget, exact: bool, tol: float):
-    """(outcome, split mask over intervals) for one max target."""
+    """(outcome, split mask over intervals or None once certified, certified, index of the best point) for one
+    max target."""
     tol = tol if t.tol is None else t.tol
     alo, ahi, blo, bhi = g.sides(t.reverse)
     x = g.x
@@ -334,8 +348,10 @@ def _max_state(g: Grid, t: MaxTarget, exact: bool, tol: float):
     d_lo = np.where(np.isfinite(d_lo), d_lo, 0.0)
     k = int(d_lo.argmax())
     # among points equal to the best within rounding, report the one nearest ½ (a flat maximum at the
-    # fold is attained at π = ½ exactly, by symmetry)
-    near_best = d_lo >= d_lo[k] - FP_SLACK  # (True at k: the last True is found from the end)
+    # fold is attained at π = ½ exactly, by symmetry); with a weight the rounding of R is scaled by it
+    # (Beta(1e6, 1e6) weighs ½ by 1128: the last bits of R put a point 1e-12 from ½ 1.3e-13 above it)
+    slack = FP_SLACK if w is None else FP_SLACK * max(1.0, float(w[k]))
+    near_best = d_lo >= d_lo[k] - slack  # (True at k: the last True is found from the end)
     k = d_lo.size - 1 - int(near_best[::-1].argmax())
     lower = max(float(d_lo[k]), 0.0)
     # no grid certifies Δ more tightly than the node brackets allow: at the maximiser the bound is at
@@ -350,12 +366,14 @@ def _max_state(g: Grid, t: MaxTarget, exact: bool, tol: float):
         ub[i0:] = np.where(ub[i0:] >= 0, ub[i0:] * wmax, ub[i0:] * wmin)
         ub[:i0] = -np.inf
     d_hi = ahi - blo if w is None else w * (ahi - blo)
-    point_ub = np.maximum(d_hi[:-1], d_hi[1:])
     # a NaN bound is no bound: it counts as +inf (a Python max would silently skip it)
     upper = max(lower, _max_nan_inf(ub), _max_nan_inf(d_hi))
     if w is not None:
         upper = max(upper, t.weight.tail_bound(PI_MIN))
-    split = (ub > lower + tol) & (ub - point_ub > 0.25 * tol) & geom.splittable
+    done = upper - lower <= tol
+    # (the split mask only matters to a target not yet certified: None when it is, ``sweep`` stops there)
+    split = None if done else ((ub > lower + tol) & (ub - np.maximum(d_hi[:-1], d_hi[1:]) > 0.25 * tol)
+                               & geom.splittable)
     pi = float(x[k]) if lower > 0 else 0.0
     if w is not None and lower > 0 and t.weight.r.density(np.asarray(pi)) > t.weight.h.density(np.asarray(pi)):
         pi = 1.0 - pi  # the folded search found the mirror image of the maximiser
@@ -366,7 +384,7 @@ def _max_state(g: Grid, t: MaxTarget, exact: bool, tol: float):
         mid_d = mid if w is None else w * mid
         value = float(min(max(float(np.max(np.where(np.isfinite(mid_d), mid_d, 0.0))), lower), upper))
     certified = w is None or t.weight.certified
-    return MaxOutcome(value, lower, upper, pi, certified), split, upper - lower <= tol, k
+    return MaxOutcome(value, lower, upper, pi, certified), split, done, k
 
 
 def _regret_state(g: Grid, t: RegretTarget, rtol: float, eta: float = 0.0):
@@ -432,13 +450,14 @@ def _bounds(m: Mechanism, x: np.ndarray):
 
 
 def sweep(a: Mechanism, b: Mechanism, targets, *, tol: float, regret_rtol: float = 1e-3,
-          max_points: int = 400_000) -> tuple[Grid, list]:
+          max_points: int = 400_000, extra: np.ndarray | None = None) -> tuple[Grid, list]:
     """Refine one grid on [0, ½] until every target is certified to its tolerance (a max to ``tol``
     absolute, a regret to ``regret_rtol`` relative, 1e-12 absolute); return the grid and one outcome
     per target (``MaxOutcome`` or ``RegretOutcome``). The grid stops growing at ``max_points``:
-    the brackets then stay certified, only wider."""
+    the brackets then stay certified, only wider. ``extra``: points of (0, ½) added to the first grid
+    (e.g. ``crossing_seeds``; every point is an ordinary certified evaluation)."""
     weighted = any(t.weight is not None for t in targets)
-    x = initial_grid(a, b, weighted)
+    x = initial_grid(a, b, weighted, extra)
     alo, ahi = _bounds(a, x)
     blo, bhi = _bounds(b, x)
     exact = bool(a.exact and b.exact)
@@ -501,6 +520,86 @@ def _signs(a: Mechanism, b: Mechanism, p: np.ndarray, slack: float) -> tuple[np.
 
 
 _COMB = np.arange(1.0, 9.0)
+#: at most this many sign changes of the estimated R_A − R_B on the base grid are seeded (``crossing_seeds``)
+SEEDED_ROOTS = 8
+#: the seeds' comb: the root estimate and p ± k·xtol/8, k = 1 … 12. Around the root a band where the certified
+#: brackets cannot decide the sign (their widths and the slack over the slope of R_A − R_B: ≈ 5e-14 wide for
+#: Gaussian(1) against Laplace(1)) separates the first certified signs; teeth xtol/8 apart put two of them at
+#: most xtol apart whenever that band is narrower than 7·xtol/8
+_SEED_COMB = 0.125 * np.arange(-12.0, 13.0)
+_SEED_COMB.flags.writeable = False
+
+
+def _newton_root(fa, fb, lo: float, hi: float, d_lo: float) -> float | None:
+    """A root of R_A − R_B in (lo, hi) from the mechanisms' scalar (R, R′) estimates (``fa``, ``fb``): Newton's
+    method kept inside the bracket (bisection when a step leaves it), to the last few ulp. ``d_lo``: the
+    difference's estimate at ``lo`` (its sign orients the bracket). None where an estimate is not finite or
+    raises a ``math`` domain or range error.
+    Only a location: ``crossings`` certifies every sign by evaluation."""
+    p = 0.5 * (lo + hi)
+    for _ in range(60):
+        try:
+            ra, sa = fa(p)
+            rb, sb = fb(p)
+        except (ArithmeticError, ValueError):  # a ``math`` domain or range error: no seed (the rounds still run)
+            return None
+        d, s = ra - rb, sa - sb
+        if not (math.isfinite(d) and math.isfinite(s)):
+            return None
+        if d == 0.0:
+            return p
+        if (d > 0.0) == (d_lo > 0.0):
+            lo = p
+        else:
+            hi = p
+        q = p - d / s if s != 0.0 else 0.5 * (lo + hi)
+        if not lo < q < hi:
+            q = 0.5 * (lo + hi)
+        if abs(q - p) <= 2e-16 * p or hi - lo <= 2e-16 * hi:
+            return q
+        p = q
+    return p
+
+
+def crossing_seeds(a: Mechanism, b: Mechanism, *, xtol: float = 1e-13) -> np.ndarray:
+    """Points of (0, ½) that let ``crossings`` read each root of R_A − R_B off the sweep's first grid.
+
+    Where both mechanisms offer plain (uncertified) estimates of R (``_bayes_error_estimate``, vectorised) and
+    of R and R′ at a float (``_bayes_error_and_slope``, ``math`` only), the sign changes of the estimated
+    R_A − R_B on the base grid's uniform and logit-spaced points are located by Newton's method to the last few
+    ulp, and each root estimate p contributes p and a comb p ± k·xtol/8 (k = 1 … 12). Added to the first grid,
+    they are evaluated with the
+    certified brackets of every other point, so the crossing's bracket (two neighbouring points of opposite
+    certified sign) is narrower than ``xtol`` without a refinement round. Nothing here is trusted: a seed
+    that does not close its bracket leaves ``crossings`` its ordinary rounds, and a root the estimates miss is
+    found by them as before. Empty when a mechanism has no estimates or the estimates change sign more than
+    ``SEEDED_ROOTS`` times.
+
+    >>> import dpcompare as dc
+    >>> s = crossing_seeds(dc.Gaussian(mu=1.0), dc.Laplace(b=1.0))
+    >>> s.size, round(float(np.median(s)), 6)
+    (25, 0.418539)
+    """
+    est_a, est_b = getattr(a, "_bayes_error_estimate", None), getattr(b, "_bayes_error_estimate", None)
+    fa, fb = getattr(a, "_bayes_error_and_slope", None), getattr(b, "_bayes_error_and_slope", None)
+    if est_a is None or est_b is None or fa is None or fb is None:
+        return np.empty(0)
+    x = _SCAN_GRID
+    d = est_a(x) - est_b(x)
+    s = np.sign(d)
+    change = np.flatnonzero(s[:-1] * s[1:] < 0.0)
+    if not change.size or change.size > SEEDED_ROOTS:
+        return np.empty(0)
+    roots = []
+    for i in change.tolist():
+        p = _newton_root(fa, fb, float(x[i]), float(x[i + 1]), float(d[i]))
+        if p is not None and 0.0 < p < 0.5:
+            roots.append(p)
+    if not roots:
+        return np.empty(0)
+    r = np.array(roots)
+    pts = (r[:, None] + (xtol * np.maximum(r, 1.0))[:, None] * _SEED_COMB[None, :]).ravel()
+    return pts[(pts > 0.0) & (pts < 0.5)]
 
 
 def _root_estimate(lo: float, flo: float, hi: float, fhi: float, third: tuple[float, float] | None) -> float:

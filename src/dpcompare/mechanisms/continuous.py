@@ -29,6 +29,10 @@ from ..tradeoff import Bracket, Sense
 from .base import _ROUNDING_ABS, Mechanism, _ordered, epsilon_by_search, interval_bracket
 
 
+#: 1/√2 (Φ(z) = ½·erfc(−z/√2))
+_SQRT_HALF = math.sqrt(0.5)
+
+
 def _twice(x: np.ndarray) -> np.ndarray:
     """[x, x] for a 1-d x (``np.tile(x, 2)`` without its Python overhead)."""
     return np.concatenate((x, x))
@@ -234,76 +238,68 @@ class Gaussian(PrivacyLossMechanism):
         return np.where(exact, v, lo), np.where(exact, v, hi)
 
     def _bayes_error_directed(self, pi):
-        """R(π) = exp(logaddexp(a, b)), a = log π + log Φ(z_a), b = log(1 − π) + log Φ(z_b), z_a = −λ/μ − μ/2,
-        z_b = λ/μ − μ/2, λ = log π − log1p(−π), rounded outwards by a first-order error analysis:
+        """R(π) = A + B, A = π·Φ(z_a), B = (1 − π)·Φ(z_b), z_a = −λ/μ − μ/2, z_b = λ/μ − μ/2, λ = log π − log1p(−π)
+        ([BCP] eq 2 with the NP test), summed in linear space from the log terms a = log π + log Φ(z_a),
+        b = log(1 − π) + log Φ(z_b), and rounded outwards by a first-order error analysis:
 
         |λ̂ − λ| ≤ dλ = ELEM·(|log π| + |log(1 − π)|) + u·|λ| (for |π − ½| ≤ ¼, λ = log1p((2π − 1)/(1 − π)) and
-        dλ = (ELEM + 5u)·|λ|, relative, so tiny μ keep a tight bound near π = ½); |ẑ − z| ≤ d = dλ/μ + u·(|λ/μ| + |z|) (×1.01);
-        each log term is off by ≤ e = ELEM·|log π| (resp. |log(1 − π)|) + ``ndtr_rel``(z) + m·d + u·|term|
-        (m = ``mills_bound``(z − d)). With wₐ, w_b the shares of the two terms in the computed sum,
-        R ∈ v·[wₐe^{−eₐ} + w_b e^{−e_b}, wₐe^{eₐ} + w_b e^{e_b}] up to the rounding of logaddexp and exp
-        (u·|log R| + 3·ELEM relative). A term at −∞ (Φ(z) below e^{−1e308}, or π ∈ {0, 1}) has weight 0
-        and is real-valued below the smallest subnormal; results there and in the subnormal range carry an
-        absolute rounding of ≤ 4 subnormal units.
+        dλ = (ELEM + 5u)·|λ|, relative, so tiny μ keep a tight bound near π = ½); |ẑ − z| ≤ d = dλ/μ + u·(|λ/μ| + |z|)
+        (×1.01); each log term is off by ≤ e = ELEM·|log π| (resp. |log(1 − π)|) + ν(z) + m(z − d)·d + u·|term|,
+        with ν = ``ndtr_rel_coarse_raw`` ≥ ``ndtr_rel`` (log_ndtr's absolute error) and m = ``mills_bound_coarse``
+        ≥ ``mills_bound`` ≥ d log Φ/dz on [z − d, z + d]. Each term T = e^t is taken as T̂ = fl(exp(t̂)) =
+        e^{t̂}(1 + θ), |θ| ≤ ELEM in the normal range (≤ 4 subnormal units below it), so
+        |T − T̂| ≤ e^{t̂}·expm1(e) + ELEM·e^{t̂} ≤ T̂·(expm1(e) + ELEM)(1 + 2ELEM) (+ 8 subnormal units); and
+        v = fl(Â + B̂) adds ≤ u·v. Hence |R − v| ≤ 1.01·(Â·expm1(eₐ) + B̂·expm1(e_b) + (ELEM + 2u)·v) + 16 subnormal
+        units, each term weighted by its own size (the shares of the log-space sum without computing them); the
+        ×1.01 covers the (1 + 2ELEM) and the rounding of the bound's own few operations. A term whose T̂ is 0 (its
+        t̂ below the subnormal range, or −∞ at π ∈ {0, 1}) has T ≤ e^{t̂ + e}, far below a subnormal unit (e grows
+        like 8u·z², t̂ falls like −z²/2), and enters only through the absolute units. The ends are v ∓ that bound
+        (×(1 + 8u)) moved one ulp outwards (``directed_rounding.outward_raw``'s operations; its proof).
         """
         pi = np.asarray(pi, dtype=float)
         shape, n = pi.shape, pi.size
         pi = pi.ravel()
         mu = self.mu
         # The two terms run side by side as the rows of (2, n) arrays (z = [zₐ; z_b], ...), and the lower and
-        # upper ends as the rows of one (2, n) margin: one numpy call per operation on these small arrays, a
-        # per-π quantity broadcast over the rows. Every operation is element-wise and each element sees the
-        # same IEEE operations in the same order as the scalar formulas above, so the doubles are those of the
-        # term-by-term evaluation (tests/mechanisms/test_gaussian_r_layout.py compares the two bit for bit).
+        # upper ends as the rows of one (2, n) array: one numpy call per operation on these small arrays
+        # (tests/mechanisms/test_r_bracket_layout.py compares this layout with the term-by-term formulas bit for bit)
         with np.errstate(all="ignore"):
             logw = np.empty((2, n))  # [log π; log(1 − π)]
             lp, lq = logw[0], logw[1]
             np.log(pi, out=lp)
             np.log1p(-pi, out=lq)
+            q = 1.0 - pi
             # near π = ½, λ = log1p((2π − 1)/(1 − π)): 2π − 1 is exact (Sterbenz) and the quotient within 2u(1 + u),
             # which log1p turns into ≤ 4u relative to λ (|q/((1 + q)·log1p(q))| ≤ 2 on q ∈ [−⅔, 2]), plus its ELEM;
             # the difference log π − log(1 − π) would carry ELEM·1.4 absolute, i.e. 1e-7 relative to z at μ = 1e-8
             mid = np.abs(pi - 0.5) <= 0.25
-            lam = np.where(mid, np.log1p((2.0 * pi - 1.0) / (1.0 - pi)), lp - lq)
+            lam = np.where(mid, np.log1p((2.0 * pi - 1.0) / q), lp - lq)
             ratio = lam / mu
             z = np.empty((2, n))  # [zₐ; z_b]
             np.subtract(-0.5 * mu, ratio, out=z[0])
             np.subtract(ratio, 0.5 * mu, out=z[1])
             terms = logw + log_ndtr(z)  # [a; b]
-            a, b = terms[0], terms[1]
-            top = np.maximum(a, b)
-            big_l = np.logaddexp(a, b)
-            v = np.exp(big_l)
+            lin = np.exp(terms)  # [Â; B̂]
+            v = lin[0] + lin[1]
             alam = np.abs(lam)
             alogw = np.abs(logw)
             dlam = np.where(mid, (ELEM + 5.0 * U) * alam, ELEM * (alogw[0] + alogw[1]) + U * alam)
-            # the error e of each term (rows eₐ, e_b)
             aratio = np.abs(ratio)
             d = 1.01 * (dlam / mu + U * (aratio + np.abs(z)))
             elog, eterm = ELEM * alogw, U * np.abs(terms)
-            e = elog + rnd.ndtr_rel_raw(z) + rnd.mills_bound_raw(z - d) * d + eterm
+            e = elog + rnd.ndtr_rel_coarse_raw(z) + rnd.mills_bound_coarse_raw(z - d) * d + eterm
             # z = +∞ (λ/μ overflowed: the real z exceeds 1e308) has Φ = 1 to far below rounding; z = +∞ needs
             # |λ/μ| = ∞ (μ is finite), so the where is skipped when no |λ/μ| is (max is NaN only for a NaN π)
             if n and not aratio.max() < np.inf:
                 e = np.where(z == np.inf, elog + eterm, e)
-            ftop = np.isfinite(top)
-            w = np.where(ftop, np.exp(terms - top), 0.0)  # [wₐ; w_b]
-            tot = w[0] + w[1]
-            w = w / np.where(tot > 0, tot, 1.0)
-            e = np.where(w > 0, e, 0.0)
-            round_ = U * np.abs(np.where(ftop, big_l, 0.0)) + 3.0 * ELEM
-            # p[0] = w·(−expm1(−e)) (for the lower end), p[1] = w·expm1(e) (upper), each a (2, n) of terms
-            p = np.empty((2, 2, n))
-            np.negative(e, out=p[0])
-            p[1] = e
-            np.expm1(p, out=p)
-            np.negative(p[0], out=p[0])
-            p *= w
-            r = 1.01 * (p[:, 0] + p[:, 1] + round_)  # [r_lo; r_hi]
-            lohi = rnd.outward_raw(v, r, 4.0 * TINY, np.isfinite(v))
+            err = np.where(lin > 0.0, np.expm1(e), 0.0)
+            err *= lin
+            bound = 1.01 * (err[0] + err[1] + (ELEM + 2.0 * U) * v) + 16.0 * TINY
+            m = bound * (1.0 + 8.0 * U) + 2.0 * TINY
+            lohi = rnd.outward_margin(v, m)  # [lower; upper]
         lo, hi = lohi[0], lohi[1]
         np.maximum(lo, 0.0, out=lo)  # lower's floor 0 (np.maximum returns a NaN operand as it is)
-        cap = np.minimum(pi, 1.0 - pi)
+        cap = np.minimum(pi, q)
         exact = (pi <= 0.0) | (pi >= 1.0)
         if exact.any():
             lo = np.where(exact, 0.0, lo)
@@ -311,6 +307,36 @@ class Gaussian(PrivacyLossMechanism):
         else:
             hi = np.minimum(hi, cap)
         return lo.reshape(shape), hi.reshape(shape)
+
+    # -- uncertified estimates: they only place points (the prior sweep's crossing seeds), never a reported number
+    def _bayes_error_estimate(self, pi: np.ndarray) -> np.ndarray:
+        """R(π) = π·Φ(z_a) + (1 − π)·Φ(z_b), z_a = −λ/μ − μ/2, z_b = λ/μ − μ/2, λ = log(π/(1 − π)) ([BCP] eq 2
+        with the NP test), plainly in floating point (no error bound: a location, never a reported value).
+
+        >>> round(float(Gaussian(mu=1.0)._bayes_error_estimate(np.array(0.5))), 6)  # Φ(−½)
+        0.308538
+        """
+        pi = np.asarray(pi, dtype=float)
+        mu = self.mu
+        with np.errstate(all="ignore"):
+            r = (np.log(pi) - np.log1p(-pi)) / mu
+            return pi * ndtr(-r - 0.5 * mu) + (1.0 - pi) * ndtr(r - 0.5 * mu)
+
+    def _bayes_error_and_slope(self, pi: float) -> tuple[float, float]:
+        """(R(π), R′(π)) for a float π ∈ (0, 1) with ``math`` only (a location for a root search, no error bound).
+
+        R′(π) = Φ(z_a) − Φ(z_b) = P(L > λ) − Q(L ≤ λ): R is the minimum over tests of π·α + (1 − π)·β, so its
+        derivative is the optimal test's α − β (envelope theorem; R is concave, [BCP] §2).
+
+        >>> r, s = Gaussian(mu=1.0)._bayes_error_and_slope(0.5)
+        >>> round(r, 6), s
+        (0.308538, 0.0)
+        """
+        mu = self.mu
+        ratio = (math.log(pi) - math.log1p(-pi)) / mu
+        pa = 0.5 * math.erfc((ratio + 0.5 * mu) * _SQRT_HALF)  # Φ(z_a) = ½erfc(−z_a/√2)
+        pb = 0.5 * math.erfc((0.5 * mu - ratio) * _SQRT_HALF)
+        return pi * pa + (1.0 - pi) * pb, pa - pb
 
     @property
     def auc(self) -> float:  # type: ignore[override]
@@ -506,6 +532,34 @@ class Laplace(PrivacyLossMechanism):
             lo = np.minimum(np.minimum(pi, om), lohi[0])
             hi = np.minimum(np.minimum(pi, q), lohi[1])
         return lo.reshape(shape), np.maximum(hi, lo).reshape(shape)
+
+    def _bayes_error_estimate(self, pi: np.ndarray) -> np.ndarray:
+        """R(π) = min(π, 1 − π, e^{−m/2}·√(π(1 − π))) plainly in floating point (see ``_bayes_error_directed``; no
+        error bound: a location for the prior sweep's crossing seeds, never a reported value).
+
+        >>> round(float(Laplace(b=1.0)._bayes_error_estimate(np.array(0.5))), 6)  # e^{−½}/2
+        0.303265
+        """
+        pi = np.asarray(pi, dtype=float)
+        q = 1.0 - pi
+        with np.errstate(all="ignore"):
+            return np.minimum(np.minimum(pi, q), math.exp(-0.5 * self.m) * np.sqrt(pi * q))
+
+    def _bayes_error_and_slope(self, pi: float) -> tuple[float, float]:
+        """(R(π), R′(π)) for a float π ∈ (0, 1) with ``math`` only: the smallest of the three pieces of R and its
+        derivative (1, −1, or e^{−m/2}·(1 − 2π)/(2√(π(1 − π)))); a location for a root search, no error bound.
+
+        >>> Laplace(b=1.0)._bayes_error_and_slope(0.01)  # below the kink 1/(1 + e): R = π
+        (0.01, 1.0)
+        """
+        q = 1.0 - pi
+        root = math.sqrt(pi * q)
+        mid = math.exp(-0.5 * self.m) * root
+        if pi <= q and pi <= mid:
+            return pi, 1.0
+        if q <= mid:
+            return q, -1.0
+        return mid, math.exp(-0.5 * self.m) * (q - pi) / (2.0 * root)
 
     @staticmethod
     def _r_rel(r: float) -> np.ndarray:
