@@ -1,5 +1,5 @@
-"""composition/sgm_step.py: narrow cells take the 3-point Gauss–Legendre rule where its bound on the interval itself
-proves it (``_gl3_rel_bound``), the others the 8-point rule; every cell's log mass is within its stated relative
+"""composition/sgm_step.py: narrow cells (width ≤ THREE_NODE_WIDTH) take the 3-point Gauss–Legendre rule, whose bound
+on the interval itself (``_gl3_rel_bound``) is ≤ u/4 there, the others the 8-point rule; every cell's log mass is within its stated relative
 error bound of the truth. Reference: mpmath at 50 digits (Φ(b) − Φ(a) by erfc on the tail side)."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from dpcompare.composition.sgm_step import THREE_NODE_MAX, _gauss_legendre_log_mass, _gl3_rel_bound, _log_gauss_cells
+from dpcompare.composition.sgm_step import (
+    _GL3_BOUND, THREE_NODE_MAX, THREE_NODE_WIDTH, _gauss_legendre_log_mass, _gl3_rel_bound, _log_gauss_cells)
 
 mpmath = pytest.importorskip("mpmath", reason="the reference cell masses are computed by mpmath")
 
@@ -36,6 +37,20 @@ def test_cell_mass_within_its_bound(a, b):
     truth = _true_log_mass(a, b)
     # the relative error of the mass is |e^{lq − truth} − 1|
     assert abs(math.expm1(float(lq[0]) - truth)) <= float(rq[0]), (float(lq[0]), truth, float(rq[0]))
+
+
+def test_the_charged_bound_covers_every_narrow_cell():
+    """_GL3_BOUND, charged to every cell of width ≤ THREE_NODE_WIDTH, is ≥ the cell's own bound at every position with
+    |x| ≤ 12 (both sides of 0, across 0, at the width limit)."""
+    w = np.linspace(1e-6, THREE_NODE_WIDTH, 40)[:, None]
+    lo = np.linspace(-12.0, 12.0, 2401)[None, :]
+    a, b = np.broadcast_arrays(lo - w / 2, lo + w / 2)
+    ok = np.maximum(np.abs(a), np.abs(b)) <= 12.0
+    far = np.maximum(np.abs(a), np.abs(b))
+    near = np.where(a > 0, a, np.where(b < 0, -b, 0.0))
+    r3 = _gl3_rel_bound(b - a, far, near)
+    assert np.all(r3[ok] <= _GL3_BOUND) and _GL3_BOUND <= THREE_NODE_MAX
+    assert float(np.max(r3[ok])) > 0.9 * _GL3_BOUND  # attained near the corner: the constant is not loose
 
 
 def test_three_points_only_where_the_bound_proves_them():
