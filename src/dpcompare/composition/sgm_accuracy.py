@@ -9,10 +9,11 @@ one is dominated by it, each up to its floating-point error η):
     ε_lo = a point ε with max(δ_rem, δ_add)(ε) − η_opt > δ on the optimistic pair (< the true ε),
 
 so the true ε lies in [ε_lo, ε_hi], whose relative width (ε_hi − ε_lo)/ε_hi is the accuracy achieved.
-The width shrinks like h² in the grid spacing h (the split/merge of one step adds variance ∝ h²; see
-``K_EXCESS`` in :mod:`dpcompare.composition.sgm_grid`), so we start on the grid that law predicts from the
-width on the default grid (REL_AT_DEFAULT), measure the width, and refine once or twice with h ← h·√(SAFETY·rel_tol/width).
-Every answer is certified whatever the grid; the grid only sets how tight it is.
+Each gap to the truth shrinks like h² in its side's grid spacing h (the split/merge of one step adds variance
+∝ h²; see ``K_EXCESS`` in :mod:`dpcompare.composition.sgm_grid`), each with its own constant, so the two ends come
+from two sides on two grids (:mod:`dpcompare.composition.sgm_sides`): we start on the grids that law predicts
+(REL_PESS_AT_DEFAULT, REL_OPT_AT_DEFAULT, OPT_GRID_RATIO), measure the width, and refine both once or twice with
+h ← h·√(SAFETY·rel_tol/width). Every answer is certified whatever the grids; they only set how tight it is.
 
 δ(ε) at given ε is answered the same way (:func:`delta_to_accuracy`): the certified pessimistic pair gives
 δ_hi(ε) = max(δ_rem, δ_add)(ε) + η_pess ≥ the true δ and the optimistic pair δ_lo(ε) = max(…) − η_opt ≤ it
@@ -50,7 +51,8 @@ composes, h₀ among them) or off ε itself. An ε certified on another grid h�
 rounds the single step to its own grid points and carries its own error bound η; in the far tail a coarser
 grid's smaller η even gives the smaller ε). So an ε from a coarser grid chosen for a relative width of 1e-4
 (2·h₀) may lie below ε_{h₀}(δ) — at (σ, p, N) = (2, 0.01, 1000), δ = 1e-9 it is 3.2e-5 below — and the f view
-would then report δ_f(ε) > δ; certifying it on h₀ as well costs the composition the coarser grid was to save.
+would then report δ_f(ε) > δ; certifying it on h₀ as well costs the composition the coarser grid was to save (and
+:func:`epsilon_to_accuracy` also cuts the single step at a tail of its own, ``sgm_sides.question_tail``).
 :func:`epsilon_to_accuracy` answers ε(δ) to a requested relative accuracy for a caller that uses that view alone.
 
 >>> a = epsilon_to_accuracy(1.0, 0.01, 1000, 1e-5, rel_tol=1e-3)
