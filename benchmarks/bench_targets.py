@@ -51,6 +51,25 @@ cProfile top rows (tottime summed over 9 new σ at load 12, so ≈ 4× the quiet
 reduceat 0.06 s, _log_gauss_cells 0.06 s, pruned_prep 0.05 s, _gl_rel_bound 0.05 s (w¹⁶ by pow).
 What is left is array work on the 4·10⁴ cells and the two transforms of 2·10⁵ points: no stage is above a third.
 
+Profile of the warm ``epsilon_to_accuracy(rel_tol=1e-4)`` job (N = 10⁴, a new σ), this tree against the previous one,
+``time.process_time`` per stage, 7 new σ each, the two trees one after the other at load 5 (≈ 2× the quiet times;
+previous tree in brackets): per call 0.122 s (0.169).
+
+    tradeoff/grid_merge.py  greedy merge of the optimistic side (a Python loop over the groups: one per grid
+        interval; now 2 cells per interval on a grid 1.25× the pessimistic side's, the single step cut at a
+        Q-tail of 1% of rel_tol·δ/N: 3.6 nats of loss instead of 4.9)                            0.036 s (0.053)
+    composition/sgm_step.py  one-step partitions (pessimistic: 1 cell per interval; optimistic: 2, was 4;
+        3-point Gauss–Legendre for the cells ≤ 1.5e-3 wide in x)                                 0.023 s (0.057)
+    tradeoff/compose_coarse.py  pessimistic side (lazy) and optimistic side: spectra and read-out  0.042 s (0.036)
+        (the pessimistic side is now on 1.76·h₀ instead of 2·h₀: the optimistic side's error per h² was
+        the larger share of the width, so its grid is the coarser one)
+    composition/sgm_accuracy.py  _upper + _lower (ε of each side, the lower end confirmed)          0.011 s (0.013)
+    tradeoff/grid.py  pessimistic split                                                            0.004 s (0.004)
+
+What is left is the optimistic side (merge + partition + spectra ≈ 0.06 s of the 0.12 s at load 5): its greedy merge
+makes one group per grid interval in Python (≈ 1.5 µs each, 13 400 intervals), and its grid cannot be coarser
+without a wider bracket (its gap is 0.9–2.1e-5·(h/h₀)² of ε).
+
 The passes are built when a question reaches the far tail (composition/sgm_certified.py ``side_for_epsilon``,
 ``side_for_profile``: where they could improve the certified answer by more than 1e-5 of it), from the window
 and spectra already computed. The same question asked again (a new ``SubsampledGaussian`` with the same

@@ -34,10 +34,13 @@ def test_bracket_meets_tolerance_and_overlaps_default_grid(sigma, p, n, delta, t
 def test_lower_bound_is_confirmed_by_the_optimistic_pair():
     # ε_lo must be a point where the optimistic δ (minus its error) still exceeds δ: then the true δ does too
     sigma, p, n, delta = 1.0, 0.01, 300, 1e-5
+    # (read off the optimistic side it came from: its own grid and the single-step tail the question allows)
+    from dpcompare.composition.sgm_sides import optimistic_side, question_tail
+
     a = epsilon_to_accuracy(sigma, p, n, delta, rel_tol=1e-3)
-    comp = compose_subsampled_gaussian(sigma, p, n, a.discretization)
-    opt = comp.optimistic
-    d = max(float(opt.delta(a.lower)), float(opt.swap().delta(a.lower))) - comp.optimistic_error
+    side = optimistic_side(sigma, p, n, a.lower_discretization, tail=question_tail(n, delta, 1e-3))
+    opt = side.pair
+    d = max(float(opt.delta(a.lower)), float(opt.swap().delta(a.lower))) - side.numerical_error
     assert d > delta
 
 

@@ -65,15 +65,15 @@ def test_epsilon_to_accuracy_never_refines_past_the_budget(monkeypatch):
     Here the budget is shrunk so that a small case meets it."""
     from dpcompare.composition import sgm_accuracy
 
-    real = sgm_accuracy.compose_subsampled_gaussian
+    real = sgm_accuracy._compose_sides
     seen = []
 
-    def compose(sigma, p, steps, h):
-        c = real(sigma, p, steps, h)
+    def compose(sigma, p, steps, h, h_opt, tail=None):  # both sides' grids, each with its FFT
+        c = real(sigma, p, steps, h, h_opt, tail)
         seen.append((h, max(r.fft_len for r in c.reports)))
         return c
 
-    monkeypatch.setattr(sgm_accuracy, "compose_subsampled_gaussian", compose)
+    monkeypatch.setattr(sgm_accuracy, "_compose_sides", compose)
     a = sgm_accuracy.epsilon_to_accuracy(1.0, 0.05, 100, 1e-5, rel_tol=1e-6)
     assert len(seen) >= 2 and seen[1][1] > seen[0][1]  # unconstrained, it refines (46 656 → 93 312 points)
     budget = int(1.3 * seen[0][1])  # room for the first grid only, not for the 2× finer one

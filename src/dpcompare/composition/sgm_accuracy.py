@@ -9,10 +9,11 @@ one is dominated by it, each up to its floating-point error η):
     ε_lo = a point ε with max(δ_rem, δ_add)(ε) − η_opt > δ on the optimistic pair (< the true ε),
 
 so the true ε lies in [ε_lo, ε_hi], whose relative width (ε_hi − ε_lo)/ε_hi is the accuracy achieved.
-The width shrinks like h² in the grid spacing h (the split/merge of one step adds variance ∝ h²; see
-``K_EXCESS`` in :mod:`dpcompare.composition.sgm_grid`), so we start on the grid that law predicts from the
-width on the default grid (REL_AT_DEFAULT), measure the width, and refine once or twice with h ← h·√(SAFETY·rel_tol/width).
-Every answer is certified whatever the grid; the grid only sets how tight it is.
+Each gap to the truth shrinks like h² in its side's grid spacing h (the split/merge of one step adds variance
+∝ h²; see ``K_EXCESS`` in :mod:`dpcompare.composition.sgm_grid`), each with its own constant, so the two ends come
+from two sides on two grids (:mod:`dpcompare.composition.sgm_sides`): we start on the grids that law predicts
+(REL_PESS_AT_DEFAULT, REL_OPT_AT_DEFAULT, OPT_GRID_RATIO), measure the width, and refine both once or twice with
+h ← h·√(SAFETY·rel_tol/width). Every answer is certified whatever the grids; they only set how tight it is.
 
 δ(ε) at given ε is answered the same way (:func:`delta_to_accuracy`): the certified pessimistic pair gives
 δ_hi(ε) = max(δ_rem, δ_add)(ε) + η_pess ≥ the true δ and the optimistic pair δ_lo(ε) = max(…) − η_opt ≤ it
@@ -50,7 +51,8 @@ composes, h₀ among them) or off ε itself. An ε certified on another grid h�
 rounds the single step to its own grid points and carries its own error bound η; in the far tail a coarser
 grid's smaller η even gives the smaller ε). So an ε from a coarser grid chosen for a relative width of 1e-4
 (2·h₀) may lie below ε_{h₀}(δ) — at (σ, p, N) = (2, 0.01, 1000), δ = 1e-9 it is 3.2e-5 below — and the f view
-would then report δ_f(ε) > δ; certifying it on h₀ as well costs the composition the coarser grid was to save.
+would then report δ_f(ε) > δ; certifying it on h₀ as well costs the composition the coarser grid was to save (and
+:func:`epsilon_to_accuracy` also cuts the single step at a tail of its own, ``sgm_sides.question_tail``).
 :func:`epsilon_to_accuracy` answers ε(δ) to a requested relative accuracy for a caller that uses that view alone.
 
 >>> a = epsilon_to_accuracy(1.0, 0.01, 1000, 1e-5, rel_tol=1e-3)
@@ -73,13 +75,28 @@ from ..tradeoff.intersection import intersect_brackets
 from .sgm_certified import (
     _could_gain, certified_delta, composition_for_profile, pair_epsilon, profile_bracket, side_for_profile)
 from .sgm_compose import TAIL_FACTOR, compose_subsampled_gaussian, pessimistic_side, tail_bound
+from .sgm_sides import question_tail
 from .sgm_grid import AUTO_MAX_FFT, NEGLIGIBLE_MU, check_grid, estimated_fft_len, default_discretization
 
-#: relative width of the ε bracket on the default grid: ≈ 1.2e-5–1.5e-5 measured at (σ, p, N) = (1, 0.01, 10³)
-#: and (1, 0.01, 10⁴), δ = 1e-5 (the default spacing keeps the relative variance the grid adds independent
-#: of N). It only sets the first grid, h = h_default·√(SAFETY·rel_tol/REL_AT_DEFAULT); the answer's
-#: accuracy is the certified bracket.
-REL_AT_DEFAULT = 1.5e-5
+#: relative gap ε_hi − ε_true of the pessimistic side on the default grid h₀, over ε: 0.84–1.22e-5 measured at
+#: (σ, p, N, δ) = (1.01, 0.01, 10⁴, 1e-5), (0.7, 0.05, 10³, 1e-5), (1, 0.01, 10³, 1e-5), (0.6, 0.01, 10⁴, 1e-5)
+#: against a bracket on h₀/4 (the default spacing keeps the relative variance the grid adds independent of N),
+#: and it grows like m² on the grid m·h₀ (m = 1–3 measured). Only sets the first grid; the answer's accuracy is
+#: the certified bracket.
+REL_PESS_AT_DEFAULT = 1.2e-5
+#: relative gap ε_true − ε_lo of the optimistic side (``sgm_sides.optimistic_side``, 2 cells per interval) on
+#: h₀: 0.9e-5 at (1.01, 0.01, 10⁴, 1e-5), 0.4–2.1e-5 over the rows above; m² on m·h₀ likewise
+REL_OPT_AT_DEFAULT = 1.0e-5
+#: the optimistic side's grid over the pessimistic side's: the two gaps add up to the width, each ∝ its h², and the
+#: optimistic side costs ≈ 2.5× the pessimistic one on the same grid (the greedy merge's Python loop, a partition of 2
+#: cells per interval instead of 1), so the cost a/h_p + b/h_o at a given width c_p·h_p² + c_o·h_o² is least at
+#: h_o/h_p = (b·c_p/(a·c_o))^{1/3} ≈ 1.4; measured at (1.01, 0.01, 10⁴, 1e-5) the cost is flat within the noise of a
+#: shared machine for ratios 1–1.6, and 1.25 keeps the optimistic gap (the one that varies more between mechanisms)
+#: below the pessimistic one's share
+OPT_GRID_RATIO = 1.25
+#: the first grid aims at this share of ``rel_tol`` by the law above (the constants are the typical gaps, so a
+#: mechanism with a larger optimistic gap, up to 2.1e-5, is refined once)
+FIRST_AIM = 0.85
 #: aim below the tolerance by this factor when refining (the h² law is an approximation)
 SAFETY = 0.6
 #: most compositions tried before the best one is returned with the accuracy it achieved
@@ -93,8 +110,10 @@ class EpsilonAnswer:
     epsilon: float  #: certified upper bound (what to report as the privacy guarantee)
     lower: float  #: certified lower bound
     delta: float
-    discretization: float  #: grid spacing h of the composition that answered
+    discretization: float  #: grid spacing h of the pessimistic side that answered ``epsilon``
     attempts: int  #: compositions built
+    #: grid spacing of the optimistic side that answered ``lower`` (``sgm_sides.optimistic_side``; NaN: none)
+    lower_discretization: float = math.nan
 
     @property
     def rel_accuracy(self) -> float:
@@ -102,6 +121,32 @@ class EpsilonAnswer:
         if not math.isfinite(self.epsilon):
             return math.inf
         return (self.epsilon - self.lower) / self.epsilon if self.epsilon > 0 else 0.0
+
+
+@dataclass(frozen=True, eq=False)
+class _Sides:
+    """A pessimistic side on grid ``discretization`` and an optimistic side on grid ``optimistic_discretization``:
+    what :func:`_upper` and :func:`_lower` read (the fields of a ``CertifiedComposition`` they read)."""
+
+    pessimistic_profile: object
+    pessimistic_error: float
+    optimistic: object
+    optimistic_error: float
+    discretization: float
+    optimistic_discretization: float
+    reports: tuple
+
+
+def _compose_sides(sigma: float, p: float, steps: int, h_pess: float, h_opt: float, tail: float | None = None) -> _Sides:
+    """The pessimistic side on ``h_pess`` and the optimistic side on ``h_opt``, each certified on its own, with the
+    single step cut at ``tail`` (``sgm_sides``: what lies above is charged to η on the pessimistic side, merged on
+    the optimistic one; None: the default tail, the pessimistic side then is ``pessimistic_side``'s, shared)."""
+    from .sgm_sides import optimistic_side, pessimistic_side_cut
+
+    pess = pessimistic_side_cut(sigma, p, steps, h_pess, tail)
+    opt = optimistic_side(sigma, p, steps, h_opt, tail=tail)
+    reports = tuple(r for r in (pess.report, opt.report) if r is not None)
+    return _Sides(pess.profile, pess.numerical_error, opt.pair, opt.numerical_error, h_pess, h_opt, reports)
 
 
 def _upper(comp, sigma: float, p: float, steps: int, delta: float) -> float:
@@ -130,21 +175,33 @@ def epsilon_to_accuracy(sigma: float, p: float, steps: int, delta: float, rel_to
     """Certified bracket of ε(δ) of N steps of SGM(σ, p) whose relative width is at most ``rel_tol``
     where the grid allows it (module docstring); the width achieved is ``rel_accuracy``.
 
+    The upper end is read off the pessimistic side on h_p, the lower end off the optimistic side on
+    h_o = OPT_GRID_RATIO·h_p (each certified on its own grid); h_p is chosen by the h² law so that the predicted
+    width REL_PESS_AT_DEFAULT·(h_p/h₀)² + REL_OPT_AT_DEFAULT·(h_o/h₀)² is FIRST_AIM·``rel_tol``, and both grids are
+    refined together, by the same factor (to SAFETY·``rel_tol`` by the measured width), while the measured width
+    exceeds ``rel_tol``. Both sides cut the single step at ``sgm_sides.question_tail`` (N·tail ≤ 1% of rel_tol·δ:
+    charged to the pessimistic side's η, merged on the optimistic side, never dropped).
+
     ``rel_tol`` in (0, 0.5]; ``sigma`` > 0, ``p`` in (0, 1), ``steps`` ≥ 1, ``delta`` in (0, 1).
     """
     _check(sigma, p, steps, rel_tol)
     if not (isinstance(delta, (int, float)) and 0.0 < delta < 1.0):
         raise ValueError(f"delta must be in (0, 1), got {delta!r}")
     h_default = default_discretization(sigma, p, int(steps))
-    h = h_default * min(max(math.sqrt(SAFETY * rel_tol / REL_AT_DEFAULT), 0.5), 16.0)
-    hi_best, lo_best, h_best = math.inf, 0.0, h
+    ratio = OPT_GRID_RATIO
+    law = REL_PESS_AT_DEFAULT + REL_OPT_AT_DEFAULT * ratio * ratio  # predicted width on h_p = h₀, h_o = ratio·h₀
+    h = h_default * min(max(math.sqrt(FIRST_AIM * rel_tol / law), 0.5), 16.0)
+    tail = question_tail(int(steps), float(delta), float(rel_tol))  # N·tail ≤ 1e-3·rel_tol·δ: charged, not dropped
+    hi_best, lo_best, h_best, h_lo_best = math.inf, 0.0, h, math.nan
     attempt = 0
     spacings: list[float] = []
     for attempt in range(1, MAX_ATTEMPTS + 1):
-        comp = compose_subsampled_gaussian(float(sigma), float(p), int(steps), float(h))
+        comp = _compose_sides(float(sigma), float(p), int(steps), float(h), float(h * ratio), tail)
         hi, lo = _upper(comp, sigma, p, steps, delta), _lower(comp, delta)
         if hi < hi_best:
             h_best = h
+        if lo > lo_best:
+            h_lo_best = h * ratio
         # every bracket is certified, so their intersection is (disjoint ones mean a bug: tradeoff/intersection.py)
         lo_best, hi_best = (float(x) for x in intersect_brackets(
             lo_best, hi_best, lo, hi, f"ε(δ = {delta!r}) of SGM(σ={sigma!r}, p={p!r}, N={int(steps)})",
@@ -158,11 +215,13 @@ def epsilon_to_accuracy(sigma: float, p: float, steps: int, delta: float, rel_to
         h_new = max(h * min(max(factor, 0.125), 0.8), 0.25 * h_default)
         # the window's FFT length is ∝ 1/h: never finer than the spacing whose FFT fits the memory budget
         # (_limits.py; it would be refused), with 10% margin for the window's and next_fast_len's rounding
-        h_new = max(h_new, h * 1.1 * max(r.fft_len for r in comp.reports) / fft_points_that_fit(FFT_BYTES_COARSE))
+        # (both sides' grids scale by h_new/h: the side with the longer FFT sets the bound)
+        fft = max((r.fft_len for r in comp.reports), default=0)
+        h_new = max(h_new, h * 1.1 * fft / fft_points_that_fit(FFT_BYTES_COARSE))
         if h_new >= h:
             break
         h = h_new
-    return EpsilonAnswer(hi_best, lo_best, delta, float(h_best), attempt)
+    return EpsilonAnswer(hi_best, lo_best, delta, float(h_best), attempt, float(h_lo_best))
 
 
 # ---------------------------------------------------------------------------------------------- δ(ε)
