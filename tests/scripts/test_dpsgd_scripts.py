@@ -54,7 +54,9 @@ def test_figure5_with_published_steps(tmp_path):
     assert proc.returncode == 0, proc.stderr
     rows = {r["sigma"]: r for r in csv.DictReader(open(tmp_path / "o.csv", encoding="utf-8"))}
     assert float(rows["2.0"]["epsilon_published"]) < 8.0 and int(rows["3.0"]["steps_published"]) == 1500
-    assert float(rows["3.0"]["delta_base_to_point_published"]) > 0
+    # σ = 3 for 1500 steps is more private than the base σ = 2 for 800 (CLT μ ≈ 1.06 against 1.23): Δ(base‖point) is
+    # ≈ 0, i.e. within the certified width Δ is computed to (the column is filled, not left empty)
+    assert 0.0 <= float(rows["3.0"]["delta_base_to_point_published"]) <= 1e-6
     assert "Pareto-efficient" in proc.stdout and "sigma=3" in proc.stdout.split("Pareto-efficient")[1]
 
 
