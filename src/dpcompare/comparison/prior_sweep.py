@@ -129,10 +129,32 @@ class Grid:
         return self._both_interval_uppers[1 if reverse else 0]
 
     @cached_property
-    def _both_interval_uppers(self) -> np.ndarray:
+    def _rows(self) -> tuple[np.ndarray, np.ndarray]:
         lo, hi = np.empty((2, self.x.size)), np.empty((2, self.x.size))  # rows [A; B] (np.stack's copies, without
         lo[0], lo[1], hi[0], hi[1] = self.alo, self.blo, self.ahi, self.bhi  # its Python layers); [B; A] is lo[::-1]
+        return lo, hi
+
+    @cached_property
+    def _both_interval_uppers(self) -> np.ndarray:
+        lo, hi = self._rows
         return interval_upper(self.x, lo, hi, lo[::-1], self.geometry)
+
+    @cached_property
+    def unweighted_maxima(self) -> tuple:
+        """Both directions' unweighted parts of ``_max_state`` at once, as rows [A over B; B over A] (small grids
+        only): d_lo = lo_X − hi_Y (non-finite → 0), d_hi = hi_X − lo_Y, the best point k (the one nearest ½ among
+        those within ``FP_SLACK`` of the largest d_lo), and the largest interval bound and d_hi with a NaN read
+        as +∞. Each row is the doubles a direction computed alone (element-wise operations along the rows)."""
+        lo, hi = self._rows
+        d_lo = lo - hi[::-1]
+        d_lo = np.where(np.isfinite(d_lo), d_lo, 0.0)
+        d_hi = hi - lo[::-1]
+        best = d_lo[_ROWS, d_lo.argmax(axis=1)]
+        near = d_lo >= (best - FP_SLACK)[:, None]
+        k = (d_lo.shape[1] - 1) - near[:, ::-1].argmax(axis=1)
+        ub = self._both_interval_uppers
+        big = [_nan_inf(float(v)) for v in ub.max(axis=1)] + [_nan_inf(float(v)) for v in d_hi.max(axis=1)]
+        return d_lo, d_hi, k.tolist(), big
 
 
 class FoldedWeight:
@@ -257,7 +279,14 @@ def interval_upper(x, alo, ahi, blo, geom: LineGeometry | None = None):
     with np.errstate(invalid="ignore", divide="ignore"):
         sb = (blo[..., 1:] - blo[..., :-1]) / h
     t = _candidates(slope, icept, h, ordered=False)
-    return np.max(_envelope(slope, icept, t) - (blo[..., None, :-1] + sb[..., None, :] * t), axis=-2)
+    # ``_envelope`` line by line: lines 2 and 3 have slopes ±1 (x·1 and x·(−1) are exact, so xₗ + t and
+    # (1 − xₗ) − t are its doubles), and four (…, 8, n) minima replace its (…, 4, 8, n) broadcast (the same doubles)
+    env = icept[..., 0, None, :] + slope[..., 0, None, :] * t
+    np.minimum(env, icept[..., 1, None, :] + slope[..., 1, None, :] * t, out=env)
+    np.minimum(env, gm.xl + t, out=env)
+    np.minimum(env, gm.one_minus_xl - t, out=env)
+    env -= blo[..., None, :-1] + sb[..., None, :] * t
+    return env.max(axis=-2)
 
 
 def _positive_integral(t, y):
@@ -331,10 +360,42 @@ def _max_nan_inf(v: np.ndarray) -> float:
     return math.inf if m != m else m
 
 
+def _nan_inf(m: float) -> float:
+    return math.inf if m != m else m
+
+
+_ROWS = np.arange(2)
+_ROWS.flags.writeable = False
+
+
+def _max_state_unweighted(g: Grid, t: MaxTarget, tol: float):
+    """``_max_state`` of an unweighted target on a small grid from ``Grid.unweighted_maxima`` (both directions'
+    arrays computed once): the same operations on the same doubles, fewer numpy calls."""
+    r = 1 if t.reverse else 0
+    d_lo_all, d_hi_all, ks, big = g.unweighted_maxima
+    d_lo = d_lo_all[r]
+    k = ks[r]
+    alo, ahi, blo, bhi = g.sides(t.reverse)
+    lower = max(float(d_lo[k]), 0.0)
+    node = float(ahi[k] - alo[k] + bhi[k] - blo[k])
+    tol = max(tol, 2.0 * node)
+    upper = max(lower, big[r], big[2 + r])
+    done = upper - lower <= tol
+    split = None
+    if not done:
+        ub = g._both_interval_uppers[r]
+        d_hi = d_hi_all[r]
+        split = (ub > lower + tol) & (ub - np.maximum(d_hi[:-1], d_hi[1:]) > 0.25 * tol) & g.geometry.splittable
+    pi = float(g.x[k]) if lower > 0 else 0.0
+    return MaxOutcome(lower, lower, upper, pi, True), split, done, k
+
+
 def _max_state(g: Grid, t: MaxTarget, exact: bool, tol: float):
     """(outcome, split mask over intervals or None once certified, certified, index of the best point) for one
     max target."""
     tol = tol if t.tol is None else t.tol
+    if exact and t.weight is None and g.x.size <= BOTH_DIRECTIONS_MAX:
+        return _max_state_unweighted(g, t, tol)
     alo, ahi, blo, bhi = g.sides(t.reverse)
     x = g.x
     if t.weight is None:

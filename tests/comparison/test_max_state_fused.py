@@ -1,0 +1,74 @@
+"""The prior sweep's fused paths return the doubles of the plain formulas, bit for bit.
+
+* ``interval_upper`` evaluates the minimum of the four bounding lines line by line (slopes ±1 of lines 2 and 3
+  as an addition and a subtraction); the reference is ``_envelope`` (the (…, 4, 8, n) broadcast of every line at
+  every candidate), which ``interval_positive_integrals`` still uses.
+* ``_max_state`` of an unweighted target on a small grid reads both directions' arrays from
+  ``Grid.unweighted_maxima``; the reference is the general path (a grid above ``BOTH_DIRECTIONS_MAX``: one
+  direction at a time, nothing shared).
+
+Curves: Bayes error brackets of closed-form mechanisms on the sweep's initial grid (with and without the crossing
+seeds), on a refined grid with a geometric cluster, and on random grids.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dpcompare as dc
+from dpcompare.comparison import prior_sweep as ps
+
+PAIRS = [(dc.Gaussian(mu=1.0), dc.Laplace(b=1.0)), (dc.Laplace(b=0.3), dc.RandomizedResponse(2.0)),
+         (dc.Gaussian(mu=0.2), dc.ApproxDP(0.5, 1e-3)), (dc.Gaussian(mu=3.0), dc.Gaussian(mu=2.0))]
+IDS = ["g-l", "l-rr", "g-ad", "g-g"]
+
+
+def _reference_upper(x, alo, ahi, blo):
+    gm = ps.LineGeometry(x)
+    slope, icept = ps._lines(x, alo, ahi, gm)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sb = (blo[1:] - blo[:-1]) / gm.h
+    t = ps._candidates(slope, icept, gm.h, ordered=False)
+    return np.max(ps._envelope(slope, icept, t) - (blo[None, :-1] + sb[None, :] * t), axis=0)
+
+
+def _grids(a, b):
+    x0 = ps.initial_grid(a, b, False)
+    yield x0
+    yield ps.initial_grid(a, b, False, ps.crossing_seeds(a, b))
+    x = np.unique(np.concatenate([x0, np.linspace(0.0, 0.5, 301), 0.3 * (1 + 4.0 ** -np.arange(1, 30))]))
+    yield x[x <= 0.5]
+    rng = np.random.default_rng(7)
+    for _ in range(5):
+        yield np.unique(np.concatenate([[0.0, 0.5], rng.uniform(0.0, 0.5, 40), 0.5 * rng.uniform(0, 1, 20) ** 12]))
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids=IDS)
+def test_interval_upper_is_the_envelope_formula(pair):
+    a, b = pair
+    for x in _grids(a, b):
+        alo, ahi = ps._bounds(a, x)
+        blo, bhi = ps._bounds(b, x)
+        for lo_x, hi_x, lo_y in ((alo, ahi, blo), (blo, bhi, alo)):
+            assert np.array_equal(ps.interval_upper(x, lo_x, hi_x, lo_y), _reference_upper(x, lo_x, hi_x, lo_y),
+                                  equal_nan=True)
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids=IDS)
+def test_unweighted_max_state_is_the_general_path(pair, monkeypatch):
+    a, b = pair
+    grids = [ps.Grid(x, *ps._bounds(a, x), *ps._bounds(b, x)) for x in _grids(a, b)]
+    fused = [[ps._max_state(g, ps.MaxTarget(r), True, tol) for r in (False, True) for tol in (1e-12, 1e-3)]
+             for g in grids]
+    monkeypatch.setattr(ps, "BOTH_DIRECTIONS_MAX", 0)  # the general path, one direction at a time
+    for g, got in zip(grids, fused):
+        fresh = ps.Grid(g.x, g.alo, g.ahi, g.blo, g.bhi)
+        want = [ps._max_state(fresh, ps.MaxTarget(r), True, tol) for r in (False, True) for tol in (1e-12, 1e-3)]
+        for (o1, s1, d1, k1), (o2, s2, d2, k2) in zip(got, want):
+            assert (o1.value, o1.lower, o1.upper, o1.pi, o1.certified) == (o2.value, o2.lower, o2.upper, o2.pi,
+                                                                          o2.certified)
+            assert (d1, k1) == (d2, k2)
+            assert (s1 is None) == (s2 is None)
+            if s1 is not None:
+                assert np.array_equal(s1, s2)
