@@ -1,5 +1,7 @@
 """The prior sweep's fused paths return the doubles of the plain formulas, bit for bit.
 
+* ``_lines`` fills the missing secants' placeholders first and copies the secants in under a mask; the
+  reference is its ``np.where`` form.
 * ``interval_upper`` evaluates the minimum of the four bounding lines line by line (slopes ±1 of lines 2 and 3
   as an addition and a subtraction); the reference is ``_envelope`` (the (…, 4, 8, n) broadcast of every line at
   every candidate), which ``interval_positive_integrals`` still uses.
@@ -24,9 +26,28 @@ PAIRS = [(dc.Gaussian(mu=1.0), dc.Laplace(b=1.0)), (dc.Laplace(b=0.3), dc.Random
 IDS = ["g-l", "l-rr", "g-ad", "g-g"]
 
 
+def _reference_lines(x, lo, hi, gm):
+    """The four lines as ``_lines`` first wrote them (``np.where`` per row, an unfixed slope for row 1's
+    intercept)."""
+    n = gm.n
+    slope = np.empty(lo.shape[:-1] + (4, n))
+    icept = np.empty(lo.shape[:-1] + (4, n))
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        hl, hr = hi[..., :-1], hi[..., 1:]
+        s0 = np.where(gm.ok_l, (hl - lo[..., gm.jj_l]) / gm.den_l, np.inf)
+        icept[..., 0, :] = np.where(gm.ok_l, hl, np.inf)
+        s1 = np.where(gm.ok_r, (lo[..., gm.jj_r] - hr) / gm.den_r, -np.inf)
+        icept[..., 1, :] = np.where(gm.ok_r, hr - s1 * gm.h, np.inf)
+        slope[..., 0, :] = np.where(np.isfinite(s0), s0, 0.0)
+        slope[..., 1, :] = np.where(np.isfinite(s1), s1, 0.0)
+    slope[..., 2, :], icept[..., 2, :] = 1.0, gm.xl
+    slope[..., 3, :], icept[..., 3, :] = -1.0, gm.one_minus_xl
+    return slope, icept
+
+
 def _reference_upper(x, alo, ahi, blo):
     gm = ps.LineGeometry(x)
-    slope, icept = ps._lines(x, alo, ahi, gm)
+    slope, icept = _reference_lines(x, alo, ahi, gm)
     with np.errstate(invalid="ignore", divide="ignore"):
         sb = (blo[1:] - blo[:-1]) / gm.h
     t = ps._candidates(slope, icept, gm.h, ordered=False)
@@ -53,6 +74,17 @@ def test_interval_upper_is_the_envelope_formula(pair):
         for lo_x, hi_x, lo_y in ((alo, ahi, blo), (blo, bhi, alo)):
             assert np.array_equal(ps.interval_upper(x, lo_x, hi_x, lo_y), _reference_upper(x, lo_x, hi_x, lo_y),
                                   equal_nan=True)
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids=IDS)
+def test_lines_are_the_where_formulas(pair):
+    a, b = pair
+    for x in _grids(a, b):
+        gm = ps.LineGeometry(x)
+        lo, hi = np.stack([ps._bounds(a, x)[0], ps._bounds(b, x)[0]]), np.stack([ps._bounds(a, x)[1], ps._bounds(b, x)[1]])
+        for args in ((lo, hi), (lo[0], hi[0])):
+            for got, want in zip(ps._lines(x, *args, gm), _reference_lines(x, *args, gm)):
+                assert np.array_equal(got, want, equal_nan=True)
 
 
 @pytest.mark.parametrize("pair", PAIRS, ids=IDS)

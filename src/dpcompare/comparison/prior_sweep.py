@@ -226,20 +226,23 @@ def _lines(x, lo, hi, geom: LineGeometry | None = None):
     """
     gm = LineGeometry(x) if geom is None else geom
     n = gm.n
-    # lo, hi may carry leading axes (several curves on one grid): the lines are then (..., 4, n)
+    # lo, hi may carry leading axes (several curves on one grid): the lines are then (..., 4, n). Rows 0, 1 start
+    # as the placeholders of a missing secant (slope 0, intercept +∞) and take the secant where it exists and
+    # its slope is finite (``copyto`` with a mask: no ``where`` temporaries); rows 2, 3 are R ≤ π and R ≤ 1 − π
     slope = np.empty(lo.shape[:-1] + (4, n))
     icept = np.empty(lo.shape[:-1] + (4, n))
-    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        hl, hr = hi[..., :-1], hi[..., 1:]
-        s0 = np.where(gm.ok_l, (hl - lo[..., gm.jj_l]) / gm.den_l, np.inf)
-        icept[..., 0, :] = np.where(gm.ok_l, hl, np.inf)
-        s1 = np.where(gm.ok_r, (lo[..., gm.jj_r] - hr) / gm.den_r, -np.inf)
-        icept[..., 1, :] = np.where(gm.ok_r, hr - s1 * gm.h, np.inf)
-        # (rows 2, 3 are ±1, finite: only the secant slopes can be ±∞ or NaN)
-        slope[..., 0, :] = np.where(np.isfinite(s0), s0, 0.0)
-        slope[..., 1, :] = np.where(np.isfinite(s1), s1, 0.0)
+    slope[..., :2, :] = 0.0
+    icept[..., :2, :] = np.inf
     slope[..., 2, :], icept[..., 2, :] = 1.0, gm.xl  # R ≤ π
     slope[..., 3, :], icept[..., 3, :] = -1.0, gm.one_minus_xl  # R ≤ 1 − π
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        hl, hr = hi[..., :-1], hi[..., 1:]
+        s0 = (hl - lo[..., gm.jj_l]) / gm.den_l
+        np.copyto(slope[..., 0, :], s0, where=np.isfinite(s0) & gm.ok_l)
+        np.copyto(icept[..., 0, :], hl, where=gm.ok_l)
+        s1 = (lo[..., gm.jj_r] - hr) / gm.den_r
+        np.copyto(slope[..., 1, :], s1, where=np.isfinite(s1) & gm.ok_r)
+        np.copyto(icept[..., 1, :], hr - s1 * gm.h, where=gm.ok_r)
     return slope, icept
 
 
