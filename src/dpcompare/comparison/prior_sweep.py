@@ -42,6 +42,9 @@ BOTH_DIRECTIONS_MAX = 4096
 #: relative offsets of a seeded cluster: its points are π·(1 ± 2^{−j}/4), j = 1 … 40 (down to ≈ 1e-13)
 _SEED_CLUSTER = 0.25 * 2.0 ** -np.arange(1, 41)
 _SEED_CLUSTER.flags.writeable = False
+#: 1 − and 1 + the offsets, as rows (the factors ``initial_grid`` multiplies each kink by: computed once)
+_SEED_FACTORS = np.stack([1.0 - _SEED_CLUSTER, 1.0 + _SEED_CLUSTER])
+_SEED_FACTORS.flags.writeable = False
 
 
 def _sorted_unique(a: np.ndarray) -> np.ndarray:
@@ -91,8 +94,7 @@ def initial_grid(a: Mechanism, b: Mechanism, weighted: bool, extra: np.ndarray |
     kinks = kinks[(kinks > 0) & (kinks <= 0.5)]
     parts = [_BASE_GRID, kinks]
     if kinks.size <= SEEDED_KINKS and kinks.size:
-        near = np.concatenate([kinks[:, None] * (1.0 - _SEED_CLUSTER[None, :]),
-                               kinks[:, None] * (1.0 + _SEED_CLUSTER[None, :])]).ravel()
+        near = (kinks[:, None, None] * _SEED_FACTORS).ravel()  # (the same points, in another order: sorted below)
         parts.append(near[(near > 0) & (near < 0.5)])
     if weighted:
         parts.append(np.array([PI_MIN]))
@@ -130,6 +132,8 @@ class Grid:
 
     @cached_property
     def _rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """(lo, hi) as the rows [A; B] of two (2, n) arrays (``sweep`` sets them on its first grid, where the bounds
+        were computed in that layout)."""
         lo, hi = np.empty((2, self.x.size)), np.empty((2, self.x.size))  # rows [A; B] (np.stack's copies, without
         lo[0], lo[1], hi[0], hi[1] = self.alo, self.blo, self.ahi, self.bhi  # its Python layers); [B; A] is lo[::-1]
         return lo, hi
@@ -513,6 +517,19 @@ def _bounds(m: Mechanism, x: np.ndarray):
     return np.maximum(lo - slack, 0.0), hi + slack
 
 
+def _both_bounds(a: Mechanism, b: Mechanism, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``_bounds`` of A and B as the rows [A; B] of two (2, n) arrays (lower ends, upper ends): the same
+    operations on the same doubles, the widening done once for both rows (and the rows ``Grid`` reads)."""
+    lo, hi = np.empty((2, x.size)), np.empty((2, x.size))
+    lo[0], hi[0] = a.bayes_error_interval(x)
+    lo[1], hi[1] = b.bayes_error_interval(x)
+    slack = R_ROUNDING * hi
+    lo -= slack
+    np.maximum(lo, 0.0, out=lo)
+    hi += slack
+    return lo, hi
+
+
 def sweep(a: Mechanism, b: Mechanism, targets, *, tol: float, regret_rtol: float = 1e-3,
           max_points: int = 400_000, extra: np.ndarray | None = None) -> tuple[Grid, list]:
     """Refine one grid on [0, ½] until every target is certified to its tolerance (a max to ``tol``
@@ -522,8 +539,8 @@ def sweep(a: Mechanism, b: Mechanism, targets, *, tol: float, regret_rtol: float
     (e.g. ``crossing_seeds``; every point is an ordinary certified evaluation)."""
     weighted = any(t.weight is not None for t in targets)
     x = initial_grid(a, b, weighted, extra)
-    alo, ahi = _bounds(a, x)
-    blo, bhi = _bounds(b, x)
+    lo, hi = _both_bounds(a, b, x)
+    alo, ahi, blo, bhi = lo[0], hi[0], lo[1], hi[1]
     exact = bool(a.exact and b.exact)
     # the node brackets are at least 2η wide (η: the mechanisms' own numerical error): a regret cannot
     # be certified more tightly than ~4η (∫Ψ = 1)
@@ -537,6 +554,7 @@ def sweep(a: Mechanism, b: Mechanism, targets, *, tol: float, regret_rtol: float
     # (unless its last state was computed on that very grid)
     last: dict[int, tuple[np.ndarray, object]] = {}
     g = Grid(x, alo, ahi, blo, bhi)  # one Grid per x, so its LineGeometry is computed once
+    g.__dict__["_rows"] = (lo, hi)  # (the cached rows [A; B]: these arrays already are)
     for ti, t in enumerate(targets):
         for _ in range(400):
             outcome, split, done, k = state(g, t)

@@ -320,7 +320,11 @@ class Gaussian(PrivacyLossMechanism):
         mu = self.mu
         with np.errstate(all="ignore"):
             r = (np.log(pi) - np.log1p(-pi)) / mu
-            return pi * ndtr(-r - 0.5 * mu) + (1.0 - pi) * ndtr(r - 0.5 * mu)
+            z = np.empty((2,) + r.shape)  # [z_a; z_b], one ndtr call (−½μ − r is the double −r − ½μ)
+            np.subtract(-0.5 * mu, r, out=z[0, ...])
+            np.subtract(r, 0.5 * mu, out=z[1, ...])
+            phi = ndtr(z)
+            return pi * phi[0] + (1.0 - pi) * phi[1]
 
     def _bayes_error_and_slope(self, pi: float) -> tuple[float, float]:
         """(R(π), R′(π)) for a float π ∈ (0, 1) with ``math`` only (a location for a root search, no error bound).
