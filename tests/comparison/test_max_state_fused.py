@@ -104,3 +104,20 @@ def test_unweighted_max_state_is_the_general_path(pair, monkeypatch):
             assert (s1 is None) == (s2 is None)
             if s1 is not None:
                 assert np.array_equal(s1, s2)
+
+
+@pytest.mark.parametrize("pair", PAIRS[:2], ids=IDS[:2])
+def test_geometry_indices_are_the_where_forms(pair):
+    """``LineGeometry``'s far-node indices clipped by a maximum / minimum are its first ``np.where`` forms."""
+    for x in _grids(*pair):
+        gm = ps.LineGeometry(x)
+        n, xl, h = x.size - 1, x[:-1], np.diff(x)
+        k_l = np.arange(-1, n - 1)
+        far_l = np.minimum(x.searchsorted(xl - h, side="right") - 1, k_l)
+        far_r = np.maximum(x.searchsorted(x[1:] + h, side="left"), k_l + 3)
+        near_l = np.concatenate([[True], h[:-1] >= 0.25 * h[1:]])
+        near_r = np.concatenate([h[1:] >= 0.25 * h[:-1], [True]])
+        j_l, j_r = np.where(near_l, k_l, far_l), np.where(near_r, k_l + 3, far_r)
+        assert np.array_equal(gm.jj_l, np.where(j_l >= 0, j_l, 0)) and np.array_equal(gm.ok_l, j_l >= 0)
+        assert np.array_equal(gm.jj_r, np.where(j_r <= n, j_r, n)) and np.array_equal(gm.ok_r, j_r <= n)
+        assert not gm.ok_l[0] and not gm.ok_r[-1]  # (the masks are not trivially all True)

@@ -209,10 +209,10 @@ class LineGeometry:
         j_l = np.where(near_l, k_l, far_l)
         j_r = np.where(near_r, k_r, far_r)
         self.ok_l = j_l >= 0
-        self.jj_l = np.where(self.ok_l, j_l, 0)
+        self.jj_l = np.maximum(j_l, 0)  # (j_l ≥ −1: np.where(ok_l, j_l, 0))
         self.den_l = xl - x[self.jj_l]
         self.ok_r = j_r <= n
-        self.jj_r = np.where(self.ok_r, j_r, n)
+        self.jj_r = np.minimum(j_r, n)  # (np.where(ok_r, j_r, n))
         self.den_r = x[self.jj_r] - x[1:]
         self.one_minus_xl = 1.0 - xl
         self.splittable = h > 4e-16 * np.maximum(x[1:], 1e-300)
@@ -228,7 +228,12 @@ def _lines(x, lo, hi, geom: LineGeometry | None = None):
     the neighbouring interval is shorter than h/4 the nearest node at least h away is used instead, so
     the rounding is never multiplied by more than 4. ``geom``: x's ``LineGeometry`` if the caller has it.
     """
-    gm = LineGeometry(x) if geom is None else geom
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        return _lines_raw(LineGeometry(x) if geom is None else geom, lo, hi)
+
+
+def _lines_raw(gm: LineGeometry, lo, hi):
+    """``_lines`` under the caller's ``errstate`` (invalid, overflow and division ignored)."""
     n = gm.n
     # lo, hi may carry leading axes (several curves on one grid): the lines are then (..., 4, n). Rows 0, 1 start
     # as the placeholders of a missing secant (slope 0, intercept +∞) and take the secant where it exists and
@@ -239,14 +244,13 @@ def _lines(x, lo, hi, geom: LineGeometry | None = None):
     icept[..., :2, :] = np.inf
     slope[..., 2, :], icept[..., 2, :] = 1.0, gm.xl  # R ≤ π
     slope[..., 3, :], icept[..., 3, :] = -1.0, gm.one_minus_xl  # R ≤ 1 − π
-    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        hl, hr = hi[..., :-1], hi[..., 1:]
-        s0 = (hl - lo[..., gm.jj_l]) / gm.den_l
-        np.copyto(slope[..., 0, :], s0, where=np.isfinite(s0) & gm.ok_l)
-        np.copyto(icept[..., 0, :], hl, where=gm.ok_l)
-        s1 = (lo[..., gm.jj_r] - hr) / gm.den_r
-        np.copyto(slope[..., 1, :], s1, where=np.isfinite(s1) & gm.ok_r)
-        np.copyto(icept[..., 1, :], hr - s1 * gm.h, where=gm.ok_r)
+    hl, hr = hi[..., :-1], hi[..., 1:]
+    s0 = (hl - lo[..., gm.jj_l]) / gm.den_l
+    np.copyto(slope[..., 0, :], s0, where=np.isfinite(s0) & gm.ok_l)
+    np.copyto(icept[..., 0, :], hl, where=gm.ok_l)
+    s1 = (lo[..., gm.jj_r] - hr) / gm.den_r
+    np.copyto(slope[..., 1, :], s1, where=np.isfinite(s1) & gm.ok_r)
+    np.copyto(icept[..., 1, :], hr - s1 * gm.h, where=gm.ok_r)
     return slope, icept
 
 
@@ -260,14 +264,20 @@ def _candidates(slope, icept, h, *, ordered: bool = True):
     """Offsets t ∈ [0, h] where the minimum of the lines can bend: the ends and pairwise intersections, (8, n)
     (or (..., 8, n) for lines with leading axes), sorted along the 8 when ``ordered`` (an integral needs the
     order, a maximum does not)."""
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        out = _candidates_raw(slope, icept, h)
+    if ordered:
+        out.sort(axis=-2)
+    return out
+
+
+def _candidates_raw(slope, icept, h):
+    """``_candidates`` unordered, under the caller's ``errstate`` (invalid, overflow and division ignored)."""
     out = np.empty(slope.shape[:-2] + (8, h.size))
     out[..., 0, :] = 0.0
     out[..., 1, :] = h
-    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        t = (icept[..., _PAIR_J, :] - icept[..., _PAIR_I, :]) / (slope[..., _PAIR_I, :] - slope[..., _PAIR_J, :])
-        out[..., 2:, :] = np.where(np.isfinite(t), np.minimum(np.maximum(t, 0.0), h), 0.0)
-    if ordered:
-        out.sort(axis=-2)
+    t = (icept[..., _PAIR_J, :] - icept[..., _PAIR_I, :]) / (slope[..., _PAIR_I, :] - slope[..., _PAIR_J, :])
+    out[..., 2:, :] = np.where(np.isfinite(t), np.minimum(np.maximum(t, 0.0), h), 0.0)
     return out
 
 
@@ -282,10 +292,10 @@ def interval_upper(x, alo, ahi, blo, geom: LineGeometry | None = None):
     curves on one grid, one result row each: every operation is element-wise along them)."""
     gm = LineGeometry(x) if geom is None else geom
     h = gm.h
-    slope, icept = _lines(x, alo, ahi, gm)
-    with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):  # (one errstate for the lines and candidates)
+        slope, icept = _lines_raw(gm, alo, ahi)
         sb = (blo[..., 1:] - blo[..., :-1]) / h
-    t = _candidates(slope, icept, h, ordered=False)
+        t = _candidates_raw(slope, icept, h)
     # ``_envelope`` line by line: lines 2 and 3 have slopes ±1 (x·1 and x·(−1) are exact, so xₗ + t and
     # (1 − xₗ) − t are its doubles), and four (…, 8, n) minima replace its (…, 4, 8, n) broadcast (the same doubles)
     env = icept[..., 0, None, :] + slope[..., 0, None, :] * t
