@@ -121,3 +121,19 @@ def test_geometry_indices_are_the_where_forms(pair):
         assert np.array_equal(gm.jj_l, np.where(j_l >= 0, j_l, 0)) and np.array_equal(gm.ok_l, j_l >= 0)
         assert np.array_equal(gm.jj_r, np.where(j_r <= n, j_r, n)) and np.array_equal(gm.ok_r, j_r <= n)
         assert not gm.ok_l[0] and not gm.ok_r[-1]  # (the masks are not trivially all True)
+
+
+def test_seed_combs_are_the_broadcast_form():
+    """``crossing_seeds``' combs (per root, from Python floats) are the points of the broadcast form."""
+    for a, b in [(dc.Gaussian(mu=1.0), dc.Laplace(b=1.0)), (dc.Gaussian(mu=7.9956), dc.Laplace(b=0.04928)),
+                 (dc.Gaussian(mu=0.3), dc.Laplace(b=2.0))]:
+        got = ps.crossing_seeds(a, b)
+        x = ps._SCAN_GRID
+        d = a._bayes_error_estimate(x) - b._bayes_error_estimate(x)
+        s = np.sign(d)
+        roots = [ps._newton_root(a._bayes_error_and_slope, b._bayes_error_and_slope, float(x[i]), float(x[i + 1]),
+                                 float(d[i])) for i in np.flatnonzero(s[:-1] * s[1:] < 0.0)]
+        r = np.array([p for p in roots if p is not None and 0.0 < p < 0.5])
+        want = (r[:, None] + (1e-13 * np.maximum(r, 1.0))[:, None] * ps._SEED_COMB[None, :]).ravel()
+        want = want[(want > 0.0) & (want < 0.5)]
+        assert want.size and np.array_equal(got, want)

@@ -689,8 +689,9 @@ def crossing_seeds(a: Mechanism, b: Mechanism, *, xtol: float = 1e-13) -> np.nda
             roots.append(p)
     if not roots:
         return np.empty(0)
-    r = np.array(roots)
-    pts = (r[:, None] + (xtol * np.maximum(r, 1.0))[:, None] * _SEED_COMB[None, :]).ravel()
+    # each root's comb from Python floats (one product and one sum per root; the doubles of the broadcast form)
+    combs = [r + (xtol * max(r, 1.0)) * _SEED_COMB for r in roots]
+    pts = combs[0] if len(combs) == 1 else np.concatenate(combs)
     return pts[(pts > 0.0) & (pts < 0.5)]
 
 
