@@ -137,3 +137,15 @@ def test_seed_combs_are_the_broadcast_form():
         want = (r[:, None] + (1e-13 * np.maximum(r, 1.0))[:, None] * ps._SEED_COMB[None, :]).ravel()
         want = want[(want > 0.0) & (want < 0.5)]
         assert want.size and np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("pair", PAIRS + [(dc.Laplace(b=0.5), dc.Gaussian(mu=0.7))], ids=IDS + ["l-g"])
+def test_both_bounds_are_each_mechanism_alone(pair):
+    """``_both_bounds`` (the directed pairs read directly when both mechanisms allow it, one order check) gives the
+    rows of ``_bounds`` of each mechanism, bit for bit."""
+    a, b = pair
+    for x in _grids(a, b):
+        lo, hi = ps._both_bounds(a, b, x)
+        for row, m in enumerate(pair):
+            mlo, mhi = ps._bounds(m, x)
+            assert np.array_equal(lo[row], mlo) and np.array_equal(hi[row], mhi)

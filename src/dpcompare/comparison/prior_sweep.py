@@ -531,8 +531,16 @@ def _both_bounds(a: Mechanism, b: Mechanism, x: np.ndarray) -> tuple[np.ndarray,
     """``_bounds`` of A and B as the rows [A; B] of two (2, n) arrays (lower ends, upper ends): the same
     operations on the same doubles, the widening done once for both rows (and the rows ``Grid`` reads)."""
     lo, hi = np.empty((2, x.size)), np.empty((2, x.size))
-    lo[0], hi[0] = a.bayes_error_interval(x)
-    lo[1], hi[1] = b.bayes_error_interval(x)
+    fast = [getattr(m, "_directed_is_interval", None) for m in (a, b)]
+    if all(f is not None and f() for f in fast):  # both brackets are their directed pairs once ordered: one check
+        lo[0], hi[0] = a._bayes_error_directed(x)
+        lo[1], hi[1] = b._bayes_error_directed(x)
+        ordered = bool((lo - hi <= 0.0).all())
+    else:
+        ordered = False
+    if not ordered:  # the general path (clips, checks, or refuses), one mechanism at a time
+        lo[0], hi[0] = a.bayes_error_interval(x)
+        lo[1], hi[1] = b.bayes_error_interval(x)
     slack = R_ROUNDING * hi
     lo -= slack
     np.maximum(lo, 0.0, out=lo)
