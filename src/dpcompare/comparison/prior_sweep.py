@@ -47,13 +47,15 @@ _SEED_FACTORS = np.stack([1.0 - _SEED_CLUSTER, 1.0 + _SEED_CLUSTER])
 _SEED_FACTORS.flags.writeable = False
 
 
-def _sorted_unique(a: np.ndarray) -> np.ndarray:
-    """``np.unique`` of a 1-d float array without NaN (its sort and its neighbour mask, without its Python layers).
+def _sorted_unique(a: np.ndarray, *, fresh: bool = False) -> np.ndarray:
+    """``np.unique`` of a 1-d float array without NaN (its sort and its neighbour mask, without its Python layers);
+    ``fresh``: ``a`` is the caller's own temporary, sorted in place (no copy).
 
     >>> _sorted_unique(np.array([0.3, 0.1, 0.3, 0.2])).tolist()
     [0.1, 0.2, 0.3]
     """
-    a = a.copy()
+    if not fresh:
+        a = a.copy()
     a.sort()
     keep = np.empty(a.shape, dtype=bool)
     keep[:1] = True
@@ -100,7 +102,7 @@ def initial_grid(a: Mechanism, b: Mechanism, weighted: bool, extra: np.ndarray |
         parts.append(np.array([PI_MIN]))
     if extra is not None and extra.size:
         parts.append(extra)
-    return _sorted_unique(np.concatenate(parts))
+    return _sorted_unique(np.concatenate(parts), fresh=True)
 
 
 @dataclass(frozen=True)
