@@ -193,7 +193,7 @@ class LineGeometry:
     the interval widths h, the far nodes jₗ, jᵣ of the extended secants and their distances to the interval
     ends, and the mask of intervals still wider than the rounding of x (``_max_state``'s split test)."""
 
-    __slots__ = ("n", "xl", "h", "ok_l", "jj_l", "den_l", "ok_r", "jj_r", "den_r", "one_minus_xl", "splittable")
+    __slots__ = ("n", "x", "xl", "h", "ok_l", "jj_l", "den_l", "ok_r", "jj_r", "den_r", "one_minus_xl", "_splittable")
 
     def __init__(self, x: np.ndarray) -> None:
         n = self.n = x.size - 1
@@ -217,7 +217,16 @@ class LineGeometry:
         self.jj_r = np.minimum(j_r, n)  # (np.where(ok_r, j_r, n))
         self.den_r = x[self.jj_r] - x[1:]
         self.one_minus_xl = 1.0 - xl
-        self.splittable = h > 4e-16 * np.maximum(x[1:], 1e-300)
+        self.x = x
+        self._splittable = None
+
+    @property
+    def splittable(self) -> np.ndarray:
+        """Intervals wider than the rounding of x (read only by a target not yet certified: computed on first use)."""
+        if self._splittable is None:
+            x = self.x
+            self._splittable = self.h > 4e-16 * np.maximum(x[1:], 1e-300)
+        return self._splittable
 
 
 def _lines(x, lo, hi, geom: LineGeometry | None = None):
