@@ -139,7 +139,9 @@ def one_minus_down(x: Any) -> np.ndarray:
     x = np.asarray(x, dtype=float)
     s = 1.0 - x
     back = 1.0 - s  # exact: s ∈ [½, 1] where x ≤ ½
-    return np.where((x < 0.5) & (back < x), np.nextafter(s, -np.inf), s)
+    # one ulp down where it rounded up: towards s − 1 < s there (s ≥ ½), towards s itself (no move) elsewhere —
+    # np.where(·, np.nextafter(s, −∞), s) without the where (NaN and ±∞ pass through as they are)
+    return np.nextafter(s, s - ((x < 0.5) & (back < x)))
 
 
 # ---------------------------------------------------------------------------------------------- the normal law

@@ -1,5 +1,5 @@
-"""Smoke tests of the B.3 CPU-time benchmarks (benchmarks/bench_b3_cpu.py, bench_b3_steps.py): they run with
---quick and print their one line. No timing is asserted (speed is measured by the scripts themselves)."""
+"""Smoke tests of the B.3 CPU-time benchmarks (benchmarks/bench_b3_cpu.py, bench_b3_steps.py, bench_b3_ab.py): they
+run with --quick and print their one line. No timing is asserted (speed is measured by the scripts themselves)."""
 
 from __future__ import annotations
 
@@ -20,3 +20,13 @@ def test_b3_benchmark_quick_runs(script, needles):
                           timeout=300, cwd=BENCH.parent)
     assert proc.returncode == 0, proc.stderr
     assert all(n in proc.stdout for n in needles)
+
+
+@pytest.mark.skipif(not (BENCH / "bench_b3_ab.py").exists(), reason="benchmarks/ not present (installed package)")
+def test_b3_ab_quick_runs_a_tree_against_itself():
+    proc = subprocess.run([sys.executable, str(BENCH / "bench_b3_ab.py"), str(BENCH.parent / "src"), "--quick"],
+                          capture_output=True, text=True, timeout=300, cwd=BENCH.parent)
+    assert proc.returncode == 0, proc.stderr
+    old, new = (line.split(": ", 1)[1] for line in proc.stdout.splitlines()[:2])
+    assert old == new  # the same tree: the same brackets and crossings
+    assert "ratio new/old CPU" in proc.stdout

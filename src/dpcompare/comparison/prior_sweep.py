@@ -42,15 +42,20 @@ BOTH_DIRECTIONS_MAX = 4096
 #: relative offsets of a seeded cluster: its points are π·(1 ± 2^{−j}/4), j = 1 … 40 (down to ≈ 1e-13)
 _SEED_CLUSTER = 0.25 * 2.0 ** -np.arange(1, 41)
 _SEED_CLUSTER.flags.writeable = False
+#: 1 − and 1 + the offsets, as rows (the factors ``initial_grid`` multiplies each kink by: computed once)
+_SEED_FACTORS = np.stack([1.0 - _SEED_CLUSTER, 1.0 + _SEED_CLUSTER])
+_SEED_FACTORS.flags.writeable = False
 
 
-def _sorted_unique(a: np.ndarray) -> np.ndarray:
-    """``np.unique`` of a 1-d float array without NaN (its sort and its neighbour mask, without its Python layers).
+def _sorted_unique(a: np.ndarray, *, fresh: bool = False) -> np.ndarray:
+    """``np.unique`` of a 1-d float array without NaN (its sort and its neighbour mask, without its Python layers);
+    ``fresh``: ``a`` is the caller's own temporary, sorted in place (no copy).
 
     >>> _sorted_unique(np.array([0.3, 0.1, 0.3, 0.2])).tolist()
     [0.1, 0.2, 0.3]
     """
-    a = a.copy()
+    if not fresh:
+        a = a.copy()
     a.sort()
     keep = np.empty(a.shape, dtype=bool)
     keep[:1] = True
@@ -91,14 +96,13 @@ def initial_grid(a: Mechanism, b: Mechanism, weighted: bool, extra: np.ndarray |
     kinks = kinks[(kinks > 0) & (kinks <= 0.5)]
     parts = [_BASE_GRID, kinks]
     if kinks.size <= SEEDED_KINKS and kinks.size:
-        near = np.concatenate([kinks[:, None] * (1.0 - _SEED_CLUSTER[None, :]),
-                               kinks[:, None] * (1.0 + _SEED_CLUSTER[None, :])]).ravel()
+        near = (kinks[:, None, None] * _SEED_FACTORS).ravel()  # (the same points, in another order: sorted below)
         parts.append(near[(near > 0) & (near < 0.5)])
     if weighted:
         parts.append(np.array([PI_MIN]))
     if extra is not None and extra.size:
         parts.append(extra)
-    return _sorted_unique(np.concatenate(parts))
+    return _sorted_unique(np.concatenate(parts), fresh=True)
 
 
 @dataclass(frozen=True)
@@ -129,10 +133,34 @@ class Grid:
         return self._both_interval_uppers[1 if reverse else 0]
 
     @cached_property
-    def _both_interval_uppers(self) -> np.ndarray:
+    def _rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """(lo, hi) as the rows [A; B] of two (2, n) arrays (``sweep`` sets them on its first grid, where the bounds
+        were computed in that layout)."""
         lo, hi = np.empty((2, self.x.size)), np.empty((2, self.x.size))  # rows [A; B] (np.stack's copies, without
         lo[0], lo[1], hi[0], hi[1] = self.alo, self.blo, self.ahi, self.bhi  # its Python layers); [B; A] is lo[::-1]
+        return lo, hi
+
+    @cached_property
+    def _both_interval_uppers(self) -> np.ndarray:
+        lo, hi = self._rows
         return interval_upper(self.x, lo, hi, lo[::-1], self.geometry)
+
+    @cached_property
+    def unweighted_maxima(self) -> tuple:
+        """Both directions' unweighted parts of ``_max_state`` at once, as rows [A over B; B over A] (small grids
+        only): d_lo = lo_X − hi_Y (non-finite → 0), d_hi = hi_X − lo_Y, the best point k (the one nearest ½ among
+        those within ``FP_SLACK`` of the largest d_lo), and the largest interval bound and d_hi with a NaN read
+        as +∞. Each row is the doubles a direction computed alone (element-wise operations along the rows)."""
+        lo, hi = self._rows
+        d_lo = lo - hi[::-1]
+        d_lo = np.where(np.isfinite(d_lo), d_lo, 0.0)
+        d_hi = hi - lo[::-1]
+        best = d_lo[_ROWS, d_lo.argmax(axis=1)]
+        near = d_lo >= (best - FP_SLACK)[:, None]
+        k = (d_lo.shape[1] - 1) - near[:, ::-1].argmax(axis=1)
+        ub = self._both_interval_uppers
+        big = [_nan_inf(float(v)) for v in ub.max(axis=1)] + [_nan_inf(float(v)) for v in d_hi.max(axis=1)]
+        return d_lo, d_hi, k.tolist(), big
 
 
 class FoldedWeight:
@@ -165,7 +193,7 @@ class LineGeometry:
     the interval widths h, the far nodes jₗ, jᵣ of the extended secants and their distances to the interval
     ends, and the mask of intervals still wider than the rounding of x (``_max_state``'s split test)."""
 
-    __slots__ = ("n", "xl", "h", "ok_l", "jj_l", "den_l", "ok_r", "jj_r", "den_r", "one_minus_xl", "splittable")
+    __slots__ = ("n", "x", "xl", "h", "ok_l", "jj_l", "den_l", "ok_r", "jj_r", "den_r", "one_minus_xl", "_splittable")
 
     def __init__(self, x: np.ndarray) -> None:
         n = self.n = x.size - 1
@@ -183,13 +211,22 @@ class LineGeometry:
         j_l = np.where(near_l, k_l, far_l)
         j_r = np.where(near_r, k_r, far_r)
         self.ok_l = j_l >= 0
-        self.jj_l = np.where(self.ok_l, j_l, 0)
+        self.jj_l = np.maximum(j_l, 0)  # (j_l ≥ −1: np.where(ok_l, j_l, 0))
         self.den_l = xl - x[self.jj_l]
         self.ok_r = j_r <= n
-        self.jj_r = np.where(self.ok_r, j_r, n)
+        self.jj_r = np.minimum(j_r, n)  # (np.where(ok_r, j_r, n))
         self.den_r = x[self.jj_r] - x[1:]
         self.one_minus_xl = 1.0 - xl
-        self.splittable = h > 4e-16 * np.maximum(x[1:], 1e-300)
+        self.x = x
+        self._splittable = None
+
+    @property
+    def splittable(self) -> np.ndarray:
+        """Intervals wider than the rounding of x (read only by a target not yet certified: computed on first use)."""
+        if self._splittable is None:
+            x = self.x
+            self._splittable = self.h > 4e-16 * np.maximum(x[1:], 1e-300)
+        return self._splittable
 
 
 def _lines(x, lo, hi, geom: LineGeometry | None = None):
@@ -202,22 +239,29 @@ def _lines(x, lo, hi, geom: LineGeometry | None = None):
     the neighbouring interval is shorter than h/4 the nearest node at least h away is used instead, so
     the rounding is never multiplied by more than 4. ``geom``: x's ``LineGeometry`` if the caller has it.
     """
-    gm = LineGeometry(x) if geom is None else geom
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        return _lines_raw(LineGeometry(x) if geom is None else geom, lo, hi)
+
+
+def _lines_raw(gm: LineGeometry, lo, hi):
+    """``_lines`` under the caller's ``errstate`` (invalid, overflow and division ignored)."""
     n = gm.n
-    # lo, hi may carry leading axes (several curves on one grid): the lines are then (..., 4, n)
+    # lo, hi may carry leading axes (several curves on one grid): the lines are then (..., 4, n). Rows 0, 1 start
+    # as the placeholders of a missing secant (slope 0, intercept +∞) and take the secant where it exists and
+    # its slope is finite (``copyto`` with a mask: no ``where`` temporaries); rows 2, 3 are R ≤ π and R ≤ 1 − π
     slope = np.empty(lo.shape[:-1] + (4, n))
     icept = np.empty(lo.shape[:-1] + (4, n))
-    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        hl, hr = hi[..., :-1], hi[..., 1:]
-        s0 = np.where(gm.ok_l, (hl - lo[..., gm.jj_l]) / gm.den_l, np.inf)
-        icept[..., 0, :] = np.where(gm.ok_l, hl, np.inf)
-        s1 = np.where(gm.ok_r, (lo[..., gm.jj_r] - hr) / gm.den_r, -np.inf)
-        icept[..., 1, :] = np.where(gm.ok_r, hr - s1 * gm.h, np.inf)
-        # (rows 2, 3 are ±1, finite: only the secant slopes can be ±∞ or NaN)
-        slope[..., 0, :] = np.where(np.isfinite(s0), s0, 0.0)
-        slope[..., 1, :] = np.where(np.isfinite(s1), s1, 0.0)
+    slope[..., :2, :] = 0.0
+    icept[..., :2, :] = np.inf
     slope[..., 2, :], icept[..., 2, :] = 1.0, gm.xl  # R ≤ π
     slope[..., 3, :], icept[..., 3, :] = -1.0, gm.one_minus_xl  # R ≤ 1 − π
+    hl, hr = hi[..., :-1], hi[..., 1:]
+    s0 = (hl - lo[..., gm.jj_l]) / gm.den_l
+    np.copyto(slope[..., 0, :], s0, where=np.isfinite(s0) & gm.ok_l)
+    np.copyto(icept[..., 0, :], hl, where=gm.ok_l)
+    s1 = (lo[..., gm.jj_r] - hr) / gm.den_r
+    np.copyto(slope[..., 1, :], s1, where=np.isfinite(s1) & gm.ok_r)
+    np.copyto(icept[..., 1, :], hr - s1 * gm.h, where=gm.ok_r)
     return slope, icept
 
 
@@ -231,14 +275,20 @@ def _candidates(slope, icept, h, *, ordered: bool = True):
     """Offsets t ∈ [0, h] where the minimum of the lines can bend: the ends and pairwise intersections, (8, n)
     (or (..., 8, n) for lines with leading axes), sorted along the 8 when ``ordered`` (an integral needs the
     order, a maximum does not)."""
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        out = _candidates_raw(slope, icept, h)
+    if ordered:
+        out.sort(axis=-2)
+    return out
+
+
+def _candidates_raw(slope, icept, h):
+    """``_candidates`` unordered, under the caller's ``errstate`` (invalid, overflow and division ignored)."""
     out = np.empty(slope.shape[:-2] + (8, h.size))
     out[..., 0, :] = 0.0
     out[..., 1, :] = h
-    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        t = (icept[..., _PAIR_J, :] - icept[..., _PAIR_I, :]) / (slope[..., _PAIR_I, :] - slope[..., _PAIR_J, :])
-        out[..., 2:, :] = np.where(np.isfinite(t), np.minimum(np.maximum(t, 0.0), h), 0.0)
-    if ordered:
-        out.sort(axis=-2)
+    t = (icept[..., _PAIR_J, :] - icept[..., _PAIR_I, :]) / (slope[..., _PAIR_I, :] - slope[..., _PAIR_J, :])
+    out[..., 2:, :] = np.where(np.isfinite(t), np.minimum(np.maximum(t, 0.0), h), 0.0)
     return out
 
 
@@ -253,11 +303,18 @@ def interval_upper(x, alo, ahi, blo, geom: LineGeometry | None = None):
     curves on one grid, one result row each: every operation is element-wise along them)."""
     gm = LineGeometry(x) if geom is None else geom
     h = gm.h
-    slope, icept = _lines(x, alo, ahi, gm)
-    with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):  # (one errstate for the lines and candidates)
+        slope, icept = _lines_raw(gm, alo, ahi)
         sb = (blo[..., 1:] - blo[..., :-1]) / h
-    t = _candidates(slope, icept, h, ordered=False)
-    return np.max(_envelope(slope, icept, t) - (blo[..., None, :-1] + sb[..., None, :] * t), axis=-2)
+        t = _candidates_raw(slope, icept, h)
+    # ``_envelope`` line by line: lines 2 and 3 have slopes ±1 (x·1 and x·(−1) are exact, so xₗ + t and
+    # (1 − xₗ) − t are its doubles), and four (…, 8, n) minima replace its (…, 4, 8, n) broadcast (the same doubles)
+    env = icept[..., 0, None, :] + slope[..., 0, None, :] * t
+    np.minimum(env, icept[..., 1, None, :] + slope[..., 1, None, :] * t, out=env)
+    np.minimum(env, gm.xl + t, out=env)
+    np.minimum(env, gm.one_minus_xl - t, out=env)
+    env -= blo[..., None, :-1] + sb[..., None, :] * t
+    return env.max(axis=-2)
 
 
 def _positive_integral(t, y):
@@ -331,10 +388,42 @@ def _max_nan_inf(v: np.ndarray) -> float:
     return math.inf if m != m else m
 
 
+def _nan_inf(m: float) -> float:
+    return math.inf if m != m else m
+
+
+_ROWS = np.arange(2)
+_ROWS.flags.writeable = False
+
+
+def _max_state_unweighted(g: Grid, t: MaxTarget, tol: float):
+    """``_max_state`` of an unweighted target on a small grid from ``Grid.unweighted_maxima`` (both directions'
+    arrays computed once): the same operations on the same doubles, fewer numpy calls."""
+    r = 1 if t.reverse else 0
+    d_lo_all, d_hi_all, ks, big = g.unweighted_maxima
+    d_lo = d_lo_all[r]
+    k = ks[r]
+    alo, ahi, blo, bhi = g.sides(t.reverse)
+    lower = max(float(d_lo[k]), 0.0)
+    node = float(ahi[k] - alo[k] + bhi[k] - blo[k])
+    tol = max(tol, 2.0 * node)
+    upper = max(lower, big[r], big[2 + r])
+    done = upper - lower <= tol
+    split = None
+    if not done:
+        ub = g._both_interval_uppers[r]
+        d_hi = d_hi_all[r]
+        split = (ub > lower + tol) & (ub - np.maximum(d_hi[:-1], d_hi[1:]) > 0.25 * tol) & g.geometry.splittable
+    pi = float(g.x[k]) if lower > 0 else 0.0
+    return MaxOutcome(lower, lower, upper, pi, True), split, done, k
+
+
 def _max_state(g: Grid, t: MaxTarget, exact: bool, tol: float):
     """(outcome, split mask over intervals or None once certified, certified, index of the best point) for one
     max target."""
     tol = tol if t.tol is None else t.tol
+    if exact and t.weight is None and g.x.size <= BOTH_DIRECTIONS_MAX:
+        return _max_state_unweighted(g, t, tol)
     alo, ahi, blo, bhi = g.sides(t.reverse)
     x = g.x
     if t.weight is None:
@@ -449,6 +538,27 @@ def _bounds(m: Mechanism, x: np.ndarray):
     return np.maximum(lo - slack, 0.0), hi + slack
 
 
+def _both_bounds(a: Mechanism, b: Mechanism, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``_bounds`` of A and B as the rows [A; B] of two (2, n) arrays (lower ends, upper ends): the same
+    operations on the same doubles, the widening done once for both rows (and the rows ``Grid`` reads)."""
+    lo, hi = np.empty((2, x.size)), np.empty((2, x.size))
+    fast = [getattr(m, "_directed_is_interval", None) for m in (a, b)]
+    if all(f is not None and f() for f in fast):  # both brackets are their directed pairs once ordered: one check
+        lo[0], hi[0] = a._bayes_error_directed(x)
+        lo[1], hi[1] = b._bayes_error_directed(x)
+        ordered = bool((lo - hi <= 0.0).all())
+    else:
+        ordered = False
+    if not ordered:  # the general path (clips, checks, or refuses), one mechanism at a time
+        lo[0], hi[0] = a.bayes_error_interval(x)
+        lo[1], hi[1] = b.bayes_error_interval(x)
+    slack = R_ROUNDING * hi
+    lo -= slack
+    np.maximum(lo, 0.0, out=lo)
+    hi += slack
+    return lo, hi
+
+
 def sweep(a: Mechanism, b: Mechanism, targets, *, tol: float, regret_rtol: float = 1e-3,
           max_points: int = 400_000, extra: np.ndarray | None = None) -> tuple[Grid, list]:
     """Refine one grid on [0, ½] until every target is certified to its tolerance (a max to ``tol``
@@ -458,8 +568,8 @@ def sweep(a: Mechanism, b: Mechanism, targets, *, tol: float, regret_rtol: float
     (e.g. ``crossing_seeds``; every point is an ordinary certified evaluation)."""
     weighted = any(t.weight is not None for t in targets)
     x = initial_grid(a, b, weighted, extra)
-    alo, ahi = _bounds(a, x)
-    blo, bhi = _bounds(b, x)
+    lo, hi = _both_bounds(a, b, x)
+    alo, ahi, blo, bhi = lo[0], hi[0], lo[1], hi[1]
     exact = bool(a.exact and b.exact)
     # the node brackets are at least 2η wide (η: the mechanisms' own numerical error): a regret cannot
     # be certified more tightly than ~4η (∫Ψ = 1)
@@ -473,6 +583,7 @@ def sweep(a: Mechanism, b: Mechanism, targets, *, tol: float, regret_rtol: float
     # (unless its last state was computed on that very grid)
     last: dict[int, tuple[np.ndarray, object]] = {}
     g = Grid(x, alo, ahi, blo, bhi)  # one Grid per x, so its LineGeometry is computed once
+    g.__dict__["_rows"] = (lo, hi)  # (the cached rows [A; B]: these arrays already are)
     for ti, t in enumerate(targets):
         for _ in range(400):
             outcome, split, done, k = state(g, t)
@@ -597,8 +708,9 @@ def crossing_seeds(a: Mechanism, b: Mechanism, *, xtol: float = 1e-13) -> np.nda
             roots.append(p)
     if not roots:
         return np.empty(0)
-    r = np.array(roots)
-    pts = (r[:, None] + (xtol * np.maximum(r, 1.0))[:, None] * _SEED_COMB[None, :]).ravel()
+    # each root's comb from Python floats (one product and one sum per root; the doubles of the broadcast form)
+    combs = [r + (xtol * max(r, 1.0)) * _SEED_COMB for r in roots]
+    pts = combs[0] if len(combs) == 1 else np.concatenate(combs)
     return pts[(pts > 0.0) & (pts < 0.5)]
 
 

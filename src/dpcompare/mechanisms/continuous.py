@@ -110,6 +110,13 @@ class PrivacyLossMechanism(Mechanism):
                                 absolute=_ROUNDING_ABS + float(self.numerical_error))
         return super().bayes_error_interval(pi)
 
+    def _directed_is_interval(self) -> bool:
+        """Whether ``bayes_error_interval`` returns ``_bayes_error_directed``'s pair as it is whenever lo ≤ hi holds
+        everywhere (its first branch): the default ``_bayes_error_bounds`` and a proved ``_directed_r_in_range``.
+        A caller that checks lo − hi ≤ 0 itself (e.g. on the rows of two mechanisms at once) may then read the
+        directed pair directly."""
+        return type(self)._bayes_error_bounds is PrivacyLossMechanism._bayes_error_bounds and self._directed_r_in_range
+
     #: whether ``_bayes_error_directed`` returns lo ≥ 0 and hi ≤ min(π, 1 − π) (with min computed as
     #: ``np.minimum(π, 1.0 − π)``) at every π ∈ [0, 1] where it returns no NaN; then lo ≤ hi alone makes its
     #: pair the bracket ``bayes_error_interval`` would clip and check (a subclass proves it in its docstring)
@@ -320,7 +327,11 @@ class Gaussian(PrivacyLossMechanism):
         mu = self.mu
         with np.errstate(all="ignore"):
             r = (np.log(pi) - np.log1p(-pi)) / mu
-            return pi * ndtr(-r - 0.5 * mu) + (1.0 - pi) * ndtr(r - 0.5 * mu)
+            z = np.empty((2,) + r.shape)  # [z_a; z_b], one ndtr call (−½μ − r is the double −r − ½μ)
+            np.subtract(-0.5 * mu, r, out=z[0, ...])
+            np.subtract(r, 0.5 * mu, out=z[1, ...])
+            phi = ndtr(z)
+            return pi * phi[0] + (1.0 - pi) * phi[1]
 
     def _bayes_error_and_slope(self, pi: float) -> tuple[float, float]:
         """(R(π), R′(π)) for a float π ∈ (0, 1) with ``math`` only (a location for a root search, no error bound).

@@ -1,0 +1,61 @@
+"""Two source trees' ``compare(Gaussian(μ=1), Laplace(b=1), tol=1e-3)`` (the B.3 job) timed side by side in one process.
+
+Separate processes on a shared machine see different loads; here both trees' packages are imported at once (copied
+to a temporary directory as ``dpc_old`` and ``dpc_new``: every import inside the package is relative) and their
+calls alternate, rounds of 10 calls each, so both see the same machine. Reported: the minimum CPU
+(``time.process_time``) and wall time of one call per tree and the ratio new/old of the CPU minima. Before timing,
+both trees' Δ brackets and crossings are printed (they should agree where the change keeps every double).
+
+    git archive <old-commit> src | tar -x -C /tmp/old
+    python benchmarks/bench_b3_ab.py /tmp/old/src            # against this tree's src
+    python benchmarks/bench_b3_ab.py /tmp/old/src /other/src  # or two given trees
+
+``--quick``: 2 rounds of 2 calls (a smoke run, not a measurement); ``--rounds N`` (default 60).
+"""
+import gc
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+args = [a for a in sys.argv[1:] if not a.startswith("--")]
+QUICK = "--quick" in sys.argv
+ROUNDS = 2 if QUICK else int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv else 60
+if "--rounds" in sys.argv:
+    args.remove(str(ROUNDS))
+if not 1 <= len(args) <= 2:
+    sys.exit("usage: bench_b3_ab.py OLD_SRC [NEW_SRC] [--rounds N] [--quick]")
+trees = {"old": Path(args[0]), "new": Path(args[1]) if len(args) == 2 else Path(__file__).resolve().parents[1] / "src"}
+
+tmp = Path(tempfile.mkdtemp(prefix="b3ab"))
+try:
+    for name, src in trees.items():
+        shutil.copytree(src / "dpcompare", tmp / f"dpc_{name}", ignore=shutil.ignore_patterns("__pycache__"))
+    sys.path.insert(0, str(tmp))
+    import dpc_new  # noqa: E402
+    import dpc_old  # noqa: E402
+
+    mods = {"old": dpc_old, "new": dpc_new}
+    pairs = {k: (m.Gaussian(mu=1.0), m.Laplace(b=1.0)) for k, m in mods.items()}
+    for k, m in mods.items():
+        c = m.compare(*pairs[k], tol=1e-3)
+        print(f"{k}: Δ(A‖B) [{c.delta_ab.lower!r}, {c.delta_ab.upper!r}]  Δ(B‖A) [{c.delta_ba.lower!r}, "
+              f"{c.delta_ba.upper!r}]  crossings {c.crossings}")
+    n = 2 if QUICK else 10
+    cpu = {k: 1e9 for k in mods}
+    wall = {k: 1e9 for k in mods}
+    gc.disable()
+    for _ in range(ROUNDS):
+        for k, m in mods.items():
+            a, b = pairs[k]
+            for _ in range(n):
+                t0, w0 = time.process_time(), time.perf_counter()
+                m.compare(a, b, tol=1e-3)
+                cpu[k] = min(cpu[k], time.process_time() - t0)
+                wall[k] = min(wall[k], time.perf_counter() - w0)
+    gc.enable()
+    print("  ".join(f"{k} CPU {cpu[k] * 1e6:.0f} µs (wall {wall[k] * 1e6:.0f} µs)" for k in mods)
+          + f"  ratio new/old CPU {cpu['new'] / cpu['old']:.3f}")
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
