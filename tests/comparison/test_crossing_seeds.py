@@ -44,10 +44,10 @@ PIS = [1e-6, 0.01, 0.1, 0.2, 0.3, 0.4185, 0.45, 0.5]
 @pytest.mark.parametrize("pi", PIS)
 def test_gaussian_estimates_against_mpmath(mu, pi):
     g = dc.Gaussian(mu=mu)
-    r, s = g._bayes_error_and_slope(pi)
+    r, s = g.bayes_error_and_slope(pi)
     truth = _r_gauss(pi, mu)
     assert abs(r - float(truth)) <= 1e-13 * float(truth)
-    assert abs(float(g._bayes_error_estimate(np.array([pi]))[0]) - float(truth)) <= 1e-13 * float(truth)
+    assert abs(float(g.bayes_error_estimate(np.array([pi]))[0]) - float(truth)) <= 1e-13 * float(truth)
     slope = mp.diff(lambda q: _r_gauss(q, mu), mp.mpf(pi))
     assert abs(s - float(slope)) <= 1e-12 * max(1.0, abs(float(slope)))
 
@@ -56,10 +56,10 @@ def test_gaussian_estimates_against_mpmath(mu, pi):
 @pytest.mark.parametrize("pi", PIS)
 def test_laplace_estimates_against_mpmath(b, pi):
     lap = dc.Laplace(b=b)
-    r, s = lap._bayes_error_and_slope(pi)
+    r, s = lap.bayes_error_and_slope(pi)
     truth = _r_laplace(pi, lap.m)
     assert abs(r - float(truth)) <= 1e-14 * float(truth)
-    assert abs(float(lap._bayes_error_estimate(np.array([pi]))[0]) - float(truth)) <= 1e-14 * float(truth)
+    assert abs(float(lap.bayes_error_estimate(np.array([pi]))[0]) - float(truth)) <= 1e-14 * float(truth)
     kink = 1.0 / (1.0 + math.exp(lap.m))
     if abs(pi - kink) > 1e-6:  # R′ jumps at the kink
         slope = mp.diff(lambda q: _r_laplace(q, lap.m), mp.mpf(pi))
@@ -97,8 +97,8 @@ def test_seeds_of_mechanisms_without_estimates_are_empty():
 class _OffGaussian(dc.Gaussian):
     """A Gaussian whose plain estimates are wrong (R + 1e-6): its seeds miss the root by ≈ 1e-5."""
 
-    def _bayes_error_and_slope(self, pi):
-        r, s = super()._bayes_error_and_slope(pi)
+    def bayes_error_and_slope(self, pi):
+        r, s = super().bayes_error_and_slope(pi)
         return r + 1e-6, s
 
 
@@ -124,7 +124,7 @@ def test_seeded_crossings_match_the_refinement_rounds(mu, b):
 class _RaisingGaussian(dc.Gaussian):
     """A Gaussian whose scalar estimate raises (a ``math`` domain error): no seeds, the rounds find the root."""
 
-    def _bayes_error_and_slope(self, pi):
+    def bayes_error_and_slope(self, pi):
         raise ValueError("math domain error")
 
 

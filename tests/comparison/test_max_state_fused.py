@@ -129,9 +129,9 @@ def test_seed_combs_are_the_broadcast_form():
                  (dc.Gaussian(mu=0.3), dc.Laplace(b=2.0))]:
         got = ps.crossing_seeds(a, b)
         x = ps._SCAN_GRID
-        d = a._bayes_error_estimate(x) - b._bayes_error_estimate(x)
+        d = a.bayes_error_estimate(x) - b.bayes_error_estimate(x)
         s = np.sign(d)
-        roots = [ps._newton_root(a._bayes_error_and_slope, b._bayes_error_and_slope, float(x[i]), float(x[i + 1]),
+        roots = [ps._newton_root(a.bayes_error_and_slope, b.bayes_error_and_slope, float(x[i]), float(x[i + 1]),
                                  float(d[i])) for i in np.flatnonzero(s[:-1] * s[1:] < 0.0)]
         r = np.array([p for p in roots if p is not None and 0.0 < p < 0.5])
         want = (r[:, None] + (1e-13 * np.maximum(r, 1.0))[:, None] * ps._SEED_COMB[None, :]).ravel()

@@ -542,10 +542,11 @@ def _both_bounds(a: Mechanism, b: Mechanism, x: np.ndarray) -> tuple[np.ndarray,
     """``_bounds`` of A and B as the rows [A; B] of two (2, n) arrays (lower ends, upper ends): the same
     operations on the same doubles, the widening done once for both rows (and the rows ``Grid`` reads)."""
     lo, hi = np.empty((2, x.size)), np.empty((2, x.size))
-    fast = [getattr(m, "_directed_is_interval", None) for m in (a, b)]
-    if all(f is not None and f() for f in fast):  # both brackets are their directed pairs once ordered: one check
-        lo[0], hi[0] = a._bayes_error_directed(x)
-        lo[1], hi[1] = b._bayes_error_directed(x)
+    pa = a.bayes_error_interval_unchecked(x)
+    pb = None if pa is None else b.bayes_error_interval_unchecked(x)
+    if pb is not None:  # both brackets are their directed pairs once ordered: one check for both
+        lo[0], hi[0] = pa
+        lo[1], hi[1] = pb
         ordered = bool((lo - hi <= 0.0).all())
     else:
         ordered = False
@@ -652,7 +653,7 @@ def _newton_root(fa, fb, lo: float, hi: float, d_lo: float) -> float | None:
         try:
             ra, sa = fa(p)
             rb, sb = fb(p)
-        except (ArithmeticError, ValueError):  # a ``math`` domain or range error: no seed (the rounds still run)
+        except (ArithmeticError, ValueError, TypeError):  # a ``math`` domain or range error, or no estimate: no seed
             return None
         d, s = ra - rb, sa - sb
         if not (math.isfinite(d) and math.isfinite(s)):
@@ -675,8 +676,8 @@ def _newton_root(fa, fb, lo: float, hi: float, d_lo: float) -> float | None:
 def crossing_seeds(a: Mechanism, b: Mechanism, *, xtol: float = 1e-13) -> np.ndarray:
     """Points of (0, ½) that let ``crossings`` read each root of R_A − R_B off the sweep's first grid.
 
-    Where both mechanisms offer plain (uncertified) estimates of R (``_bayes_error_estimate``, vectorised) and
-    of R and R′ at a float (``_bayes_error_and_slope``, ``math`` only), the sign changes of the estimated
+    Where both mechanisms offer plain (uncertified) estimates of R (``bayes_error_estimate``, vectorised) and
+    of R and R′ at a float (``bayes_error_and_slope``, ``math`` only), the sign changes of the estimated
     R_A − R_B on the base grid's uniform and logit-spaced points are located by Newton's method to the last few
     ulp, and each root estimate p contributes p and a comb p ± k·xtol/8 (k = 1 … 12). Added to the first grid,
     they are evaluated with the
@@ -691,12 +692,12 @@ def crossing_seeds(a: Mechanism, b: Mechanism, *, xtol: float = 1e-13) -> np.nda
     >>> s.size, round(float(np.median(s)), 6)
     (25, 0.418539)
     """
-    est_a, est_b = getattr(a, "_bayes_error_estimate", None), getattr(b, "_bayes_error_estimate", None)
-    fa, fb = getattr(a, "_bayes_error_and_slope", None), getattr(b, "_bayes_error_and_slope", None)
-    if est_a is None or est_b is None or fa is None or fb is None:
-        return np.empty(0)
     x = _SCAN_GRID
-    d = est_a(x) - est_b(x)
+    ra, rb = a.bayes_error_estimate(x), b.bayes_error_estimate(x)
+    if ra is None or rb is None:
+        return np.empty(0)
+    fa, fb = a.bayes_error_and_slope, b.bayes_error_and_slope
+    d = ra - rb
     s = np.sign(d)
     change = np.flatnonzero(s[:-1] * s[1:] < 0.0)
     if not change.size or change.size > SEEDED_ROOTS:

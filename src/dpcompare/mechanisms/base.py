@@ -166,6 +166,23 @@ class Mechanism(abc.ABC):
         return _ordered(self._bayes_error_bounds(pi), 0.0, np.minimum(pi, 1.0 - pi),
                         absolute=_ROUNDING_ABS + float(self.numerical_error))
 
+    def bayes_error_interval_unchecked(self, pi: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """(lower, upper) that ``bayes_error_interval`` returns as they are wherever lower ≤ upper holds at every
+        π, for a caller that checks lower − upper ≤ 0 itself (the prior sweep, on the rows of two mechanisms at
+        once) and otherwise calls ``bayes_error_interval``; None where a mechanism has no such pair (the default)."""
+        return None
+
+    # -- uncertified estimates: they only place points (the prior sweep's crossing seeds), never a reported number
+    def bayes_error_estimate(self, pi: np.ndarray) -> np.ndarray | None:
+        """R(π) plainly in floating point at a float array π ∈ [0, 1], with no error bound (a location, never a
+        reported value); None where a mechanism has no closed form for it (the default)."""
+        return None
+
+    def bayes_error_and_slope(self, pi: float) -> tuple[float, float] | None:
+        """(R(π), R′(π)) plainly in floating point at a float π ∈ (0, 1), with no error bound (a root search's
+        location); None where a mechanism has no closed form for it (the default)."""
+        return None
+
     def bayes_error(self, pi: Any) -> np.ndarray:
         """Minimum Bayes error R(π) = min_α π·α + (1−π)·f(α) ([BCP] eq 2), lower end of the bracket.
 

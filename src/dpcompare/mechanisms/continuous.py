@@ -110,12 +110,13 @@ class PrivacyLossMechanism(Mechanism):
                                 absolute=_ROUNDING_ABS + float(self.numerical_error))
         return super().bayes_error_interval(pi)
 
-    def _directed_is_interval(self) -> bool:
-        """Whether ``bayes_error_interval`` returns ``_bayes_error_directed``'s pair as it is whenever lo ≤ hi holds
-        everywhere (its first branch): the default ``_bayes_error_bounds`` and a proved ``_directed_r_in_range``.
-        A caller that checks lo − hi ≤ 0 itself (e.g. on the rows of two mechanisms at once) may then read the
-        directed pair directly."""
-        return type(self)._bayes_error_bounds is PrivacyLossMechanism._bayes_error_bounds and self._directed_r_in_range
+    def bayes_error_interval_unchecked(self, pi: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """``_bayes_error_directed``'s pair where ``bayes_error_interval`` returns it as it is whenever lo ≤ hi holds
+        everywhere (its first branch: the default ``_bayes_error_bounds`` and a proved ``_directed_r_in_range``);
+        None otherwise. The caller checks lo − hi ≤ 0 itself (e.g. on the rows of two mechanisms at once)."""
+        if type(self)._bayes_error_bounds is PrivacyLossMechanism._bayes_error_bounds and self._directed_r_in_range:
+            return self._bayes_error_directed(pi)
+        return None
 
     #: whether ``_bayes_error_directed`` returns lo ≥ 0 and hi ≤ min(π, 1 − π) (with min computed as
     #: ``np.minimum(π, 1.0 − π)``) at every π ∈ [0, 1] where it returns no NaN; then lo ≤ hi alone makes its
@@ -316,11 +317,11 @@ class Gaussian(PrivacyLossMechanism):
         return lo.reshape(shape), hi.reshape(shape)
 
     # -- uncertified estimates: they only place points (the prior sweep's crossing seeds), never a reported number
-    def _bayes_error_estimate(self, pi: np.ndarray) -> np.ndarray:
+    def bayes_error_estimate(self, pi: np.ndarray) -> np.ndarray:
         """R(π) = π·Φ(z_a) + (1 − π)·Φ(z_b), z_a = −λ/μ − μ/2, z_b = λ/μ − μ/2, λ = log(π/(1 − π)) ([BCP] eq 2
         with the NP test), plainly in floating point (no error bound: a location, never a reported value).
 
-        >>> round(float(Gaussian(mu=1.0)._bayes_error_estimate(np.array(0.5))), 6)  # Φ(−½)
+        >>> round(float(Gaussian(mu=1.0).bayes_error_estimate(np.array(0.5))), 6)  # Φ(−½)
         0.308538
         """
         pi = np.asarray(pi, dtype=float)
@@ -333,13 +334,13 @@ class Gaussian(PrivacyLossMechanism):
             phi = ndtr(z)
             return pi * phi[0] + (1.0 - pi) * phi[1]
 
-    def _bayes_error_and_slope(self, pi: float) -> tuple[float, float]:
+    def bayes_error_and_slope(self, pi: float) -> tuple[float, float]:
         """(R(π), R′(π)) for a float π ∈ (0, 1) with ``math`` only (a location for a root search, no error bound).
 
         R′(π) = Φ(z_a) − Φ(z_b) = P(L > λ) − Q(L ≤ λ): R is the minimum over tests of π·α + (1 − π)·β, so its
         derivative is the optimal test's α − β (envelope theorem; R is concave, [BCP] §2).
 
-        >>> r, s = Gaussian(mu=1.0)._bayes_error_and_slope(0.5)
+        >>> r, s = Gaussian(mu=1.0).bayes_error_and_slope(0.5)
         >>> round(r, 6), s
         (0.308538, 0.0)
         """
@@ -544,11 +545,11 @@ class Laplace(PrivacyLossMechanism):
             hi = np.minimum(np.minimum(pi, q), lohi[1])
         return lo.reshape(shape), np.maximum(hi, lo).reshape(shape)
 
-    def _bayes_error_estimate(self, pi: np.ndarray) -> np.ndarray:
+    def bayes_error_estimate(self, pi: np.ndarray) -> np.ndarray:
         """R(π) = min(π, 1 − π, e^{−m/2}·√(π(1 − π))) plainly in floating point (see ``_bayes_error_directed``; no
         error bound: a location for the prior sweep's crossing seeds, never a reported value).
 
-        >>> round(float(Laplace(b=1.0)._bayes_error_estimate(np.array(0.5))), 6)  # e^{−½}/2
+        >>> round(float(Laplace(b=1.0).bayes_error_estimate(np.array(0.5))), 6)  # e^{−½}/2
         0.303265
         """
         pi = np.asarray(pi, dtype=float)
@@ -556,11 +557,11 @@ class Laplace(PrivacyLossMechanism):
         with np.errstate(all="ignore"):
             return np.minimum(np.minimum(pi, q), math.exp(-0.5 * self.m) * np.sqrt(pi * q))
 
-    def _bayes_error_and_slope(self, pi: float) -> tuple[float, float]:
+    def bayes_error_and_slope(self, pi: float) -> tuple[float, float]:
         """(R(π), R′(π)) for a float π ∈ (0, 1) with ``math`` only: the smallest of the three pieces of R and its
         derivative (1, −1, or e^{−m/2}·(1 − 2π)/(2√(π(1 − π)))); a location for a root search, no error bound.
 
-        >>> Laplace(b=1.0)._bayes_error_and_slope(0.01)  # below the kink 1/(1 + e): R = π
+        >>> Laplace(b=1.0).bayes_error_and_slope(0.01)  # below the kink 1/(1 + e): R = π
         (0.01, 1.0)
         """
         q = 1.0 - pi
