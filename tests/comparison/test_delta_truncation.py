@@ -103,3 +103,14 @@ def test_law_the_truncated_delta_overlaps_the_default_and_moves_at_most_the_cut(
     assert t.lower <= d.upper and d.lower <= t.upper
     slack = loss + d.numerical_error + t.numerical_error
     assert abs(t.upper - d.upper) <= slack and abs(t.lower - d.lower) <= slack
+
+
+def test_step_tail_capped_at_the_grid_limit():
+    """A wide Δ of one step asks for τ = 0.1·0.5/4 = 0.0125, beyond what a grid accepts (1e-3): the cap keeps the
+    truncated mechanism usable (it raised at first use before, and Δ fell back to the default grid)."""
+    from dpcompare.comparison.delta_truncation import MAX_STEP_TAIL, delta_step_tail, truncated
+    from dpcompare.mechanisms.sgm import SubsampledGaussian
+
+    assert delta_step_tail(1, 0.5) == MAX_STEP_TAIL == 1e-3
+    m = truncated(SubsampledGaussian(1.0, 0.5, 1), 0.01, 0.5)
+    assert m.step_tail == MAX_STEP_TAIL and 0.0 < float(m.delta(0.0)) < 1.0

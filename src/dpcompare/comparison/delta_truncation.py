@@ -7,7 +7,9 @@ the pessimistic step moves the Q-mass of the upper cell that its loss g_hi canno
 P-mass of the lower one to −∞), the optimistic step merges them like any cell (``tradeoff/grid.py``). Both
 pairs stay certified for every τ; τ only sets how much the pessimistic pair loses: each Bayes error
 R(π) = Σ min(π·pᵢ, (1 − π)·qᵢ) moves by at most the mass moved, ≤ N·2τ over N steps, so Δ(A‖B) =
-max_π (R_A − R_B) ([BCP] Def 1) moves by at most 2N_A·τ_A + 2N_B·τ_B. The default τ = min(1e-18, 1e-16/N)
+max_π (R_A − R_B) ([BCP] Def 1) moves by at most 2N_A·τ_A + 2N_B·τ_B — and the reported bracket also widens by
+η, which holds the cut mass N·τ once more (about 3N_A·τ_A + 2N_B·τ_B in all: a statement about accuracy, not
+certification, which holds for every τ). The default τ = min(1e-18, 1e-16/N)
 serves δ(ε) down to the far tail; for a Δ whose bracket may be w wide, τ = TRUNCATION_SHARE·w/(4N) keeps
 that loss within TRUNCATION_SHARE of w, and shortens the step's grid (z = Φ⁻¹(1 − τ) standard deviations:
 9.0 at τ = 1e-19, 6.6 at 2.5e-11), which is what the partition and the greedy merge of the optimistic step
@@ -28,7 +30,7 @@ from functools import cached_property
 from ..composition.sgm_grid import step_tail
 from ..mechanisms.sgm import SubsampledGaussian
 
-__all__ = ["TRUNCATION_SHARE", "TruncatedSubsampledGaussian", "delta_step_tail", "truncated"]
+__all__ = ["MAX_STEP_TAIL", "TRUNCATION_SHARE", "TruncatedSubsampledGaussian", "delta_step_tail", "truncated"]
 
 #: the share of Δ's allowed width the step truncation of both mechanisms may take (the rest: the grids' h²)
 TRUNCATION_SHARE = 0.1
@@ -49,9 +51,14 @@ class TruncatedSubsampledGaussian(SubsampledGaussian):
                                            step_tail=self.step_tail)
 
 
+#: the largest single-step tail a grid accepts (``sgm_grid.check_grid``)
+MAX_STEP_TAIL = 1e-3
+
+
 def delta_step_tail(steps: int, width: float) -> float:
-    """τ = TRUNCATION_SHARE·w/(4N) (two tails of two mechanisms), never below the default :func:`step_tail`."""
-    return max(step_tail(steps), TRUNCATION_SHARE * width / (4.0 * steps))
+    """τ = TRUNCATION_SHARE·w/(4N) (two tails of two mechanisms), never below the default :func:`step_tail` nor
+    above MAX_STEP_TAIL (the grid's own limit: a wide Δ of a few steps would otherwise ask for more)."""
+    return min(MAX_STEP_TAIL, max(step_tail(steps), TRUNCATION_SHARE * width / (4.0 * steps)))
 
 
 def truncated(m: SubsampledGaussian, h: float, width: float) -> SubsampledGaussian:
