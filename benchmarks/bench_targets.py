@@ -356,6 +356,18 @@ def cli_verdict(ratios: list[float], target: float = CLI_TARGET) -> str:
     return "yes" if hi <= target else ("no" if lo > target else "at the edge")
 
 
+def _cli_command(py: str) -> list[str]:
+    """How a user runs the CLI: the ``dpcompare`` console script that pip installs beside the interpreter (run by
+    that interpreter, which is what its shebang does; with this tree's src first on PYTHONPATH it imports this
+    tree), or ``python -m dpcompare`` where no such script is installed (runpy costs a few ms more)."""
+    script = Path(py).with_name("dpcompare")
+    try:
+        is_python = script.is_file() and script.read_bytes()[:2] == b"#!" and b"python" in script.read_bytes()[:200]
+    except OSError:
+        is_python = False
+    return [py, str(script)] if is_python else [py, "-m", "dpcompare"]
+
+
 def cli_rows(quick: bool, repeat: int) -> list[dict]:
     """Whole processes against ``python -c "import numpy, scipy.special"``, interleaved (floor, then each command, per
     round), ``max(CLI_RUNS, repeat)`` rounds (3 with ``--quick``). Reported: medians of CPU (user + system of each
@@ -364,8 +376,9 @@ def cli_rows(quick: bool, repeat: int) -> list[dict]:
     than wall time when the machine is shared."""
     py = sys.executable
     floor = [py, "-c", "import numpy, scipy.special"]
-    cmds = {"compare gaussian(mu=1) laplace(b=1)": [py, "-m", "dpcompare", "compare", "gaussian(mu=1)", "laplace(b=1)"],
-            "describe sgm(sigma=1, p=0.01, steps=1000)": [py, "-m", "dpcompare", "describe", "sgm(sigma=1, p=0.01, steps=1000)"]}
+    cli = _cli_command(py)
+    cmds = {"compare gaussian(mu=1) laplace(b=1)": [*cli, "compare", "gaussian(mu=1)", "laplace(b=1)"],
+            "describe sgm(sigma=1, p=0.01, steps=1000)": [*cli, "describe", "sgm(sigma=1, p=0.01, steps=1000)"]}
     for argv in (floor, *cmds.values()):  # warm-up: file cache, .pyc
         subprocess.run(argv, capture_output=True, env=_env())
     rounds = 3 if quick else max(repeat, CLI_RUNS)

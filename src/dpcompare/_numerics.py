@@ -11,7 +11,6 @@ below ~1e-300, goes through these functions.
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 import numpy as np
 from scipy import special
@@ -61,10 +60,18 @@ def divide_up(a: float, b: float) -> float:
     Privacy parameters such as μ = Δ/σ and m = Δ/b only lose privacy as they grow, so the quotient a
     guarantee is computed from must not be rounded down.
 
+    The exact comparison q < a/b is made on the doubles' integer ratios (q = qₙ/q_d, a = aₙ/a_d, b = bₙ/b_d, all
+    denominators > 0): q < a/b ⇔ qₙ·a_d·bₙ < aₙ·b_d·q_d when bₙ > 0 (the inequality turns when bₙ < 0) — the
+    comparison ``fractions.Fraction`` makes, without importing it on every command's path.
+
+    >>> from fractions import Fraction
     >>> divide_up(1.0, 1e-9) > 1.0 / 1e-9 and Fraction(divide_up(1.0, 1e-9)) >= Fraction(1) / Fraction(1e-9)
     True
     """
     q = a / b
-    if math.isfinite(q) and q > 0 and Fraction(q) < Fraction(a) / Fraction(b):
-        q = math.nextafter(q, math.inf)
+    if math.isfinite(q) and q > 0:
+        (qn, qd), (an, ad), (bn, bd) = q.as_integer_ratio(), a.as_integer_ratio(), b.as_integer_ratio()
+        lhs, rhs = qn * ad * bn, an * bd * qd
+        if (lhs < rhs) if bn > 0 else (lhs > rhs):
+            q = math.nextafter(q, math.inf)
     return q

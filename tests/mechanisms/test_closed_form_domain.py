@@ -305,6 +305,21 @@ def test_divide_up_never_rounds_down():
         assert Fraction(q) >= exact and Fraction(math.nextafter(q, 0.0)) < exact
 
 
+@given(st.floats(min_value=1e-300, max_value=1e300), st.floats(min_value=1e-300, max_value=1e300),
+       st.sampled_from([1.0, -1.0]))
+def test_divide_up_is_the_smallest_double_above_the_quotient(a, b, sign):
+    """On integer ratios, without fractions: the smallest double ≥ a/b (both signs of a pair, exact quotients too)."""
+    from fractions import Fraction
+
+    from dpcompare._numerics import divide_up
+
+    for x, y in ((a, b), (sign * a, sign * b), (a * 3.0, 3.0), (b, b)):
+        q = divide_up(x, y)
+        if math.isfinite(q) and q > 0:
+            exact = Fraction(x) / Fraction(y)
+            assert Fraction(q) >= exact and Fraction(math.nextafter(q, 0.0)) < exact
+
+
 def test_solve_with_an_accurate_start_and_small_step():
     from dpcompare._search import Scale, Side, solve
 

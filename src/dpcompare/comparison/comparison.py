@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 
 from dataclasses import dataclass
-from typing import Any, Callable, Literal
+from typing import TYPE_CHECKING, Any, Callable, Literal
 
 import numpy as np
 
@@ -22,10 +22,13 @@ from .._summary import summarized
 from .._validation import check_in_interval, check_integer, check_nonnegative
 from ..mechanisms import Mechanism
 from .certified import UpperBracketed
-from .delta import DEFAULT_TOL, DeltaResult, check_mechanisms, delta_divergence, delta_pairs, widen, widening
+from .delta import (DEFAULT_TOL, DeltaResult, check_mechanisms, delta_divergence, delta_pairs, load_hyperprior, widen,
+                    widening)
 from .delta_accuracy import check_accuracy, delta_accuracy
-from .hyperprior import HyperPrior, as_hyperprior
 from .prior_sweep import FoldedWeight, MaxTarget, RegretTarget, crossing_seeds, crossings as sweep_crossings, sweep
+
+if TYPE_CHECKING:  # the hyper-prior module loads where a hyper-prior is given (``as_hyperprior``)
+    from .hyperprior import HyperPrior
 
 #: bracket width of the weighted Δ^Ψ inside ``compare``
 WEIGHTED_TOL = 1e-10
@@ -289,7 +292,7 @@ def compare(
     """
     check_mechanisms(a, b)
     tol = check_in_interval("tol", tol, 0.0, MAX_TOLERANCE, high_open=True)
-    h = as_hyperprior(hyperprior)
+    h = None if hyperprior is None else load_hyperprior(hyperprior)
     accuracy = check_accuracy(accuracy)
     chosen = delta_accuracy(a, b, accuracy=accuracy, decide=tol) if h is None else None
     # with a hyper-prior and an accuracy: Δ^Ψ's grids chosen for it, every other figure read on those grids

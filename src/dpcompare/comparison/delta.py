@@ -29,15 +29,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
 from .._numerics import logit
 from ..mechanisms.base import Mechanism
 from .certified import UpperBracketed
-from .hyperprior import HyperPrior, as_hyperprior
 from .prior_sweep import FP_SLACK, FoldedWeight, MaxTarget, sweep
+
+if TYPE_CHECKING:  # the hyper-prior module loads where a hyper-prior is given (``as_hyperprior``)
+    from .hyperprior import HyperPrior
 
 #: absolute tolerance of the branch and bound (bracket width for closed forms)
 DEFAULT_TOL = 1e-12
@@ -158,7 +160,7 @@ def _divergences(a: Mechanism, b: Mechanism, hyperprior: Any, tol: Any, both: bo
     tol = check_tolerance(tol)
     from .delta_accuracy import check_accuracy, delta_accuracy  # the grid chosen from Δ (numeric mechanisms only)
 
-    h = as_hyperprior(hyperprior)
+    h = None if hyperprior is None else load_hyperprior(hyperprior)
     accuracy = check_accuracy(accuracy)
     if h is None or accuracy is not None:  # Δ^Ψ chooses its grids only when asked for an accuracy
         acc = delta_accuracy(a, b, accuracy=accuracy, hyperprior=h, tol=tol)
@@ -272,3 +274,11 @@ def delta_bracket(a: Mechanism, b: Mechanism) -> DeltaBracket:
                              "delta_divergence compares any two mechanisms")
     r = widen(delta_pairs(pa, pb)[0], a, b)
     return DeltaBracket(r.lower, r.upper, r.pi, widening(a, b))
+
+
+def load_hyperprior(h):
+    """``hyperprior.as_hyperprior`` with its module loaded here, on first use: a comparison without a hyper-prior
+    (the CLI's main job) does not load it."""
+    from .hyperprior import as_hyperprior
+
+    return as_hyperprior(h)

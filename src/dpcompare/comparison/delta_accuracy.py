@@ -56,15 +56,17 @@ import dataclasses
 import math
 import sys
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..mechanisms.base import Mechanism
 from ..tradeoff.intersection import BracketsDisagree, intersect_brackets
 from .delta import DEFAULT_TOL, DeltaResult, delta_pairs, widen, widening
-from .hyperprior import HyperPrior
 from .prior_sweep import FoldedWeight, MaxTarget, sweep
+
+if TYPE_CHECKING:  # the hyper-prior module loads where a hyper-prior is given (``as_hyperprior``)
+    from .hyperprior import HyperPrior
 
 __all__ = ["BracketsDisagree", "DeltaAccuracy", "delta_accuracy", "intersect", "regrid_spacing"]
 

@@ -23,13 +23,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from .._numerics import expit
 from ..mechanisms.base import Mechanism
 from .certified import UpperBracketed
-from .hyperprior import HyperPrior
+
+if TYPE_CHECKING:  # the hyper-prior module loads where a hyper-prior is given (``as_hyperprior``)
+    from .hyperprior import HyperPrior
 
 #: outward rounding of every bracket: R is evaluated with an absolute error of a few ulp of ½
 FP_SLACK = 1e-15
@@ -344,8 +347,7 @@ def interval_positive_integrals(x, alo, ahi, blo, bhi):
     return np.maximum(low, 0.0), np.maximum(up, low)
 
 
-@dataclass(frozen=True)
-class MaxTarget:
+class MaxTarget(NamedTuple):  # NamedTuple: 0.15 ms to define, a frozen dataclass 1 ms (CLI start-up)
     """max over π of w(π)·(R_A − R_B)(π) (reverse: R_B − R_A); w ≡ 1 when weight is None."""
 
     reverse: bool
@@ -353,8 +355,7 @@ class MaxTarget:
     tol: float | None = None  #: absolute bracket width asked for (None: the sweep's ``tol``)
 
 
-@dataclass(frozen=True)
-class RegretTarget:
+class RegretTarget(NamedTuple):  # (NamedTuple: see MaxTarget)
     """∫₀¹ Ψ(π)(R_A − R_B)₊ dπ (reverse: (R_B − R_A)₊)."""
 
     reverse: bool
