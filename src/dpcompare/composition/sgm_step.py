@@ -121,23 +121,37 @@ def _gl_log_sum(mid: np.ndarray, half: np.ndarray, nodes: np.ndarray, weights: n
         np.exp(v, out=v)
         v *= w
         acc += v  # no BLAS: see hermite_rule
-    return np.log(half) + m + np.log(acc)
+    return _log_half(half) + m + np.log(acc)
+
+
+#: ln 2 split for exact multiples (Cody–Waite, as fdlibm): LN2_HI has 21 trailing zero bits, so k·LN2_HI is exact for
+#: |k| < 2²¹, and LN2_HI + LN2_LO is ln 2 to ~1e-27 relative
+_LN2_HI = 6.93147180369123816490e-01
+_LN2_LO = 1.90821492927058770002e-10
+
+
+def _log_half(half: np.ndarray) -> np.ndarray:
+    """log(half) as k·ln 2 + log f (half = f·2ᵏ, f ∈ [½, 1), ``np.frexp``): k·LN2_HI is exact and |log f| ≤ ln 2, so
+    the error is ≤ u·|log half| + 6.3u (log f's ELEM·ln 2, two roundings), not ELEM·|log half| as for ``np.log`` of
+    a narrow cell's half-width (|log half| ≈ 10–20)."""
+    f, k = np.frexp(half)
+    return k * _LN2_HI + (np.log(f) + k * _LN2_LO)
 
 
 def _gl_rounding(half: np.ndarray, far: np.ndarray) -> np.ndarray:
-    """(40 + 5·far² + 11·|log half|)·u: a bound on the floating-point error of :func:`_gl_log_sum`'s log mass (an
+    """(45 + 4.1·far² + 3.1·|log half|)·u: a bound on the floating-point error of :func:`_gl_log_sum`'s log mass (an
     absolute error of the log, i.e. relative of the mass), for at most 8 nodes, far = max(|a|, |b|) ≤ 12, half ≤ ¼.
 
-    Term by term (u = 2⁻⁵³, ELEM = 8u the accuracy of exp and log): each node x = mid + half·t is off by
-    ≤ u(|mid| + half + |x|) ≤ 2u(far + half) (mid's own rounding shifts the cell, half's scales it), which moves
-    log φ(x) = −x²/2 − ½log 2π by ≤ 2u·far² + u (first order); forming −x²/2 − c₂ adds ≤ u(x² + 2); v − m (|v − m| ≤
-    far·width ≤ 6), exp, the weights and the sum of ≤ 8 positive terms add ≤ (6 + 8 + 1 + 7)u; log(acc) ≤ ELEM;
-    log(half) ≤ ELEM·|log half|; the two final additions ≤ u(2|log half| + far² + 3). The sum, 4·far² +
-    10·|log half| + 38 in units of u, is taken ×1.01 for the second-order products and rounded up to the constants
-    above. The first version charged (40 + far²)·u, which missed the node and log(half) terms: an independent
-    check found cells at |x| ≈ 12 off by 283u against 184u charged (tests/composition/test_gl_rounding.py).
+    Term by term, in units of u = 2⁻⁵³ (ELEM = 8u, the accuracy of numpy's exp and log): each node x = mid + half·t
+    is off by ≤ u(|mid| + half + |x|) (mid's own rounding shifts the cell, half's scales it), which moves
+    log φ(x) = −x²/2 − ½log 2π by ≤ 2·far² + 1 (first order); forming −x²/2 − c₂ adds ≤ far² + 1.4; v − m ≤ 1; exp
+    ≤ 8, the weights 1, the sum of ≤ 8 positive terms 7; log(acc), |log acc| ≤ 2.1, ≤ 17; log(half) by
+    :func:`_log_half` ≤ |log half| + 6.3; the two final additions ≤ 2·|log half| + far² + 2.6. The sum, 4·far² +
+    3·|log half| + 44.3, is taken ×1.01 for the second-order products and rounded up to the constants above. The
+    first version charged (40 + far²)·u with ``np.log(half)``, which missed the node and log(half) terms: an
+    independent check found cells at |x| ≈ 12 off by 283u against 184u charged (tests/composition/test_gl_rounding.py).
     """
-    return (40.0 + 5.0 * far ** 2 + 11.0 * np.abs(np.log(half))) * U
+    return (45.0 + 4.1 * far ** 2 + 3.1 * np.abs(np.log(half))) * U
 
 
 def _gauss_legendre_log_mass(a: np.ndarray, b: np.ndarray, far: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
