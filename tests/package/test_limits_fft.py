@@ -3,14 +3,12 @@ estimate and what fits; the largest that fits still runs (checked on the estimat
 
 from __future__ import annotations
 
-import dataclasses
 
 import pytest
 from scipy import fft as sfft
 
 import dpcompare as dc
-from dpcompare import _limits
-from dpcompare._limits import FFT_BYTES_COARSE, FFT_BYTES_FINE, MEMORY_LIMIT, fft_points_that_fit, fft_refusal
+from dpcompare._limits import FFT_BYTES_FINE, MEMORY_LIMIT, fft_points_that_fit, fft_refusal
 from dpcompare.composition.closed_form import laplace_grid_intervals, laplace_partition
 from dpcompare.composition.sgm_certified import WINDOW_TAIL
 from dpcompare.mechanisms.composed import Composed

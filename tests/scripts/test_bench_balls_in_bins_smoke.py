@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from run_script import BENCHMARKS, needs_benchmarks, run_script
 
 SCRIPT = BENCHMARKS / "bench_balls_in_bins.py"

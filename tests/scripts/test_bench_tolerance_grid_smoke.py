@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import math
 
-import pytest
-
 from run_script import BENCHMARKS, needs_benchmarks, run_script
 
 SCRIPT = BENCHMARKS / "bench_tolerance_grid.py"

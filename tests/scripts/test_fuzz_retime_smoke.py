@@ -3,8 +3,6 @@ its CPU time and outcome (a clean error is reported as such, a call over the CPU
 
 from __future__ import annotations
 
-import pytest
-
 from run_script import BENCHMARKS, needs_benchmarks, run_script
 
 SCRIPT = BENCHMARKS / "fuzz_retime.py"

@@ -26,7 +26,6 @@ ValueError: level must be in [0, 1], got 2 (in colour spec 'grey(level=2)')
 from __future__ import annotations
 
 import difflib
-import math
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Generic, Literal, NamedTuple, TypeVar
