@@ -19,8 +19,8 @@ Conventions every command follows:
    ``DPCOMPARE_DEBUG`` is set.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typer reads every command's annotations at each run
+# (inspect.signature(eval_str=True)), and string annotations would be compiled by eval() every time.
 import importlib
 import math
 import os
