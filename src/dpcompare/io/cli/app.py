@@ -80,12 +80,16 @@ def _console() -> "Console":
 
 
 def _print_parts(parts: list[Any]) -> None:
-    """Print a command's tables and notes, one blank line between them."""
-    con = _console()
+    """Print a command's tables and notes, one blank line between them: one ``print`` of a ``Group`` (the same
+    text as a print per part and per blank line, written at once)."""
+    from rich.console import Group
+
+    spaced: list[Any] = []
     for i, part in enumerate(parts):
         if i:
-            con.print()
-        con.print(part)
+            spaced.append("")
+        spaced.append(part)
+    _console().print(Group(*spaced))
 
 
 def _numbers(option: str, text: str, *, what: str, ok, rule: str, syntax: str | None = None) -> list[float]:
