@@ -24,10 +24,18 @@ an adapter with for every command parameter is timed too when it is installed; d
 With ``--importtime`` it also prints the largest cumulative import costs of this tree's ``compare``
 (``python -X importtime``), which names what start-up still pays for.
 
+With ``--instructions`` it also counts the instructions of one process of each tree and of the floor per command
+(valgrind's cachegrind without cache simulation, ``PYTHONHASHSEED=0``, ``OMP_NUM_THREADS=1``; ≈ 20 s a process).
+The count repeats to the instruction whatever the load (one tree gave 1453.0 M in two runs minutes apart, at load 2–4), so a
+change of 0.5 % of the floor is seen in one run where CPU times need dozens of rounds; it leaves out what CPU time
+adds on top (page faults, cache misses, system calls: the CPU ratio of ``compare`` read ≈ 1.3× where the
+instruction ratio read 1.25×), so the target stays stated in CPU and this is the tool for before/after.
+
 Usage:
     python benchmarks/bench_cli_startup.py                      # baseline /work/main, 11 runs each
     python benchmarks/bench_cli_startup.py --baseline PATH --runs 5 --importtime
     python benchmarks/bench_cli_startup.py --floors --runs 5
+    python benchmarks/bench_cli_startup.py --instructions --runs 1 --commands "compare gaussian laplace"
     python benchmarks/bench_cli_startup.py --json
     python benchmarks/bench_cli_startup.py --commands "compare gaussian laplace,describe sgm"
 """
@@ -39,6 +47,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -130,6 +139,28 @@ def importtime(src: Path, args: list[str], top: int = 12) -> list[tuple[float, s
     return sorted(rows, reverse=True)[:top]
 
 
+def parse_instructions(valgrind_stderr: str) -> int | None:
+    """The total instruction count ("I refs") cachegrind prints at exit, or None when there is none.
+
+    >>> parse_instructions("==1== \\n==1== I   refs:      1,158,123,456\\n")
+    1158123456
+    """
+    m = re.search(r"I\s+refs:\s+([\d,]+)", valgrind_stderr)
+    return int(m.group(1).replace(",", "")) if m else None
+
+
+def instructions(argv: list[str], src: Path) -> int:
+    """Instructions executed by the whole process ``argv`` (valgrind's cachegrind, no cache simulation), with
+    ``PYTHONPATH=src``, hash randomisation off and one OpenMP thread, so that the count repeats."""
+    env = {**_env(src), "PYTHONHASHSEED": "0", "OMP_NUM_THREADS": "1"}
+    proc = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", *argv],
+                          env=env, capture_output=True, text=True)
+    n = parse_instructions(proc.stderr)
+    if proc.returncode != 0 or n is None:
+        raise SystemExit(f"valgrind {' '.join(argv)} failed: {proc.stderr.strip().splitlines()[-1:]}")
+    return n
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--baseline", default="/work/main", help="baseline tree (its src/ goes on PYTHONPATH)")
@@ -137,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--importtime", action="store_true", help="also list this tree's largest import costs")
     ap.add_argument("--floors", action="store_true", help="also time processes that only import the unavoidable")
     ap.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count each process's instructions (valgrind; one process per tree and command)")
     ap.add_argument("--commands", default=",".join(COMMANDS),
                     help="comma-separated rows to time (default: all): " + ", ".join(COMMANDS))
     args = ap.parse_args(argv)
@@ -146,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--commands: unknown row(s) {unknown}; known: {', '.join(COMMANDS)}")
     if args.runs < 1:
         ap.error("--runs must be ≥ 1")
+    if args.instructions and shutil.which("valgrind") is None:
+        ap.error("--instructions needs valgrind on PATH")
     trees = {"baseline": Path(args.baseline).resolve() / "src", "this tree": HERE / "src"}
     for name, src in trees.items():
         if not (src / "dpcompare" / "__init__.py").exists():
@@ -186,9 +221,15 @@ def main(argv: list[str] | None = None) -> int:
             _run_code(code)  # warm-up
             floors[label] = statistics.median(_run_code(code) for _ in range(args.runs))
     imports = importtime(trees["this tree"], COMMANDS["compare gaussian laplace"]) if args.importtime else []
+    counts: dict[str, dict[str, int]] = {}
+    if args.instructions:  # after the timed rounds: every tree's .pyc is written
+        floor_n = instructions([sys.executable, "-c", FLOOR_CODE], HERE / "src")
+        for label in chosen:
+            counts[label] = {"floor": floor_n, **{name: instructions([sys.executable, "-m", "dpcompare", *COMMANDS[label]], src)
+                                                 for name, src in trees.items()}}
     if args.json:
         print(json.dumps({"baseline": str(trees["baseline"]), "load": load, "results": results, "floors": floors,
-                          "importtime": [{"seconds": s, "module": m} for s, m in imports]}))
+                          "importtime": [{"seconds": s, "module": m} for s, m in imports], "instructions": counts}))
         return 0
     print(f"baseline: {trees['baseline']}   this tree: {trees['this tree']}   median of {args.runs} interleaved runs"
           f"   load average (1 min, highest seen): {load:.2f}")
@@ -210,6 +251,12 @@ def main(argv: list[str] | None = None) -> int:
         print("\nfloor: processes importing only what `compare` needs anyway (median, same run)")
         for label, t in floors.items():
             print(f"  {label:46} {t:7.3f} s")
+    if counts:
+        print("\ninstructions of one process each (valgrind cachegrind; repeat exactly, whatever the load), M = 10⁶")
+        print(f"{'command':26} {'baseline':>10} {'this tree':>10} {'floor':>10} {'base/floor':>10} {'this/floor':>10}")
+        for label, c in counts.items():
+            print(f"{label:26} {c['baseline'] / 1e6:9.1f}M {c['this tree'] / 1e6:9.1f}M {c['floor'] / 1e6:9.1f}M "
+                  f"{c['baseline'] / c['floor']:9.4f}× {c['this tree'] / c['floor']:9.4f}×")
     if imports:
         print("\nlargest cumulative imports of `compare` in this tree (python -X importtime):")
         for s, m in imports:

@@ -47,3 +47,11 @@ def test_cli_rows_quick_json():
         lo, hi = r["cpu_ratio_quartiles"]
         assert 0 < lo <= hi and len(r["cpu_runs"]) == len(r["floor_cpu_runs"]) == 3
         assert r["cpu_ratio"] == pytest.approx(r["cpu"] / r["floor_cpu"])
+
+
+def test_instruction_count_is_read_from_cachegrinds_summary():
+    bs = _load(STARTUP)
+    # cachegrind's exit summary (valgrind 3.19, --cache-sim=no): the "I refs" line, digits grouped by commas
+    text = "==8124== \n==8124== I   refs:      1,440,951,812\n"
+    assert bs.parse_instructions(text) == 1_440_951_812
+    assert bs.parse_instructions("==1== error: no such file\n") is None
