@@ -121,3 +121,16 @@ def test_help_and_unknown_names_see_every_command(argv: list[str], capsys: pytes
     else:
         assert rc == 2
         assert "Did you mean 'compare'?" in text
+
+
+def test_compare_and_root_annotations_are_objects_not_strings() -> None:
+    """typer reads a command's annotations on every run (``inspect.signature(eval_str=True)``): string annotations
+    (``from __future__ import annotations``) would be compiled by ``eval`` each time (≈ 9 M instructions of a
+    ``compare`` process), so the modules of the start-up path define them as objects."""
+    import inspect
+
+    table = importlib.import_module("dpcompare.io.cli.app")
+    compare = importlib.import_module("dpcompare.io.cli.compare")
+    for fn in (compare.compare_cmd, table._root):
+        annotations = inspect.get_annotations(fn)
+        assert annotations and not [k for k, v in annotations.items() if isinstance(v, str)], fn.__name__
