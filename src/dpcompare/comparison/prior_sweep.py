@@ -759,7 +759,7 @@ def crossing_seeds(a: Mechanism, b: Mechanism, *, xtol: float = 1e-13) -> np.nda
     fa, fb = a.bayes_error_and_slope, b.bayes_error_and_slope
     d = ra - rb
     s = np.sign(d)
-    change = np.flatnonzero(s[:-1] * s[1:] < 0.0)
+    change = (s[:-1] * s[1:] < 0.0).nonzero()[0]  # (np.flatnonzero of a 1-d array, without its Python layers)
     if not change.size or change.size > SEEDED_ROOTS:
         return np.empty(0)
     roots = []
@@ -806,10 +806,10 @@ def crossings(a: Mechanism, b: Mechanism, g: Grid, *, slack: float = FP_SLACK, x
     d_lo = g.alo - g.bhi
     d_hi = g.ahi - g.blo
     sign = np.where(d_lo > slack, 1, np.where(d_hi < -slack, -1, 0))
-    nz = np.flatnonzero(sign)
+    nz = sign.nonzero()[0]  # (np.flatnonzero of 1-d arrays, without its Python layers)
     # neighbouring certified points of opposite sign (found at once: a Python loop over the grid cost more
     # than the root refinement itself)
-    change = np.flatnonzero(sign[nz[:-1]] != sign[nz[1:]])
+    change = (sign[nz[:-1]] != sign[nz[1:]]).nonzero()[0]
     roots = []
     for i, j in zip(nz[change].tolist(), nz[change + 1].tolist()):
         lo, hi = float(g.x[i]), float(g.x[j])
