@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -94,9 +93,15 @@ def initial_grid(a: Mechanism, b: Mechanism, weighted: bool, extra: np.ndarray |
         pairs = m.pairs()
         if pairs is not None and pairs[0].loss.size < 200_000:  # breakpoints of a discrete R
             found.append(expit(pairs[0].loss))
-    kinks = np.concatenate(found)
-    kinks = np.minimum(kinks, 1.0 - kinks)
-    kinks = kinks[(kinks > 0) & (kinks <= 0.5)]
+    if len(found) == 2 and found[0].size + found[1].size <= SEEDED_KINKS:
+        # a few kinks (a closed form's): folded and filtered as Python floats, the doubles of the array form below
+        # (min(k, 1 − k) is one of the two doubles; a NaN fails the filter either way)
+        kinks = np.array([k for k in (k if k <= 1.0 - k else 1.0 - k for k in found[0].tolist() + found[1].tolist())
+                          if 0.0 < k <= 0.5])
+    else:
+        kinks = np.concatenate(found)
+        kinks = np.minimum(kinks, 1.0 - kinks)
+        kinks = kinks[(kinks > 0) & (kinks <= 0.5)]
     parts = [_BASE_GRID, kinks]
     if kinks.size <= SEEDED_KINKS and kinks.size:
         near = (kinks[:, None, None] * _SEED_FACTORS).ravel()  # (the same points, in another order: sorted below)
@@ -106,6 +111,25 @@ def initial_grid(a: Mechanism, b: Mechanism, weighted: bool, extra: np.ndarray |
     if extra is not None and extra.size:
         parts.append(extra)
     return _sorted_unique(np.concatenate(parts), fresh=True)
+
+
+class _once:
+    """``functools.cached_property`` without its lock (Python 3.11 takes an RLock on every first access): the value
+    is computed on first access and stored in the instance's ``__dict__``, which later lookups read directly (a
+    non-data descriptor). Two threads reading one new grid at once may both compute it: the same doubles."""
+
+    def __init__(self, func) -> None:
+        self.func = func
+        self.__doc__ = func.__doc__
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.func(obj)
+        return value
 
 
 @dataclass(frozen=True)
@@ -121,7 +145,7 @@ class Grid:
     def sides(self, reverse: bool):
         return (self.blo, self.bhi, self.alo, self.ahi) if reverse else (self.alo, self.ahi, self.blo, self.bhi)
 
-    @cached_property
+    @_once
     def geometry(self) -> LineGeometry:
         """x's ``LineGeometry``, computed once per grid (both directions of Δ read it)."""
         return LineGeometry(self.x)
@@ -135,7 +159,7 @@ class Grid:
             return interval_upper(self.x, alo, ahi, blo, self.geometry)
         return self._both_interval_uppers[1 if reverse else 0]
 
-    @cached_property
+    @_once
     def _rows(self) -> tuple[np.ndarray, np.ndarray]:
         """(lo, hi) as the rows [A; B] of two (2, n) arrays (``sweep`` sets them on its first grid, where the bounds
         were computed in that layout)."""
@@ -143,12 +167,12 @@ class Grid:
         lo[0], lo[1], hi[0], hi[1] = self.alo, self.blo, self.ahi, self.bhi  # its Python layers); [B; A] is lo[::-1]
         return lo, hi
 
-    @cached_property
+    @_once
     def _both_interval_uppers(self) -> np.ndarray:
         lo, hi = self._rows
         return interval_upper(self.x, lo, hi, lo[::-1], self.geometry)
 
-    @cached_property
+    @_once
     def unweighted_maxima(self) -> tuple:
         """Both directions' unweighted parts of ``_max_state`` at once, as rows [A over B; B over A] (small grids
         only): d_lo = lo_X − hi_Y (non-finite → 0), d_hi = hi_X − lo_Y, the best point k (the one nearest ½ among
@@ -602,8 +626,9 @@ def _both_bounds(a: Mechanism, b: Mechanism, x: np.ndarray) -> tuple[np.ndarray,
     """``_bounds`` of A and B as the rows [A; B] of two (2, n) arrays (lower ends, upper ends): the same
     operations on the same doubles, the widening done once for both rows (and the rows ``Grid`` reads)."""
     lo, hi = np.empty((2, x.size)), np.empty((2, x.size))
-    pa = a.bayes_error_interval_unchecked(x)
-    pb = None if pa is None else b.bayes_error_interval_unchecked(x)
+    with np.errstate(all="ignore"):  # (one errstate for both mechanisms' brackets)
+        pa = a.bayes_error_interval_unchecked(x)
+        pb = None if pa is None else b.bayes_error_interval_unchecked(x)
     if pb is not None:  # both brackets are their directed pairs once ordered: one check for both
         lo[0], hi[0] = pa
         lo[1], hi[1] = pb
