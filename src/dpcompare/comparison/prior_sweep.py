@@ -182,7 +182,7 @@ class Grid:
         d_lo = lo - hi[::-1]
         d_lo = np.where(np.isfinite(d_lo), d_lo, 0.0)
         d_hi = hi - lo[::-1]
-        best = d_lo[_ROWS, d_lo.argmax(axis=1)]
+        best = d_lo.max(axis=1)  # (d_lo at its argmax: no NaN is left in d_lo)
         near = d_lo >= (best - FP_SLACK)[:, None]
         k = (d_lo.shape[1] - 1) - near[:, ::-1].argmax(axis=1)
         ub = self._both_interval_uppers
@@ -474,10 +474,6 @@ def _max_nan_inf(v: np.ndarray) -> float:
 
 def _nan_inf(m: float) -> float:
     return math.inf if m != m else m
-
-
-_ROWS = np.arange(2)
-_ROWS.flags.writeable = False
 
 
 def _max_state_unweighted(g: Grid, t: MaxTarget, tol: float):
