@@ -48,6 +48,8 @@ VERDICT_TEXT = {
 MAX_TOLERANCE = 0.5
 #: the domain of ``compare``'s ``tol``: [0, MAX_TOLERANCE)
 _TOL_DOMAIN = Interval(0.0, MAX_TOLERANCE, high_open=True)
+#: the unweighted Δ(A‖B) and Δ(B‖A) as sweep targets (immutable NamedTuples: built once)
+_BOTH_DIRECTIONS = (MaxTarget(False), MaxTarget(True))
 
 
 def verdict_text(verdict: Verdict, delta_ab: DeltaResult, delta_ba: DeltaResult, tol: float) -> str:
@@ -310,7 +312,7 @@ def compare(
     ma, mb = (a, b) if chosen_w is None else chosen_w.mechanisms
     pa, pb = ma.pairs(), mb.pairs()
     discrete = pa is not None and pb is not None
-    targets: list = [] if discrete else [MaxTarget(False), MaxTarget(True)]
+    targets: list = [] if discrete else list(_BOTH_DIRECTIONS)
     if h is not None:
         w = FoldedWeight(h)
         # weighted figures to 1e-10 (they are reported to 3–4 digits; 1e-12 costs a 50 000-point grid)

@@ -186,7 +186,7 @@ class Grid:
         near = d_lo >= (best - FP_SLACK)[:, None]
         k = (d_lo.shape[1] - 1) - near[:, ::-1].argmax(axis=1)
         ub = self._both_interval_uppers
-        big = [_nan_inf(float(v)) for v in ub.max(axis=1)] + [_nan_inf(float(v)) for v in d_hi.max(axis=1)]
+        big = [_nan_inf(v) for v in ub.max(axis=1).tolist() + d_hi.max(axis=1).tolist()]  # (Python floats at once)
         return d_lo, d_hi, k.tolist(), big
 
 
@@ -220,11 +220,10 @@ class LineGeometry:
     the interval widths h, the far nodes jₗ, jᵣ of the extended secants and their distances to the interval
     ends, and the mask of intervals still wider than the rounding of x (``_max_state``'s split test).
     ``den``, ``ok``, ``not_ok``: the left and right secants' distances and masks as the rows of (2, n) arrays
-    (``den_l``, ``den_r``, ``ok_l``, ``ok_r`` are views of their rows), and ``xl_oml`` = [xₗ; 1 − xₗ] as a
-    (2, 1, n) array (``one_minus_xl`` is a view of its second row): the layouts ``interval_upper`` reads."""
+    (``den_l``, ``den_r``, ``ok_l``, ``ok_r`` are views of their rows: the layout ``interval_upper`` reads)."""
 
     __slots__ = ("n", "x", "xl", "h", "ok_l", "jj_l", "den_l", "ok_r", "jj_r", "den_r", "one_minus_xl", "_splittable",
-                 "den", "ok", "not_ok", "xl_oml")
+                 "den", "ok", "not_ok")
 
     def __init__(self, x: np.ndarray) -> None:
         n = self.n = x.size - 1
@@ -252,10 +251,7 @@ class LineGeometry:
         np.subtract(xl, x[self.jj_l], out=den[0])
         np.subtract(x[self.jj_r], x[1:], out=den[1])
         self.den_l, self.den_r = den[0], den[1]
-        xo = self.xl_oml = np.empty((2, 1, n))
-        xo[0, 0] = xl
-        np.subtract(1.0, xl, out=xo[1, 0])
-        self.one_minus_xl = xo[1, 0]
+        self.one_minus_xl = 1.0 - xl
         self.x = x
         self._splittable = None
 
@@ -336,8 +332,8 @@ def _envelope(slope, icept, t):
     return np.min(icept[..., :, None, :] + slope[..., :, None, :] * t[..., None, :, :], axis=-3)
 
 
-#: the slopes of the lines R ≤ π and R ≤ 1 − π as (2, 1, 1) rows (``interval_upper`` subtracts them from a secant's)
-_PM_ONE = np.array([1.0, -1.0]).reshape(2, 1, 1)
+#: the slopes of the lines R ≤ π and R ≤ 1 − π as (2, 1) rows (``interval_upper`` subtracts them from a secant's)
+_PM_ONE = np.array([[1.0], [-1.0]])
 _PM_ONE.flags.writeable = False
 
 
@@ -347,60 +343,65 @@ def interval_upper(x, alo, ahi, blo, geom: LineGeometry | None = None):
     curves on one grid, one result row each: every operation is element-wise along them).
 
     The doubles of ``_lines`` and ``_candidates`` followed by ``_envelope`` (tests/comparison/test_max_state_fused.py
-    checks them bit for bit) in fewer and smaller array operations: the two secants (lines 0, 1) as the rows of
-    (…, 2, n) arrays; lines 2 and 3 (slopes ±1: x·1 and x·(−1) are exact, so xₗ + t and (1 − xₗ) − t are their
-    doubles) are never stored. The candidates are the ends 0, h and the intersections of the pairs (0, 2), (1, 2),
-    (0, 3), (1, 3), (0, 1), where s − (−1) is the double s + 1 (IEEE subtraction is addition of the negation);
-    each is clamped to [0, h] by ``fmax``/``fmin`` (NaN → 0, −∞ → 0, +∞ → h where ``_candidates`` put 0: both ends
-    are candidates already, so the set of offsets, and the maximum, are the same). The pair (2, 3) meets at
-    π = ½, which is xₙ (the grid ends there) or beyond the interval: clamped, it is the end h, a candidate already.
+    checks them bit for bit) in fewer and smaller array operations, on contiguous arrays (a ufunc on a strided view
+    costs several times one on a contiguous array of these sizes): the two secants (lines 0, 1) as (2, …, n) arrays,
+    secant first; lines 2 and 3 (slopes ±1: x·1 and x·(−1) are exact, so xₗ + t and (1 − xₗ) − t are their doubles)
+    are never stored. The candidates t, (7, …, n), candidate first, are the ends 0, h and the intersections of the
+    pairs (0, 2), (1, 2), (0, 3), (1, 3), (0, 1), where s − (−1) is the double s + 1 (IEEE subtraction is addition
+    of the negation); each is clamped to [0, h] by ``fmax``/``fmin`` (NaN → 0, −∞ → 0, +∞ → h where ``_candidates``
+    put 0: both ends are candidates already, so the set of offsets, and the maximum, are the same). The pair (2, 3)
+    meets at π = ½, which is xₙ (the grid ends there) or beyond the interval: clamped, it is the end h, a candidate
+    already.
     """
     gm = LineGeometry(x) if geom is None else geom
     h, n = gm.h, gm.n
     lead = alo.shape[:-1]
+    ones = (1,) * len(lead)
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         # secant slopes s = [s₀; s₁] and intercepts c = [c₀; c₁] (``_lines``' rows 0 and 1: a missing or non-finite
         # secant is the placeholder slope 0, intercept +∞; c₁ = hᵣ − s₁·h from the unmasked s₁, as there)
-        s = np.empty(lead + (2, n))
-        np.subtract(ahi[..., :-1], alo[..., gm.jj_l], out=s[..., 0, :])
-        np.subtract(alo[..., gm.jj_r], ahi[..., 1:], out=s[..., 1, :])
-        s /= gm.den
-        c = np.empty(lead + (2, n))
-        c[..., 0, :] = ahi[..., :-1]
-        np.multiply(s[..., 1, :], h, out=c[..., 1, :])
-        np.subtract(ahi[..., 1:], c[..., 1, :], out=c[..., 1, :])
-        np.copyto(c, np.inf, where=gm.not_ok)
+        s = np.empty((2,) + lead + (n,))
+        np.subtract(ahi[..., :-1], alo[..., gm.jj_l], out=s[0])
+        np.subtract(alo[..., gm.jj_r], ahi[..., 1:], out=s[1])
+        s /= gm.den.reshape((2,) + ones + (n,))
+        c = np.empty_like(s)
+        c[0] = ahi[..., :-1]
+        np.multiply(s[1], h, out=c[1])
+        np.subtract(ahi[..., 1:], c[1], out=c[1])
+        np.copyto(c, np.inf, where=gm.not_ok.reshape((2,) + ones + (n,)))
         good = np.isfinite(s)
-        good &= gm.ok
+        good &= gm.ok.reshape((2,) + ones + (n,))
         s = np.where(good, s, 0.0)
-        # the candidates t (…, 7, n): 0, h, then (c₂,₃ − c)/(s − s₂,₃) for the pairs (0, 2), (1, 2), (0, 3), (1, 3) as
-        # one (…, 2, 2, n) block (rows: line 2, line 3; columns: secant 0, 1), then (c₁ − c₀)/(s₀ − s₁)
-        t = np.empty(lead + (7, n))
-        t[..., 0, :] = 0.0
-        t[..., 1, :] = h
-        block = t[..., 2:6, :]
-        block.shape = lead + (2, 2, n)  # (a view: setting the shape raises rather than copy)
-        np.divide(gm.xl_oml - c[..., None, :, :], s[..., None, :, :] - _PM_ONE, out=block)
-        np.subtract(c[..., 1, :], c[..., 0, :], out=t[..., 6, :])
-        t[..., 6, :] /= s[..., 0, :] - s[..., 1, :]
-        inner = t[..., 2:, :]
+        # the candidates: 0, h, then (c₂,₃ − c)/(s − s₂,₃) for the pairs (0, 2), (1, 2), (0, 3), (1, 3) as one
+        # (2, 2, …, n) block (line 2 or 3, then secant 0 or 1), then (c₁ − c₀)/(s₀ − s₁)
+        t = np.empty((7,) + lead + (n,))
+        t[0] = 0.0
+        t[1] = h
+        block = t[2:6]
+        block.shape = (2, 2) + lead + (n,)  # (a view: setting the shape raises rather than copy)
+        np.subtract(gm.xl, c, out=block[0])
+        np.subtract(gm.one_minus_xl, c, out=block[1])
+        block /= s - _PM_ONE.reshape((2, 1) + ones + (1,))
+        np.subtract(c[1], c[0], out=t[6])
+        t[6] /= s[0] - s[1]
+        inner = t[2:]
         np.fmax(inner, 0.0, out=inner)
         np.fmin(inner, h, out=inner)
         sb = (blo[..., 1:] - blo[..., :-1]) / h
         # the envelope minus B's chord at every candidate (line by line: the doubles of ``_envelope``'s broadcast)
-        env = s[..., 0, None, :] * t
-        env += c[..., 0, None, :]
-        tmp = s[..., 1, None, :] * t
-        tmp += c[..., 1, None, :]
+        env = s[0] * t
+        env += c[0]
+        tmp = s[1] * t
+        tmp += c[1]
         np.minimum(env, tmp, out=env)
         np.add(gm.xl, t, out=tmp)
         np.minimum(env, tmp, out=env)
         np.subtract(gm.one_minus_xl, t, out=tmp)
         np.minimum(env, tmp, out=env)
-        np.multiply(sb[..., None, :], t, out=tmp)
-        tmp += blo[..., None, :-1]
+        np.multiply(sb, t, out=tmp)
+        tmp += blo[..., :-1]
         env -= tmp
-    return env.max(axis=-2)
+    return env.max(axis=0)
 
 
 def _positive_integral(t, y):
