@@ -350,8 +350,10 @@ def interval_upper(x, alo, ahi, blo, geom: LineGeometry | None = None):
     pairs (0, 2), (1, 2), (0, 3), (1, 3), (0, 1), where s − (−1) is the double s + 1 (IEEE subtraction is addition
     of the negation); each is clamped to [0, h] by ``fmax``/``fmin`` (NaN → 0, −∞ → 0, +∞ → h where ``_candidates``
     put 0: both ends are candidates already, so the set of offsets, and the maximum, are the same). The pair (2, 3)
-    meets at π = ½, which is xₙ (the grid ends there) or beyond the interval: clamped, it is the end h, a candidate
-    already.
+    meets at π = ½, which x (a grid of [0, ½], as the sweep's are) does not pass: it is the end h of the last interval
+    (the same double when that interval starts at ¼ or above: ½ − xₗ and ((1 − xₗ) − xₗ)/2 are exact there, and the
+    sweep's grids all carry the uniform points of [¼, ½]) or beyond an interval, where it is clamped to its end h:
+    a candidate already.
     """
     gm = LineGeometry(x) if geom is None else geom
     h, n = gm.h, gm.n
