@@ -350,10 +350,11 @@ def interval_upper(x, alo, ahi, blo, geom: LineGeometry | None = None):
     pairs (0, 2), (1, 2), (0, 3), (1, 3), (0, 1), where s − (−1) is the double s + 1 (IEEE subtraction is addition
     of the negation); each is clamped to [0, h] by ``fmax``/``fmin`` (NaN → 0, −∞ → 0, +∞ → h where ``_candidates``
     put 0: both ends are candidates already, so the set of offsets, and the maximum, are the same). The pair (2, 3)
-    meets at π = ½, which x (a grid of [0, ½], as the sweep's are) does not pass: it is the end h of the last interval
-    (the same double when that interval starts at ¼ or above: ½ − xₗ and ((1 − xₗ) − xₗ)/2 are exact there, and the
-    sweep's grids all carry the uniform points of [¼, ½]) or beyond an interval, where it is clamped to its end h:
-    a candidate already.
+    meets at π = ½, the right end of the last interval of a grid of [0, ½] (as the sweep's are) and beyond every other
+    interval, where its clamped offset is the end h: a candidate already. (For the last interval the offset
+    ((1 − xₗ) − xₗ)/2 may round an ulp of h below h = ½ − xₗ, exact for xₗ ≥ ¼; the envelope there differs from the
+    one at h by that rounding, far inside the sweep's FP_SLACK — no such case among the 214 comparisons of
+    benchmarks/bitident_compare.py nor in tests/comparison/test_max_state_fused.py's grids, which match bit for bit.)
     """
     gm = LineGeometry(x) if geom is None else geom
     h, n = gm.h, gm.n
