@@ -10,10 +10,13 @@ both trees' Δ brackets and crossings are printed (they should agree where the c
     python benchmarks/bench_b3_ab.py /tmp/old/src            # against this tree's src
     python benchmarks/bench_b3_ab.py /tmp/old/src /other/src  # or two given trees
 
-``--quick``: 2 rounds of 2 calls (a smoke run, not a measurement); ``--rounds N`` (default 60).
+``--quick``: 2 rounds of 2 calls (a smoke run, not a measurement); ``--rounds N`` (default 60); ``--fresh``: build
+both mechanisms in every call, as ``bench_targets.py``'s B.3 row does (their construction is then timed too), and
+print the medians beside the minima.
 """
 import gc
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -21,6 +24,7 @@ from pathlib import Path
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
 QUICK = "--quick" in sys.argv
+FRESH = "--fresh" in sys.argv
 ROUNDS = 2 if QUICK else int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv else 60
 if "--rounds" in sys.argv:
     args.remove(str(ROUNDS))
@@ -43,19 +47,25 @@ try:
         print(f"{k}: Δ(A‖B) [{c.delta_ab.lower!r}, {c.delta_ab.upper!r}]  Δ(B‖A) [{c.delta_ba.lower!r}, "
               f"{c.delta_ba.upper!r}]  crossings {c.crossings}")
     n = 2 if QUICK else 10
-    cpu = {k: 1e9 for k in mods}
-    wall = {k: 1e9 for k in mods}
+    cpu: dict[str, list[float]] = {k: [] for k in mods}
+    wall: dict[str, list[float]] = {k: [] for k in mods}
     gc.disable()
-    for _ in range(ROUNDS):
-        for k, m in mods.items():
+    for r in range(ROUNDS):
+        for k, m in (list(mods.items()) if r % 2 == 0 else list(mods.items())[::-1]):  # (which goes first alternates)
             a, b = pairs[k]
             for _ in range(n):
                 t0, w0 = time.process_time(), time.perf_counter()
-                m.compare(a, b, tol=1e-3)
-                cpu[k] = min(cpu[k], time.process_time() - t0)
-                wall[k] = min(wall[k], time.perf_counter() - w0)
+                if FRESH:
+                    m.compare(m.Gaussian(mu=1.0), m.Laplace(b=1.0), tol=1e-3)
+                else:
+                    m.compare(a, b, tol=1e-3)
+                cpu[k].append(time.process_time() - t0)
+                wall[k].append(time.perf_counter() - w0)
     gc.enable()
-    print("  ".join(f"{k} CPU {cpu[k] * 1e6:.0f} µs (wall {wall[k] * 1e6:.0f} µs)" for k in mods)
-          + f"  ratio new/old CPU {cpu['new'] / cpu['old']:.3f}")
+    print("  ".join(f"{k} CPU {min(cpu[k]) * 1e6:.0f} µs (wall {min(wall[k]) * 1e6:.0f} µs)" for k in mods)
+          + f"  ratio new/old CPU {min(cpu['new']) / min(cpu['old']):.3f}")
+    if FRESH:
+        med = {k: statistics.median(cpu[k]) for k in mods}
+        print("  ".join(f"{k} median CPU {med[k] * 1e6:.0f} µs" for k in mods) + f"  ratio {med['new'] / med['old']:.3f}")
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
