@@ -223,7 +223,7 @@ class LineGeometry:
     (``den_l``, ``den_r``, ``ok_l``, ``ok_r`` are views of their rows: the layout ``interval_upper`` reads)."""
 
     __slots__ = ("n", "x", "xl", "h", "ok_l", "jj_l", "den_l", "ok_r", "jj_r", "den_r", "one_minus_xl", "_splittable",
-                 "den", "ok", "not_ok")
+                 "den", "ok", "not_ok", "jj2", "_far_index")
 
     def __init__(self, x: np.ndarray) -> None:
         n = self.n = x.size - 1
@@ -245,8 +245,10 @@ class LineGeometry:
         np.less_equal(j_r, n, out=ok[1])
         self.ok_l, self.ok_r = ok[0], ok[1]
         self.not_ok = ~ok
-        self.jj_l = np.maximum(j_l, 0)  # (j_l ≥ −1: np.where(ok_l, j_l, 0))
-        self.jj_r = np.minimum(j_r, n)  # (np.where(ok_r, j_r, n))
+        jj2 = self.jj2 = np.empty((2, n), dtype=np.intp)  # [jₗ; jᵣ] clipped to the grid
+        self.jj_l = np.maximum(j_l, 0, out=jj2[0])  # (j_l ≥ −1: np.where(ok_l, j_l, 0))
+        self.jj_r = np.minimum(j_r, n, out=jj2[1])  # (np.where(ok_r, j_r, n))
+        self._far_index = {}
         den = self.den = np.empty((2, n))
         np.subtract(xl, x[self.jj_l], out=den[0])
         np.subtract(x[self.jj_r], x[1:], out=den[1])
@@ -254,6 +256,16 @@ class LineGeometry:
         self.one_minus_xl = 1.0 - xl
         self.x = x
         self._splittable = None
+
+    def far_index(self, lead: tuple[int, ...]) -> np.ndarray:
+        """Indices into a C-contiguous (lead…, n + 1) array, raveled, of its values at the far nodes: shape
+        (2, lead…, n), [at jₗ; at jᵣ] for every leading row (``ndarray.take`` with them is the fancy index
+        ``a[..., jj2]`` moved to the front, without the fancy index's cost); computed once per leading shape."""
+        idx = self._far_index.get(lead)
+        if idx is None:
+            rows = np.arange(int(np.prod(lead, dtype=np.intp)), dtype=np.intp).reshape(lead + (1,)) * (self.n + 1)
+            idx = self._far_index[lead] = self.jj2.reshape((2,) + (1,) * len(lead) + (self.n,)) + rows
+        return idx
 
     @property
     def splittable(self) -> np.ndarray:
@@ -363,9 +375,10 @@ def interval_upper(x, alo, ahi, blo, geom: LineGeometry | None = None):
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         # secant slopes s = [s₀; s₁] and intercepts c = [c₀; c₁] (``_lines``' rows 0 and 1: a missing or non-finite
         # secant is the placeholder slope 0, intercept +∞; c₁ = hᵣ − s₁·h from the unmasked s₁, as there)
+        far = np.ascontiguousarray(alo).take(gm.far_index(lead))  # [lo at jₗ; lo at jᵣ], (2, …, n)
         s = np.empty((2,) + lead + (n,))
-        np.subtract(ahi[..., :-1], alo[..., gm.jj_l], out=s[0])
-        np.subtract(alo[..., gm.jj_r], ahi[..., 1:], out=s[1])
+        np.subtract(ahi[..., :-1], far[0], out=s[0])
+        np.subtract(far[1], ahi[..., 1:], out=s[1])
         s /= gm.den.reshape((2,) + ones + (n,))
         c = np.empty_like(s)
         c[0] = ahi[..., :-1]
