@@ -180,7 +180,9 @@ class Grid:
         as +∞. Each row is the doubles a direction computed alone (element-wise operations along the rows)."""
         lo, hi = self._rows
         d_lo = lo - hi[::-1]
-        d_lo = np.where(np.isfinite(d_lo), d_lo, 0.0)
+        finite = np.isfinite(d_lo)
+        if not finite.all():  # (np.where(finite, d_lo, 0) only where some d_lo is not finite: the same doubles)
+            d_lo = np.where(finite, d_lo, 0.0)
         d_hi = hi - lo[::-1]
         best = d_lo.max(axis=1)  # (d_lo at its argmax: no NaN is left in d_lo)
         near = d_lo >= (best - FP_SLACK)[:, None]
