@@ -105,7 +105,8 @@ def initial_grid(a: Mechanism, b: Mechanism, weighted: bool, extra: np.ndarray |
     parts = [_BASE_GRID, kinks]
     if kinks.size <= SEEDED_KINKS and kinks.size:
         near = (kinks[:, None, None] * _SEED_FACTORS).ravel()  # (the same points, in another order: sorted below)
-        parts.append(near[(near > 0) & (near < 0.5)])
+        # every point is > 0: a kink k ∈ (0, ½] times a factor ≥ 7/8 (≥ the smallest subnormal, to which k·7/8 rounds)
+        parts.append(near[near < 0.5])
     if weighted:
         parts.append(np.array([PI_MIN]))
     if extra is not None and extra.size:
@@ -845,7 +846,10 @@ def crossings(a: Mechanism, b: Mechanism, g: Grid, *, slack: float = FP_SLACK, x
     """
     d_lo = g.alo - g.bhi
     d_hi = g.ahi - g.blo
-    sign = np.where(d_lo > slack, 1, np.where(d_hi < -slack, -1, 0))
+    # np.where(d_lo > slack, 1, np.where(d_hi < −slack, −1, 0)) set in place (the 1s last, as the outer where wins)
+    sign = np.zeros(d_lo.shape, dtype=int)
+    np.copyto(sign, -1, where=d_hi < -slack)
+    np.copyto(sign, 1, where=d_lo > slack)
     nz = sign.nonzero()[0]  # (np.flatnonzero of 1-d arrays, without its Python layers)
     # neighbouring certified points of opposite sign (found at once: a Python loop over the grid cost more
     # than the root refinement itself)
