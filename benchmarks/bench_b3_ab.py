@@ -12,7 +12,9 @@ both trees' Δ brackets and crossings are printed (they should agree where the c
 
 ``--quick``: 2 rounds of 2 calls (a smoke run, not a measurement); ``--rounds N`` (default 60); ``--fresh``: build
 both mechanisms in every call, as ``bench_targets.py``'s B.3 row does (their construction is then timed too), and
-print the medians beside the minima.
+print the medians beside the minima; ``--steps``: then also the steps of the compare, each called alone in both trees
+in turn (the seeds, the first grid, each mechanism's R bracket and both on the first grid, ``LineGeometry``, both
+directions' interval bounds, the crossings; three calls per sample, wall time), their minima and medians.
 """
 import gc
 import shutil
@@ -25,11 +27,12 @@ from pathlib import Path
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
 QUICK = "--quick" in sys.argv
 FRESH = "--fresh" in sys.argv
+STEPS = "--steps" in sys.argv
 ROUNDS = 2 if QUICK else int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv else 60
 if "--rounds" in sys.argv:
     args.remove(str(ROUNDS))
 if not 1 <= len(args) <= 2:
-    sys.exit("usage: bench_b3_ab.py OLD_SRC [NEW_SRC] [--rounds N] [--quick]")
+    sys.exit("usage: bench_b3_ab.py OLD_SRC [NEW_SRC] [--rounds N] [--quick] [--fresh] [--steps]")
 trees = {"old": Path(args[0]), "new": Path(args[1]) if len(args) == 2 else Path(__file__).resolve().parents[1] / "src"}
 
 tmp = Path(tempfile.mkdtemp(prefix="b3ab"))
@@ -67,5 +70,37 @@ try:
     if FRESH:
         med = {k: statistics.median(cpu[k]) for k in mods}
         print("  ".join(f"{k} median CPU {med[k] * 1e6:.0f} µs" for k in mods) + f"  ratio {med['new'] / med['old']:.3f}")
+    if STEPS:
+        import importlib
+
+        def steps(m) -> dict:
+            ps = importlib.import_module(m.__name__ + ".comparison.prior_sweep")
+            g, lap = pairs["old" if m is dpc_old else "new"]
+            seeds = ps.crossing_seeds(g, lap)
+            x = ps.initial_grid(g, lap, False, seeds)
+            lo, hi = ps._both_bounds(g, lap, x)
+            gm, grid = ps.LineGeometry(x), ps.Grid(x, lo[0], hi[0], lo[1], hi[1])
+            return {"seeds": lambda: ps.crossing_seeds(g, lap), "first grid": lambda: ps.initial_grid(g, lap, False, seeds),
+                    "Gaussian R": lambda: g._bayes_error_directed(x), "Laplace R": lambda: lap._bayes_error_directed(x),
+                    "both R brackets": lambda: ps._both_bounds(g, lap, x), "LineGeometry": lambda: ps.LineGeometry(x),
+                    "interval bounds": lambda: ps.interval_upper(x, lo, hi, lo[::-1], gm),
+                    "crossings": lambda: ps.crossings(g, lap, grid)}
+
+        fs = {k: steps(m) for k, m in mods.items()}
+        t_step: dict[str, dict[str, list[float]]] = {s: {k: [] for k in mods} for s in fs["old"]}
+        gc.disable()
+        for r in range(ROUNDS * 3):
+            for name in t_step:
+                for k in (("old", "new") if r % 2 == 0 else ("new", "old")):
+                    f = fs[k][name]
+                    w0 = time.perf_counter()
+                    f(), f(), f()
+                    t_step[name][k].append((time.perf_counter() - w0) / 3)
+        gc.enable()
+        for name, t in t_step.items():
+            lo_, ln_ = min(t["old"]), min(t["new"])
+            mo, mn = statistics.median(t["old"]), statistics.median(t["new"])
+            print(f"{name:16s} old min {lo_ * 1e6:6.1f} med {mo * 1e6:6.1f} µs | new min {ln_ * 1e6:6.1f} med {mn * 1e6:6.1f} µs"
+                  f" | ratio min {ln_ / lo_:.3f} med {mn / mo:.3f}")
 finally:
     shutil.rmtree(tmp, ignore_errors=True)

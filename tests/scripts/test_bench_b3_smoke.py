@@ -33,8 +33,9 @@ def test_b3_ab_quick_runs_a_tree_against_itself():
 
 
 @pytest.mark.skipif(not (BENCH / "bench_b3_ab.py").exists(), reason="benchmarks/ not present (installed package)")
-def test_b3_ab_fresh_builds_the_mechanisms_in_every_call():
-    proc = subprocess.run([sys.executable, str(BENCH / "bench_b3_ab.py"), str(BENCH.parent / "src"), "--quick", "--fresh"],
-                          capture_output=True, text=True, timeout=300, cwd=BENCH.parent)
+def test_b3_ab_fresh_builds_the_mechanisms_in_every_call_and_times_the_steps():
+    proc = subprocess.run([sys.executable, str(BENCH / "bench_b3_ab.py"), str(BENCH.parent / "src"), "--quick", "--fresh",
+                           "--steps"], capture_output=True, text=True, timeout=300, cwd=BENCH.parent)
     assert proc.returncode == 0, proc.stderr
     assert "ratio new/old CPU" in proc.stdout and "median CPU" in proc.stdout
+    assert "interval bounds" in proc.stdout and "Gaussian R" in proc.stdout
