@@ -813,6 +813,8 @@ def crossing_seeds(a: Mechanism, b: Mechanism, *, xtol: float = 1e-13) -> np.nda
     # each root's comb from Python floats (one product and one sum per root; the doubles of the broadcast form)
     combs = [r + (xtol * max(r, 1.0)) * _SEED_COMB for r in roots]
     pts = combs[0] if len(combs) == 1 else np.concatenate(combs)
+    if all(2.0 * xtol < r < 0.5 - 2.0 * xtol for r in roots):  # the teeth reach ±1.5·xtol (r < 1): all in (0, ½)
+        return pts
     return pts[(pts > 0.0) & (pts < 0.5)]
 
 
