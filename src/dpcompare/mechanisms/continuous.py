@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import abc
 import enum
+import functools
 import math
 from dataclasses import dataclass
 
@@ -36,6 +37,16 @@ _SQRT_HALF = math.sqrt(0.5)
 def _twice(x: np.ndarray) -> np.ndarray:
     """[x, x] for a 1-d x (``np.tile(x, 2)`` without its Python overhead)."""
     return np.concatenate((x, x))
+
+
+@functools.lru_cache(maxsize=None)
+def _raw_is_directed(cls: type) -> bool:
+    """Whether ``cls._bayes_error_directed_raw`` is ``cls._bayes_error_directed`` without its errstate: the class that
+    defines the first also defines the second (a subclass that overrides ``_bayes_error_directed`` alone keeps its
+    own, through the errstate it enters), or it is the default's (which calls ``_bayes_error_directed``)."""
+    owner = next(c for c in cls.__mro__ if "_bayes_error_directed" in c.__dict__)
+    raw_owner = next(c for c in cls.__mro__ if "_bayes_error_directed_raw" in c.__dict__)
+    return owner is raw_owner or raw_owner is PrivacyLossMechanism
 
 
 class Under(str, enum.Enum):
@@ -116,7 +127,7 @@ class PrivacyLossMechanism(Mechanism):
         None otherwise. The caller checks lo − hi ≤ 0 itself (e.g. on the rows of two mechanisms at once), and calls
         it under ``errstate(all="ignore")`` (``_bayes_error_directed_raw``: one errstate for several mechanisms)."""
         if type(self)._bayes_error_bounds is PrivacyLossMechanism._bayes_error_bounds and self._directed_r_in_range:
-            return self._bayes_error_directed_raw(pi)
+            return self._bayes_error_directed_raw(pi) if _raw_is_directed(type(self)) else self._bayes_error_directed(pi)
         return None
 
     #: whether ``_bayes_error_directed`` returns lo ≥ 0 and hi ≤ min(π, 1 − π) (with min computed as
