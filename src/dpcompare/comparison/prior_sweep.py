@@ -218,6 +218,11 @@ class FoldedWeight:
         return self.h.tail_bound(eps)
 
 
+#: [k − 1; k + 2] − k: the offsets of the left and right neighbouring nodes of interval k (``LineGeometry``)
+_K_OFFSETS = np.array([[-1], [2]])
+_K_OFFSETS.flags.writeable = False
+
+
 class LineGeometry:
     """The parts of ``_lines`` that depend on the grid x only (shared by both directions of Δ on one grid):
     the interval widths h, the far nodes jₗ, jᵣ of the extended secants and their distances to the interval
@@ -231,30 +236,30 @@ class LineGeometry:
     def __init__(self, x: np.ndarray) -> None:
         n = self.n = x.size - 1
         xl, h = self.xl, self.h = x[:-1], x[1:] - x[:-1]  # (np.diff's operation)
-        k_l = np.arange(-1, n - 1)  # k − 1
-        k_r = k_l + 3  # k + 2
-        far_l = np.minimum(x.searchsorted(xl - h, side="right") - 1, k_l)
-        far_r = np.maximum(x.searchsorted(x[1:] + h, side="left"), k_r)
-        # the neighbouring interval at least h/4 wide (none beyond the ends: +∞ there)
+        # the left and right nodes as the rows of (2, n) arrays: k − 1 and k + 2, the nearest nodes at least h away, whether
+        # the neighbouring interval is at least h/4 wide (none beyond the ends: +∞ there), and the node j chosen
+        k = np.arange(n) + _K_OFFSETS  # [k − 1; k + 2]
+        far = np.empty((2, n), dtype=k.dtype)
+        np.subtract(x.searchsorted(xl - h, side="right"), 1, out=far[0])
+        np.minimum(far[0], k[0], out=far[0])
+        np.maximum(x.searchsorted(x[1:] + h, side="left"), k[1], out=far[1])
         quarter = 0.25 * h
-        near_l, near_r = np.empty(n, dtype=bool), np.empty(n, dtype=bool)
-        near_l[:1] = near_r[-1:] = True
-        np.greater_equal(h[:-1], quarter[1:], out=near_l[1:])
-        np.greater_equal(h[1:], quarter[:-1], out=near_r[:-1])
-        j_l = np.where(near_l, k_l, far_l)
-        j_r = np.where(near_r, k_r, far_r)
-        ok = self.ok = np.empty((2, n), dtype=bool)
-        np.greater_equal(j_l, 0, out=ok[0])
-        np.less_equal(j_r, n, out=ok[1])
+        near = np.empty((2, n), dtype=bool)
+        near[0, :1] = near[1, -1:] = True
+        np.greater_equal(h[:-1], quarter[1:], out=near[0, 1:])
+        np.greater_equal(h[1:], quarter[:-1], out=near[1, :-1])
+        j = np.where(near, k, far)
+        # jₗ ≤ k − 1 ≤ n − 2 and jᵣ ≥ k + 2 ≥ 2, so one clip to [0, n] is max(jₗ, 0) on the left row (np.where(ok_l, jₗ, 0))
+        # and min(jᵣ, n) on the right (np.where(ok_r, jᵣ, n)), and a node is on the grid (jₗ ≥ 0, jᵣ ≤ n) where it is unclipped
+        jj2 = self.jj2 = np.minimum(np.maximum(j, 0), n)
+        ok = self.ok = jj2 == j
+        self.not_ok = jj2 != j
         self.ok_l, self.ok_r = ok[0], ok[1]
-        self.not_ok = ~ok
-        jj2 = self.jj2 = np.empty((2, n), dtype=np.intp)  # [jₗ; jᵣ] clipped to the grid
-        self.jj_l = np.maximum(j_l, 0, out=jj2[0])  # (j_l ≥ −1: np.where(ok_l, j_l, 0))
-        self.jj_r = np.minimum(j_r, n, out=jj2[1])  # (np.where(ok_r, j_r, n))
+        self.jj_l, self.jj_r = jj2[0], jj2[1]
         self._far_index = {}
-        den = self.den = np.empty((2, n))
-        np.subtract(xl, x[self.jj_l], out=den[0])
-        np.subtract(x[self.jj_r], x[1:], out=den[1])
+        den = self.den = x[jj2]  # [xₗ − x[jₗ]; x[jᵣ] − xᵣ]
+        np.subtract(xl, den[0], out=den[0])
+        np.subtract(den[1], x[1:], out=den[1])
         self.den_l, self.den_r = den[0], den[1]
         self.one_minus_xl = 1.0 - xl
         self.x = x
