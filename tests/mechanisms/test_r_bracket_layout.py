@@ -126,3 +126,22 @@ def test_outward_raw_rows_are_lower_raw_and_upper_raw():
             lo = rnd.lower_raw(v, rel[0], abs_, None, fin)
             hi = rnd.upper_raw(v, rel[1], abs_, None, fin)
             assert np.array_equal(both[0], lo, equal_nan=True) and np.array_equal(both[1], hi, equal_nan=True)
+
+
+def test_unchecked_pair_follows_an_overridden_directed_bracket():
+    """``bayes_error_interval_unchecked`` runs ``_bayes_error_directed_raw`` (the body without its errstate) only
+    where that is the class's ``_bayes_error_directed``: a subclass overriding the latter alone gets its own pair."""
+
+    class Halved(dc.Gaussian):
+        def _bayes_error_directed(self, pi):
+            lo, hi = super()._bayes_error_directed(pi)
+            return 0.5 * lo, hi
+
+    pi = np.linspace(0.0, 0.5, 9)
+    with np.errstate(all="ignore"):  # (the caller's errstate, as the prior sweep gives it)
+        got = Halved(mu=1.0).bayes_error_interval_unchecked(pi)
+        plain = dc.Gaussian(mu=1.0).bayes_error_interval_unchecked(pi)
+    want = Halved(mu=1.0)._bayes_error_directed(pi)
+    assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+    assert np.array_equal(plain[0], dc.Gaussian(mu=1.0)._bayes_error_directed(pi)[0])
+    assert not np.array_equal(got[0], plain[0])  # (the override is seen: the test can fail)

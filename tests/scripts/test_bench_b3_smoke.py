@@ -30,3 +30,12 @@ def test_b3_ab_quick_runs_a_tree_against_itself():
     old, new = (line.split(": ", 1)[1] for line in proc.stdout.splitlines()[:2])
     assert old == new  # the same tree: the same brackets and crossings
     assert "ratio new/old CPU" in proc.stdout
+
+
+@pytest.mark.skipif(not (BENCH / "bench_b3_ab.py").exists(), reason="benchmarks/ not present (installed package)")
+def test_b3_ab_fresh_builds_the_mechanisms_in_every_call_and_times_the_steps():
+    proc = subprocess.run([sys.executable, str(BENCH / "bench_b3_ab.py"), str(BENCH.parent / "src"), "--quick", "--fresh",
+                           "--steps"], capture_output=True, text=True, timeout=300, cwd=BENCH.parent)
+    assert proc.returncode == 0, proc.stderr
+    assert "ratio new/old CPU" in proc.stdout and "median CPU" in proc.stdout
+    assert "interval bounds" in proc.stdout and "Gaussian R" in proc.stdout

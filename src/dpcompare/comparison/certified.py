@@ -39,4 +39,17 @@ class UpperBracketed:
 
     def __post_init__(self) -> None:
         lower, upper = self.lower, self.upper  # type: ignore[attr-defined]
-        object.__setattr__(self, "bracket", Bracket.from_interval(lower, upper, Sense.UPPER))
+        if type(lower) is float and type(upper) is float and lower <= upper:  # (False for a NaN end)
+            # two ordered floats: the Bracket its constructor would build (its checks pass: no NaN, pessimistic ≥
+            # optimistic, floats kept as they are), set field by field without running them again
+            bracket = _new_bracket(Bracket)
+            _set(bracket, "pessimistic", upper)
+            _set(bracket, "optimistic", lower)
+            _set(bracket, "sense", Sense.UPPER)
+        else:  # anything else is checked (and refused with its message) by the constructor
+            bracket = Bracket.from_interval(lower, upper, Sense.UPPER)
+        _set(self, "bracket", bracket)
+
+
+_new_bracket = object.__new__
+_set = object.__setattr__

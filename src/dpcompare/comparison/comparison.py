@@ -19,7 +19,7 @@ import numpy as np
 
 from .._limits import check_memory
 from .._summary import summarized
-from .._validation import check_in_interval, check_integer, check_nonnegative
+from .._validation import Interval, check_integer, check_nonnegative
 from ..mechanisms import Mechanism
 from .certified import UpperBracketed
 from .delta import (DEFAULT_TOL, DeltaResult, check_mechanisms, delta_divergence, delta_pairs, load_hyperprior, widen,
@@ -46,6 +46,10 @@ VERDICT_TEXT = {
 
 #: the largest tolerance a verdict accepts: Δ lies in [0, ½], and at ½ every pair would count as equal
 MAX_TOLERANCE = 0.5
+#: the domain of ``compare``'s ``tol``: [0, MAX_TOLERANCE)
+_TOL_DOMAIN = Interval(0.0, MAX_TOLERANCE, high_open=True)
+#: the unweighted Δ(A‖B) and Δ(B‖A) as sweep targets (immutable NamedTuples: built once)
+_BOTH_DIRECTIONS = (MaxTarget(False), MaxTarget(True))
 
 
 def verdict_text(verdict: Verdict, delta_ab: DeltaResult, delta_ba: DeltaResult, tol: float) -> str:
@@ -291,7 +295,7 @@ def compare(
     ('incomparable', 5.95, 0.0053)
     """
     check_mechanisms(a, b)
-    tol = check_in_interval("tol", tol, 0.0, MAX_TOLERANCE, high_open=True)
+    tol = _TOL_DOMAIN.check("tol", tol)  # (check_in_interval with its Interval built once)
     h = None if hyperprior is None else load_hyperprior(hyperprior)
     accuracy = check_accuracy(accuracy)
     chosen = delta_accuracy(a, b, accuracy=accuracy, decide=tol) if h is None else None
@@ -308,7 +312,7 @@ def compare(
     ma, mb = (a, b) if chosen_w is None else chosen_w.mechanisms
     pa, pb = ma.pairs(), mb.pairs()
     discrete = pa is not None and pb is not None
-    targets: list = [] if discrete else [MaxTarget(False), MaxTarget(True)]
+    targets: list = [] if discrete else list(_BOTH_DIRECTIONS)
     if h is not None:
         w = FoldedWeight(h)
         # weighted figures to 1e-10 (they are reported to 3–4 digits; 1e-12 costs a 50 000-point grid)

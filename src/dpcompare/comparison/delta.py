@@ -177,7 +177,8 @@ def _divergences(a: Mechanism, b: Mechanism, hyperprior: Any, tol: Any, both: bo
 
 def check_mechanisms(a: Any, b: Any) -> None:
     for name, m in (("a", a), ("b", b)):
-        if not isinstance(m, Mechanism):
+        # (a subclass by its MRO first: isinstance on the abstract base goes through ABCMeta's instance check)
+        if Mechanism not in type(m).__mro__ and not isinstance(m, Mechanism):
             raise TypeError(f"{name} must be a dpcompare Mechanism, got {type(m).__name__}")
 
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -94,18 +93,44 @@ def initial_grid(a: Mechanism, b: Mechanism, weighted: bool, extra: np.ndarray |
         pairs = m.pairs()
         if pairs is not None and pairs[0].loss.size < 200_000:  # breakpoints of a discrete R
             found.append(expit(pairs[0].loss))
-    kinks = np.concatenate(found)
-    kinks = np.minimum(kinks, 1.0 - kinks)
-    kinks = kinks[(kinks > 0) & (kinks <= 0.5)]
+    if len(found) == 2 and found[0].size + found[1].size <= SEEDED_KINKS:
+        # a few kinks (a closed form's): folded and filtered as Python floats, the doubles of the array form below
+        # (min(k, 1 − k) is one of the two doubles; a NaN fails the filter either way)
+        kinks = np.array([k for k in (k if k <= 1.0 - k else 1.0 - k for k in found[0].tolist() + found[1].tolist())
+                          if 0.0 < k <= 0.5])
+    else:
+        kinks = np.concatenate(found)
+        kinks = np.minimum(kinks, 1.0 - kinks)
+        kinks = kinks[(kinks > 0) & (kinks <= 0.5)]
     parts = [_BASE_GRID, kinks]
     if kinks.size <= SEEDED_KINKS and kinks.size:
         near = (kinks[:, None, None] * _SEED_FACTORS).ravel()  # (the same points, in another order: sorted below)
-        parts.append(near[(near > 0) & (near < 0.5)])
+        # every point is > 0: a kink k ∈ (0, ½] times a factor ≥ 7/8 (≥ the smallest subnormal, to which k·7/8 rounds)
+        parts.append(near[near < 0.5])
     if weighted:
         parts.append(np.array([PI_MIN]))
     if extra is not None and extra.size:
         parts.append(extra)
     return _sorted_unique(np.concatenate(parts), fresh=True)
+
+
+class _once:
+    """``functools.cached_property`` without its lock (Python 3.11 takes an RLock on every first access): the value
+    is computed on first access and stored in the instance's ``__dict__``, which later lookups read directly (a
+    non-data descriptor). Two threads reading one new grid at once may both compute it: the same doubles."""
+
+    def __init__(self, func) -> None:
+        self.func = func
+        self.__doc__ = func.__doc__
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.func(obj)
+        return value
 
 
 @dataclass(frozen=True)
@@ -121,7 +146,7 @@ class Grid:
     def sides(self, reverse: bool):
         return (self.blo, self.bhi, self.alo, self.ahi) if reverse else (self.alo, self.ahi, self.blo, self.bhi)
 
-    @cached_property
+    @_once
     def geometry(self) -> LineGeometry:
         """x's ``LineGeometry``, computed once per grid (both directions of Δ read it)."""
         return LineGeometry(self.x)
@@ -135,7 +160,7 @@ class Grid:
             return interval_upper(self.x, alo, ahi, blo, self.geometry)
         return self._both_interval_uppers[1 if reverse else 0]
 
-    @cached_property
+    @_once
     def _rows(self) -> tuple[np.ndarray, np.ndarray]:
         """(lo, hi) as the rows [A; B] of two (2, n) arrays (``sweep`` sets them on its first grid, where the bounds
         were computed in that layout)."""
@@ -143,12 +168,12 @@ class Grid:
         lo[0], lo[1], hi[0], hi[1] = self.alo, self.blo, self.ahi, self.bhi  # its Python layers); [B; A] is lo[::-1]
         return lo, hi
 
-    @cached_property
+    @_once
     def _both_interval_uppers(self) -> np.ndarray:
         lo, hi = self._rows
         return interval_upper(self.x, lo, hi, lo[::-1], self.geometry)
 
-    @cached_property
+    @_once
     def unweighted_maxima(self) -> tuple:
         """Both directions' unweighted parts of ``_max_state`` at once, as rows [A over B; B over A] (small grids
         only): d_lo = lo_X − hi_Y (non-finite → 0), d_hi = hi_X − lo_Y, the best point k (the one nearest ½ among
@@ -156,13 +181,15 @@ class Grid:
         as +∞. Each row is the doubles a direction computed alone (element-wise operations along the rows)."""
         lo, hi = self._rows
         d_lo = lo - hi[::-1]
-        d_lo = np.where(np.isfinite(d_lo), d_lo, 0.0)
+        finite = np.isfinite(d_lo)
+        if not finite.all():  # (np.where(finite, d_lo, 0) only where some d_lo is not finite: the same doubles)
+            d_lo = np.where(finite, d_lo, 0.0)
         d_hi = hi - lo[::-1]
-        best = d_lo[_ROWS, d_lo.argmax(axis=1)]
+        best = d_lo.max(axis=1)  # (d_lo at its argmax: no NaN is left in d_lo)
         near = d_lo >= (best - FP_SLACK)[:, None]
         k = (d_lo.shape[1] - 1) - near[:, ::-1].argmax(axis=1)
         ub = self._both_interval_uppers
-        big = [_nan_inf(float(v)) for v in ub.max(axis=1)] + [_nan_inf(float(v)) for v in d_hi.max(axis=1)]
+        big = [_nan_inf(v) for v in ub.max(axis=1).tolist() + d_hi.max(axis=1).tolist()]  # (Python floats at once)
         return d_lo, d_hi, k.tolist(), big
 
 
@@ -191,37 +218,62 @@ class FoldedWeight:
         return self.h.tail_bound(eps)
 
 
+#: [k − 1; k + 2] − k: the offsets of the left and right neighbouring nodes of interval k (``LineGeometry``)
+_K_OFFSETS = np.array([[-1], [2]])
+_K_OFFSETS.flags.writeable = False
+
+
 class LineGeometry:
     """The parts of ``_lines`` that depend on the grid x only (shared by both directions of Δ on one grid):
     the interval widths h, the far nodes jₗ, jᵣ of the extended secants and their distances to the interval
-    ends, and the mask of intervals still wider than the rounding of x (``_max_state``'s split test)."""
+    ends, and the mask of intervals still wider than the rounding of x (``_max_state``'s split test).
+    ``den``, ``ok``, ``not_ok``: the left and right secants' distances and masks as the rows of (2, n) arrays
+    (``den_l``, ``den_r``, ``ok_l``, ``ok_r`` are views of their rows: the layout ``interval_upper`` reads)."""
 
-    __slots__ = ("n", "x", "xl", "h", "ok_l", "jj_l", "den_l", "ok_r", "jj_r", "den_r", "one_minus_xl", "_splittable")
+    __slots__ = ("n", "x", "xl", "h", "ok_l", "jj_l", "den_l", "ok_r", "jj_r", "den_r", "one_minus_xl", "_splittable",
+                 "den", "ok", "not_ok", "jj2", "_far_index")
 
     def __init__(self, x: np.ndarray) -> None:
         n = self.n = x.size - 1
         xl, h = self.xl, self.h = x[:-1], x[1:] - x[:-1]  # (np.diff's operation)
-        k_l = np.arange(-1, n - 1)  # k − 1
-        k_r = k_l + 3  # k + 2
-        far_l = np.minimum(x.searchsorted(xl - h, side="right") - 1, k_l)
-        far_r = np.maximum(x.searchsorted(x[1:] + h, side="left"), k_r)
-        # the neighbouring interval at least h/4 wide (none beyond the ends: +∞ there)
+        # the left and right nodes as the rows of (2, n) arrays: k − 1 and k + 2, the nearest nodes at least h away, whether
+        # the neighbouring interval is at least h/4 wide (none beyond the ends: +∞ there), and the node j chosen
+        k = np.arange(n) + _K_OFFSETS  # [k − 1; k + 2]
+        far = np.empty((2, n), dtype=k.dtype)
+        np.subtract(x.searchsorted(xl - h, side="right"), 1, out=far[0])
+        np.minimum(far[0], k[0], out=far[0])
+        np.maximum(x.searchsorted(x[1:] + h, side="left"), k[1], out=far[1])
         quarter = 0.25 * h
-        near_l, near_r = np.empty(n, dtype=bool), np.empty(n, dtype=bool)
-        near_l[:1] = near_r[-1:] = True
-        np.greater_equal(h[:-1], quarter[1:], out=near_l[1:])
-        np.greater_equal(h[1:], quarter[:-1], out=near_r[:-1])
-        j_l = np.where(near_l, k_l, far_l)
-        j_r = np.where(near_r, k_r, far_r)
-        self.ok_l = j_l >= 0
-        self.jj_l = np.maximum(j_l, 0)  # (j_l ≥ −1: np.where(ok_l, j_l, 0))
-        self.den_l = xl - x[self.jj_l]
-        self.ok_r = j_r <= n
-        self.jj_r = np.minimum(j_r, n)  # (np.where(ok_r, j_r, n))
-        self.den_r = x[self.jj_r] - x[1:]
+        near = np.empty((2, n), dtype=bool)
+        near[0, :1] = near[1, -1:] = True
+        np.greater_equal(h[:-1], quarter[1:], out=near[0, 1:])
+        np.greater_equal(h[1:], quarter[:-1], out=near[1, :-1])
+        j = np.where(near, k, far)
+        # jₗ ≤ k − 1 ≤ n − 2 and jᵣ ≥ k + 2 ≥ 2, so one clip to [0, n] is max(jₗ, 0) on the left row (np.where(ok_l, jₗ, 0))
+        # and min(jᵣ, n) on the right (np.where(ok_r, jᵣ, n)), and a node is on the grid (jₗ ≥ 0, jᵣ ≤ n) where it is unclipped
+        jj2 = self.jj2 = np.minimum(np.maximum(j, 0), n)
+        ok = self.ok = jj2 == j
+        self.not_ok = jj2 != j
+        self.ok_l, self.ok_r = ok[0], ok[1]
+        self.jj_l, self.jj_r = jj2[0], jj2[1]
+        self._far_index = {}
+        den = self.den = x[jj2]  # [xₗ − x[jₗ]; x[jᵣ] − xᵣ]
+        np.subtract(xl, den[0], out=den[0])
+        np.subtract(den[1], x[1:], out=den[1])
+        self.den_l, self.den_r = den[0], den[1]
         self.one_minus_xl = 1.0 - xl
         self.x = x
         self._splittable = None
+
+    def far_index(self, lead: tuple[int, ...]) -> np.ndarray:
+        """Indices into a C-contiguous (lead…, n + 1) array, raveled, of its values at the far nodes: shape
+        (2, lead…, n), [at jₗ; at jᵣ] for every leading row (``ndarray.take`` with them is the fancy index
+        ``a[..., jj2]`` moved to the front, without the fancy index's cost); computed once per leading shape."""
+        idx = self._far_index.get(lead)
+        if idx is None:
+            rows = np.arange(int(np.prod(lead, dtype=np.intp)), dtype=np.intp).reshape(lead + (1,)) * (self.n + 1)
+            idx = self._far_index[lead] = self.jj2.reshape((2,) + (1,) * len(lead) + (self.n,)) + rows
+        return idx
 
     @property
     def splittable(self) -> np.ndarray:
@@ -300,24 +352,80 @@ def _envelope(slope, icept, t):
     return np.min(icept[..., :, None, :] + slope[..., :, None, :] * t[..., None, :, :], axis=-3)
 
 
+#: the slopes of the lines R ≤ π and R ≤ 1 − π as (2, 1) rows (``interval_upper`` subtracts them from a secant's)
+_PM_ONE = np.array([[1.0], [-1.0]])
+_PM_ONE.flags.writeable = False
+
+
 def interval_upper(x, alo, ahi, blo, geom: LineGeometry | None = None):
     """Exact max over each [xₖ, xₖ₊₁] of U_A(x) − chord_B(x), vectorised over intervals (``geom``: x's
     ``LineGeometry`` if the caller has it). ``alo``, ``ahi``, ``blo`` may carry leading axes (several pairs of
-    curves on one grid, one result row each: every operation is element-wise along them)."""
+    curves on one grid, one result row each: every operation is element-wise along them).
+
+    The doubles of ``_lines`` and ``_candidates`` followed by ``_envelope`` (tests/comparison/test_max_state_fused.py
+    checks them bit for bit) in fewer and smaller array operations, on contiguous arrays (a ufunc on a strided view
+    costs several times one on a contiguous array of these sizes): the two secants (lines 0, 1) as (2, …, n) arrays,
+    secant first; lines 2 and 3 (slopes ±1: x·1 and x·(−1) are exact, so xₗ + t and (1 − xₗ) − t are their doubles)
+    are never stored. The candidates t, (7, …, n), candidate first, are the ends 0, h and the intersections of the
+    pairs (0, 2), (1, 2), (0, 3), (1, 3), (0, 1), where s − (−1) is the double s + 1 (IEEE subtraction is addition
+    of the negation); each is clamped to [0, h] by ``fmax``/``fmin`` (NaN → 0, −∞ → 0, +∞ → h where ``_candidates``
+    put 0: both ends are candidates already, so the set of offsets, and the maximum, are the same). The pair (2, 3)
+    meets at π = ½, the right end of the last interval of a grid of [0, ½] (as the sweep's are) and beyond every other
+    interval, where its clamped offset is the end h: a candidate already. (For the last interval the offset
+    ((1 − xₗ) − xₗ)/2 may round an ulp of h below h = ½ − xₗ, exact for xₗ ≥ ¼; the envelope there differs from the
+    one at h by that rounding, far inside the sweep's FP_SLACK — no such case among the 214 comparisons of
+    benchmarks/bitident_compare.py nor in tests/comparison/test_max_state_fused.py's grids, which match bit for bit.)
+    """
     gm = LineGeometry(x) if geom is None else geom
-    h = gm.h
-    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):  # (one errstate for the lines and candidates)
-        slope, icept = _lines_raw(gm, alo, ahi)
+    h, n = gm.h, gm.n
+    lead = alo.shape[:-1]
+    ones = (1,) * len(lead)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        # secant slopes s = [s₀; s₁] and intercepts c = [c₀; c₁] (``_lines``' rows 0 and 1: a missing or non-finite
+        # secant is the placeholder slope 0, intercept +∞; c₁ = hᵣ − s₁·h from the unmasked s₁, as there)
+        far = np.ascontiguousarray(alo).take(gm.far_index(lead))  # [lo at jₗ; lo at jᵣ], (2, …, n)
+        s = np.empty((2,) + lead + (n,))
+        np.subtract(ahi[..., :-1], far[0], out=s[0])
+        np.subtract(far[1], ahi[..., 1:], out=s[1])
+        s /= gm.den.reshape((2,) + ones + (n,))
+        c = np.empty_like(s)
+        c[0] = ahi[..., :-1]
+        np.multiply(s[1], h, out=c[1])
+        np.subtract(ahi[..., 1:], c[1], out=c[1])
+        np.copyto(c, np.inf, where=gm.not_ok.reshape((2,) + ones + (n,)))
+        good = np.isfinite(s)
+        good &= gm.ok.reshape((2,) + ones + (n,))
+        s = np.where(good, s, 0.0)
+        # the candidates: 0, h, then (c₂,₃ − c)/(s − s₂,₃) for the pairs (0, 2), (1, 2), (0, 3), (1, 3) as one
+        # (2, 2, …, n) block (line 2 or 3, then secant 0 or 1), then (c₁ − c₀)/(s₀ − s₁)
+        t = np.empty((7,) + lead + (n,))
+        t[0] = 0.0
+        t[1] = h
+        block = t[2:6]
+        block.shape = (2, 2) + lead + (n,)  # (a view: setting the shape raises rather than copy)
+        np.subtract(gm.xl, c, out=block[0])
+        np.subtract(gm.one_minus_xl, c, out=block[1])
+        block /= s - _PM_ONE.reshape((2, 1) + ones + (1,))
+        np.subtract(c[1], c[0], out=t[6])
+        t[6] /= s[0] - s[1]
+        inner = t[2:]
+        np.fmax(inner, 0.0, out=inner)
+        np.fmin(inner, h, out=inner)
         sb = (blo[..., 1:] - blo[..., :-1]) / h
-        t = _candidates_raw(slope, icept, h)
-    # ``_envelope`` line by line: lines 2 and 3 have slopes ±1 (x·1 and x·(−1) are exact, so xₗ + t and
-    # (1 − xₗ) − t are its doubles), and four (…, 8, n) minima replace its (…, 4, 8, n) broadcast (the same doubles)
-    env = icept[..., 0, None, :] + slope[..., 0, None, :] * t
-    np.minimum(env, icept[..., 1, None, :] + slope[..., 1, None, :] * t, out=env)
-    np.minimum(env, gm.xl + t, out=env)
-    np.minimum(env, gm.one_minus_xl - t, out=env)
-    env -= blo[..., None, :-1] + sb[..., None, :] * t
-    return env.max(axis=-2)
+        # the envelope minus B's chord at every candidate (line by line: the doubles of ``_envelope``'s broadcast)
+        env = s[0] * t
+        env += c[0]
+        tmp = s[1] * t
+        tmp += c[1]
+        np.minimum(env, tmp, out=env)
+        np.add(gm.xl, t, out=tmp)
+        np.minimum(env, tmp, out=env)
+        np.subtract(gm.one_minus_xl, t, out=tmp)
+        np.minimum(env, tmp, out=env)
+        np.multiply(sb, t, out=tmp)
+        tmp += blo[..., :-1]
+        env -= tmp
+    return env.max(axis=0)
 
 
 def _positive_integral(t, y):
@@ -391,10 +499,6 @@ def _max_nan_inf(v: np.ndarray) -> float:
 
 def _nan_inf(m: float) -> float:
     return math.inf if m != m else m
-
-
-_ROWS = np.arange(2)
-_ROWS.flags.writeable = False
 
 
 def _max_state_unweighted(g: Grid, t: MaxTarget, tol: float):
@@ -543,8 +647,9 @@ def _both_bounds(a: Mechanism, b: Mechanism, x: np.ndarray) -> tuple[np.ndarray,
     """``_bounds`` of A and B as the rows [A; B] of two (2, n) arrays (lower ends, upper ends): the same
     operations on the same doubles, the widening done once for both rows (and the rows ``Grid`` reads)."""
     lo, hi = np.empty((2, x.size)), np.empty((2, x.size))
-    pa = a.bayes_error_interval_unchecked(x)
-    pb = None if pa is None else b.bayes_error_interval_unchecked(x)
+    with np.errstate(all="ignore"):  # (one errstate for both mechanisms' brackets)
+        pa = a.bayes_error_interval_unchecked(x)
+        pb = None if pa is None else b.bayes_error_interval_unchecked(x)
     if pb is not None:  # both brackets are their directed pairs once ordered: one check for both
         lo[0], hi[0] = pa
         lo[1], hi[1] = pb
@@ -700,7 +805,7 @@ def crossing_seeds(a: Mechanism, b: Mechanism, *, xtol: float = 1e-13) -> np.nda
     fa, fb = a.bayes_error_and_slope, b.bayes_error_and_slope
     d = ra - rb
     s = np.sign(d)
-    change = np.flatnonzero(s[:-1] * s[1:] < 0.0)
+    change = (s[:-1] * s[1:] < 0.0).nonzero()[0]  # (np.flatnonzero of a 1-d array, without its Python layers)
     if not change.size or change.size > SEEDED_ROOTS:
         return np.empty(0)
     roots = []
@@ -713,6 +818,8 @@ def crossing_seeds(a: Mechanism, b: Mechanism, *, xtol: float = 1e-13) -> np.nda
     # each root's comb from Python floats (one product and one sum per root; the doubles of the broadcast form)
     combs = [r + (xtol * max(r, 1.0)) * _SEED_COMB for r in roots]
     pts = combs[0] if len(combs) == 1 else np.concatenate(combs)
+    if all(2.0 * xtol < r < 0.5 - 2.0 * xtol for r in roots):  # the teeth reach ±1.5·xtol (r < 1): all in (0, ½)
+        return pts
     return pts[(pts > 0.0) & (pts < 0.5)]
 
 
@@ -746,11 +853,14 @@ def crossings(a: Mechanism, b: Mechanism, g: Grid, *, slack: float = FP_SLACK, x
     """
     d_lo = g.alo - g.bhi
     d_hi = g.ahi - g.blo
-    sign = np.where(d_lo > slack, 1, np.where(d_hi < -slack, -1, 0))
-    nz = np.flatnonzero(sign)
+    # np.where(d_lo > slack, 1, np.where(d_hi < −slack, −1, 0)) set in place (the 1s last, as the outer where wins)
+    sign = np.zeros(d_lo.shape, dtype=int)
+    np.copyto(sign, -1, where=d_hi < -slack)
+    np.copyto(sign, 1, where=d_lo > slack)
+    nz = sign.nonzero()[0]  # (np.flatnonzero of 1-d arrays, without its Python layers)
     # neighbouring certified points of opposite sign (found at once: a Python loop over the grid cost more
     # than the root refinement itself)
-    change = np.flatnonzero(sign[nz[:-1]] != sign[nz[1:]])
+    change = (sign[nz[:-1]] != sign[nz[1:]]).nonzero()[0]
     roots = []
     for i, j in zip(nz[change].tolist(), nz[change + 1].tolist()):
         lo, hi = float(g.x[i]), float(g.x[j])

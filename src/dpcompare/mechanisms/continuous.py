@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import abc
 import enum
+import functools
 import math
 from dataclasses import dataclass
 
@@ -36,6 +37,16 @@ _SQRT_HALF = math.sqrt(0.5)
 def _twice(x: np.ndarray) -> np.ndarray:
     """[x, x] for a 1-d x (``np.tile(x, 2)`` without its Python overhead)."""
     return np.concatenate((x, x))
+
+
+@functools.lru_cache(maxsize=None)
+def _raw_is_directed(cls: type) -> bool:
+    """Whether ``cls._bayes_error_directed_raw`` is ``cls._bayes_error_directed`` without its errstate: the class that
+    defines the first also defines the second (a subclass that overrides ``_bayes_error_directed`` alone keeps its
+    own, through the errstate it enters), or it is the default's (which calls ``_bayes_error_directed``)."""
+    owner = next(c for c in cls.__mro__ if "_bayes_error_directed" in c.__dict__)
+    raw_owner = next(c for c in cls.__mro__ if "_bayes_error_directed_raw" in c.__dict__)
+    return owner is raw_owner or raw_owner is PrivacyLossMechanism
 
 
 class Under(str, enum.Enum):
@@ -113,9 +124,10 @@ class PrivacyLossMechanism(Mechanism):
     def bayes_error_interval_unchecked(self, pi: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         """``_bayes_error_directed``'s pair where ``bayes_error_interval`` returns it as it is whenever lo ≤ hi holds
         everywhere (its first branch: the default ``_bayes_error_bounds`` and a proved ``_directed_r_in_range``);
-        None otherwise. The caller checks lo − hi ≤ 0 itself (e.g. on the rows of two mechanisms at once)."""
+        None otherwise. The caller checks lo − hi ≤ 0 itself (e.g. on the rows of two mechanisms at once), and calls
+        it under ``errstate(all="ignore")`` (``_bayes_error_directed_raw``: one errstate for several mechanisms)."""
         if type(self)._bayes_error_bounds is PrivacyLossMechanism._bayes_error_bounds and self._directed_r_in_range:
-            return self._bayes_error_directed(pi)
+            return self._bayes_error_directed_raw(pi) if _raw_is_directed(type(self)) else self._bayes_error_directed(pi)
         return None
 
     #: whether ``_bayes_error_directed`` returns lo ≥ 0 and hi ≤ min(π, 1 − π) (with min computed as
@@ -129,6 +141,11 @@ class PrivacyLossMechanism(Mechanism):
         value, so every closed-form mechanism overrides it."""
         v = self._bayes_error_exact(pi)
         return v, v
+
+    def _bayes_error_directed_raw(self, pi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``_bayes_error_directed`` under the caller's ``errstate(all="ignore")`` (a subclass whose own
+        ``_bayes_error_directed`` is that errstate around this method overrides it: one errstate fewer)."""
+        return self._bayes_error_directed(pi)
 
     def _tradeoff_directed(self, alpha: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(lower, upper) doubles around the real f(α) (see ``_bayes_error_directed``)."""
@@ -246,6 +263,11 @@ class Gaussian(PrivacyLossMechanism):
         return np.where(exact, v, lo), np.where(exact, v, hi)
 
     def _bayes_error_directed(self, pi):
+        """``_bayes_error_directed_raw`` under ``errstate(all="ignore")``."""
+        with np.errstate(all="ignore"):
+            return self._bayes_error_directed_raw(pi)
+
+    def _bayes_error_directed_raw(self, pi):
         """R(π) = A + B, A = π·Φ(z_a), B = (1 − π)·Φ(z_b), z_a = −λ/μ − μ/2, z_b = λ/μ − μ/2, λ = log π − log1p(−π)
         ([BCP] eq 2 with the NP test), summed in linear space from the log terms a = log π + log Φ(z_a),
         b = log(1 − π) + log Φ(z_b), and rounded outwards by a first-order error analysis:
@@ -263,57 +285,85 @@ class Gaussian(PrivacyLossMechanism):
         t̂ below the subnormal range, or −∞ at π ∈ {0, 1}) has T ≤ e^{t̂ + e}, far below a subnormal unit (e grows
         like 8u·z², t̂ falls like −z²/2), and enters only through the absolute units. The ends are v ∓ that bound
         (×(1 + 8u)) moved one ulp outwards (``directed_rounding.outward_raw``'s operations; its proof).
+        Under the caller's ``errstate(all="ignore")`` (``_bayes_error_directed`` is this method under it).
         """
         pi = np.asarray(pi, dtype=float)
         shape, n = pi.shape, pi.size
         pi = pi.ravel()
         mu = self.mu
         # The two terms run side by side as the rows of (2, n) arrays (z = [zₐ; z_b], ...), and the lower and
-        # upper ends as the rows of one (2, n) array: one numpy call per operation on these small arrays
-        # (tests/mechanisms/test_r_bracket_layout.py compares this layout with the term-by-term formulas bit for bit)
-        with np.errstate(all="ignore"):
-            logw = np.empty((2, n))  # [log π; log(1 − π)]
-            lp, lq = logw[0], logw[1]
-            np.log(pi, out=lp)
-            np.log1p(-pi, out=lq)
-            q = 1.0 - pi
-            # near π = ½, λ = log1p((2π − 1)/(1 − π)): 2π − 1 is exact (Sterbenz) and the quotient within 2u(1 + u),
-            # which log1p turns into ≤ 4u relative to λ (|q/((1 + q)·log1p(q))| ≤ 2 on q ∈ [−⅔, 2]), plus its ELEM;
-            # the difference log π − log(1 − π) would carry ELEM·1.4 absolute, i.e. 1e-7 relative to z at μ = 1e-8
-            mid = np.abs(pi - 0.5) <= 0.25
-            lam = np.where(mid, np.log1p((2.0 * pi - 1.0) / q), lp - lq)
-            ratio = lam / mu
-            z = np.empty((2, n))  # [zₐ; z_b]
-            np.subtract(-0.5 * mu, ratio, out=z[0])
-            np.subtract(ratio, 0.5 * mu, out=z[1])
-            terms = logw + log_ndtr(z)  # [a; b]
-            lin = np.exp(terms)  # [Â; B̂]
-            v = lin[0] + lin[1]
-            alam = np.abs(lam)
-            alogw = np.abs(logw)
-            dlam = np.where(mid, (ELEM + 5.0 * U) * alam, ELEM * (alogw[0] + alogw[1]) + U * alam)
-            aratio = np.abs(ratio)
-            d = 1.01 * (dlam / mu + U * (aratio + np.abs(z)))
-            elog, eterm = ELEM * alogw, U * np.abs(terms)
-            e = elog + rnd.ndtr_rel_coarse_raw(z) + rnd.mills_bound_coarse_raw(z - d) * d + eterm
-            # z = +∞ (λ/μ overflowed: the real z exceeds 1e308) has Φ = 1 to far below rounding; z = +∞ needs
-            # |λ/μ| = ∞ (μ is finite), so the where is skipped when no |λ/μ| is (max is NaN only for a NaN π)
-            if n and not aratio.max() < np.inf:
-                e = np.where(z == np.inf, elog + eterm, e)
-            err = np.where(lin > 0.0, np.expm1(e), 0.0)
-            err *= lin
-            bound = 1.01 * (err[0] + err[1] + (ELEM + 2.0 * U) * v) + 16.0 * TINY
-            m = bound * (1.0 + 8.0 * U) + 2.0 * TINY
-            lohi = rnd.outward_margin(v, m)  # [lower; upper]
+        # upper ends as the rows of one (2, n) array: one numpy call per operation on these small arrays, in place
+        # where the operands commute (a + b and b + a, a·b and b·a are the same double), and a ``where=`` ufunc
+        # argument for the branch near ½ (tests/mechanisms/test_r_bracket_layout.py compares this layout with the
+        # term-by-term formulas bit for bit)
+        logw = np.empty((2, n))  # [log π; log(1 − π)]
+        lp, lq = logw[0], logw[1]
+        np.log(pi, out=lp)
+        np.log1p(-pi, out=lq)
+        q = 1.0 - pi
+        # near π = ½, λ = log1p((2π − 1)/(1 − π)): 2π − 1 is exact (Sterbenz) and the quotient within 2u(1 + u),
+        # which log1p turns into ≤ 4u relative to λ (|q/((1 + q)·log1p(q))| ≤ 2 on q ∈ [−⅔, 2]), plus its ELEM;
+        # the difference log π − log(1 − π) would carry ELEM·1.4 absolute, i.e. 1e-7 relative to z at μ = 1e-8
+        mid = np.abs(pi - 0.5) <= 0.25
+        lam = lp - lq
+        arg = 2.0 * pi
+        arg -= 1.0
+        arg /= q
+        np.log1p(arg, out=lam, where=mid)  # (np.where(mid, log1p(arg), lp − lq))
+        ratio = lam / mu
+        z = np.empty((2, n))  # [zₐ; z_b]
+        np.subtract(-0.5 * mu, ratio, out=z[0])
+        np.subtract(ratio, 0.5 * mu, out=z[1])
+        terms = log_ndtr(z)
+        terms += logw  # [a; b]
+        lin = np.exp(terms)  # [Â; B̂]
+        v = lin[0] + lin[1]
+        alam = np.abs(lam)
+        alogw = np.abs(logw)
+        dlam = alogw[0] + alogw[1]  # ELEM·(|log π| + |log(1 − π)|) + u·|λ|, or (ELEM + 5u)·|λ| near ½
+        dlam *= ELEM
+        dlam += U * alam
+        np.multiply(ELEM + 5.0 * U, alam, out=dlam, where=mid)
+        aratio = np.abs(ratio)
+        d = np.abs(z)  # 1.01·(dλ/μ + u·(|λ/μ| + |z|))
+        d += aratio
+        d *= U
+        d += dlam / mu
+        d *= 1.01
+        elog = ELEM * alogw
+        eterm = np.abs(terms)
+        eterm *= U
+        e = rnd.ndtr_rel_coarse_raw(z)
+        e += elog
+        mb = rnd.mills_bound_coarse_raw(z - d)
+        mb *= d
+        e += mb
+        e += eterm
+        # z = +∞ (λ/μ overflowed: the real z exceeds 1e308) has Φ = 1 to far below rounding; z = +∞ needs
+        # |λ/μ| = ∞ (μ is finite), so the where is skipped when no |λ/μ| is (max is NaN only for a NaN π)
+        if n and not aratio.max() < np.inf:
+            np.copyto(e, elog + eterm, where=z == np.inf)  # (np.where(z == ∞, elog + eterm, e), in place)
+        # a term whose T̂ is 0 has no relative error term: np.where(lin > 0, expm1(e), 0)·lin, with the 0 set in place
+        # where lin ≤ 0 (lin = e^t ≥ 0, so that is lin = 0; a NaN lin gives a NaN product either way)
+        err = np.expm1(e, out=e)
+        np.copyto(err, 0.0, where=lin <= 0.0)
+        err *= lin
+        bound = err[0] + err[1]
+        bound += (ELEM + 2.0 * U) * v
+        bound *= 1.01
+        bound += 16.0 * TINY
+        bound *= 1.0 + 8.0 * U
+        bound += 2.0 * TINY
+        lohi = rnd.outward_margin(v, bound)  # [lower; upper]
         lo, hi = lohi[0], lohi[1]
         np.maximum(lo, 0.0, out=lo)  # lower's floor 0 (np.maximum returns a NaN operand as it is)
         cap = np.minimum(pi, q)
-        exact = (pi <= 0.0) | (pi >= 1.0)
-        if exact.any():
-            lo = np.where(exact, 0.0, lo)
-            hi = np.where(exact, 0.0, np.minimum(hi, cap))
-        else:
-            hi = np.minimum(hi, cap)
+        np.minimum(hi, cap, out=hi)
+        # π ∈ {0, 1} (and outside [0, 1]) is exactly cap ≤ 0: min(π, 1 − π) ≤ 0 iff π ≤ 0 or 1 − π ≤ 0, and fl(1 − π)
+        # is 0 only at π = 1 (a NaN π is neither)
+        exact = cap <= 0.0
+        np.copyto(lo, 0.0, where=exact)
+        np.copyto(hi, 0.0, where=exact)
         return lo.reshape(shape), hi.reshape(shape)
 
     # -- uncertified estimates: they only place points (the prior sweep's crossing seeds), never a reported number
@@ -513,6 +563,11 @@ class Laplace(PrivacyLossMechanism):
         return np.where(exact, v, lo), np.where(exact, v, hi)
 
     def _bayes_error_directed(self, pi):
+        """``_bayes_error_directed_raw`` under ``errstate(all="ignore")``."""
+        with np.errstate(all="ignore"):
+            return self._bayes_error_directed_raw(pi)
+
+    def _bayes_error_directed_raw(self, pi):
         """R(π) = min(π, 1 − π, e^{−m/2}·√(π(1 − π))) rounded outwards.
 
         On [−m, m) the tails give R = π·½e^{−(λ+m)/2} + (1 − π)·½e^{−(m−λ)/2} with e^{λ/2} = √(π/(1 − π)),
@@ -520,30 +575,40 @@ class Laplace(PrivacyLossMechanism):
         concave with g(0) = 0 = g(1/(1 + e^m)), so the three-way minimum is R everywhere (no branch on a
         rounded λ). π is exact, 1 − π is taken rounded down (``one_minus_down``); the product π·(1 − π)
         (u), sqrt (ELEM), exp(−m/2) (ELEM + u·m/2) and the last product (u) give ≤ 2ELEM + 3u + u·m/2
-        relative (×1.01), and the subnormal range ≤ 2 subnormal units absolute.
+        relative (×1.01), and the subnormal range ≤ 2 subnormal units absolute. Under the caller's
+        ``errstate(all="ignore")`` (``_bayes_error_directed`` is this method under it).
         """
         pi = np.asarray(pi, dtype=float)
         shape, n = pi.shape, pi.size
         pi = pi.ravel()
         m = self.m
-        # (np.clip(π, 0, 1) as two ufuncs: the same doubles, NaN propagated, without clip's Python wrapper)
-        om = rnd.one_minus_down(np.minimum(np.maximum(pi, 0.0), 1.0))
         r = 1.01 * (2.0 * ELEM + 4.0 * U + U * 0.5 * m)
-        with np.errstate(all="ignore"):  # π ∈ [0, 1] is validated: only underflow can occur
-            scale = np.exp(-0.5 * m)  # (one exp for both ends: the same double each time)
-            q = 1.0 - pi
-            # the lower end's e^{−m/2}·√(π·(1 − π)↓) and the upper end's e^{−m/2}·√(π·fl(1 − π)) as the rows of one
-            # (2, n) array, rounded outwards at once (``outward_raw``: bit for bit the one-sided lower/upper)
-            mids = np.empty((2, n))
-            np.multiply(pi, om, out=mids[0])
-            np.multiply(pi, q, out=mids[1])
-            np.sqrt(mids, out=mids)
-            mids *= scale
-            lohi = rnd.outward_raw(mids, self._r_rel(r), 2.0 * TINY, np.isfinite(mids))
-            np.maximum(lohi[0], 0.0, out=lohi[0])  # the lower end's floor 0
-            lo = np.minimum(np.minimum(pi, om), lohi[0])
-            hi = np.minimum(np.minimum(pi, q), lohi[1])
-        return lo.reshape(shape), np.maximum(hi, lo).reshape(shape)
+        # oq = [(1 − π)↓; fl(1 − π)] (np.clip(π, 0, 1) as two ufuncs: the same doubles, NaN propagated, without
+        # clip's Python wrapper); the lower end's e^{−m/2}·√(π·(1 − π)↓) and the upper end's e^{−m/2}·√(π·fl(1 − π))
+        # as the rows of one (2, n) array
+        oq = np.empty((2, n))
+        oq[0] = rnd.one_minus_down(np.minimum(np.maximum(pi, 0.0), 1.0))
+        np.subtract(1.0, pi, out=oq[1])
+        scale = np.exp(-0.5 * m)  # (one exp for both ends: the same double each time)
+        mids = pi * oq
+        np.sqrt(mids, out=mids)
+        mids *= scale
+        # both ends rounded outwards at once: ``outward_raw``'s operations bit for bit, with the two steps that are
+        # the identity here left out. mids is ≥ 0, −0.0 or NaN (a square root times e^{−m/2} ≤ 1 of a product in
+        # [0, 1]), so rel·|v| + abs = rel·v + abs (abs = 2 subnormal units > 0: rel·(−0.0) + abs = rel·0 + abs), and
+        # the margin is > 0 wherever v is finite, so its mask (m > 0) & isfinite(v) selects every finite v; a NaN v
+        # gives a NaN either way
+        mg = self._r_rel(r) * mids
+        mg += 2.0 * TINY
+        mg *= 1.0 + 8.0 * U
+        mg += 2.0 * TINY
+        lohi = rnd.outward_margin(mids, mg)
+        np.maximum(lohi[0], 0.0, out=lohi[0])  # the lower end's floor 0
+        caps = np.minimum(pi, oq)  # [min(π, (1 − π)↓); min(π, fl(1 − π))]
+        np.minimum(caps, lohi, out=caps)
+        lo, hi = caps[0], caps[1]
+        np.maximum(hi, lo, out=hi)
+        return lo.reshape(shape), hi.reshape(shape)
 
     def bayes_error_estimate(self, pi: np.ndarray) -> np.ndarray:
         """R(π) = min(π, 1 − π, e^{−m/2}·√(π(1 − π))) plainly in floating point (see ``_bayes_error_directed``; no
