@@ -433,44 +433,51 @@ REFINE = 10
 PRUNE_MIN_N = 1 << 16
 
 
-#: longest run of consecutive indices k whose terms :func:`_extended_dft` advances by one multiplication each
-DFT_CHAIN = 10
+#: inner block J of :func:`_extended_dft`: the inputs are read as rows of J consecutive entries (inner products of J
+#: terms, γ_J of its bound)
+DFT_BLOCK = 64
+#: the relative error of a twiddle T_hi[r div B]·T_lo[r mod B] from :func:`_extended_dft`'s tables, in units of
+#: ε_ext = 2⁻⁶⁴ (each table entry is the extended-precision exponential of a phase rounded once, then one product)
+DFT_TWIDDLE_ERROR = 50.0
 
 
-def _dft_terms(x: np.ndarray) -> np.ndarray:
-    """Ascending indices j of the inputs :func:`_extended_dft` sums: all with xⱼ > 0 but the smallest ones, taken in
-    ascending order (ties by index) while their running sum stays ≤ u·Σx (the callers' bound 3u·Σx has room for them).
+def _extended_dft_error(j_block: int, blocks: int) -> float:
+    """The bound of :func:`_extended_dft`'s extended-precision arithmetic relative to Σx, in units of ε_ext = 2⁻⁶⁴, for
+    inner blocks of ``j_block`` inputs and ``blocks`` blocks (its docstring):
+    √2·(e_T + γ_J·(1 + e_T)) + e_T + √5 + γ_⌈log₂ A⌉, γ_m = m/(1 − m·ε_ext), taken ×1.01 for the second-order terms.
 
-    Only inputs ≤ u·Σx can be left out (a larger one alone exceeds the budget), and in ascending order they come
-    first: the running sum over the sorted small inputs is the prefix of the one over all, so sorting those alone
-    gives the same set as sorting every input.
-
-    >>> _dft_terms(np.array([1.0, 1e-30, 0.0, 2.0, 1e-300])).tolist()
-    [0, 3]
+    >>> round(_extended_dft_error(64, 617))   # ≈ 0.11u (u = 2048 ε_ext)
+    226
     """
-    budget = U * float(np.sum(x))
-    small = np.flatnonzero(x <= budget)
-    order = small[np.argsort(x[small], kind="stable")]
-    cut = int(np.searchsorted(np.cumsum(x[order]), budget, side="right"))
-    keep = x > 0
-    keep[order[:cut]] = False
-    return np.flatnonzero(keep)
+    eps = 2.0**-64
+    e_t = DFT_TWIDDLE_ERROR
+
+    def gamma(m: int) -> float:
+        return m / (1.0 - m * eps)
+
+    levels = max(1, (max(1, blocks) - 1).bit_length())
+    return 1.01 * (math.sqrt(2.0) * (e_t + gamma(j_block) * (1.0 + e_t * eps)) + e_t + math.sqrt(5.0) + gamma(levels))
 
 
 def _extended_dft(x: np.ndarray, n: int, k: np.ndarray) -> np.ndarray | None:
     """ĉ_k = Σ_j x_j·e^{−2πi·jk/n} at a few rfft indices k, summed in 80-bit extended precision and rounded to
     complex128 (None where long double is not wider than double).
 
-    Phases are reduced exactly in integers (r = jk mod n), e^{−2πi r/n} = T_hi[r div B]·T_lo[r mod B] from two
-    tables computed by the extended-precision exponential (relative error e_T ≲ 50·ε_ext per term, ε_ext = 2⁻⁶⁴),
-    and each term is y_j = x_j·e^{−2πi·jk/n}.
-    For a run of consecutive indices k, k + 1, …, the terms of k + 1 are those of k times w_j = e^{−2πi·j/n}
-    (tables again): each such product adds ≤ e_T + √5·ε_ext to the terms' relative error (Brent, Percival &
-    Zimmermann, "Error bounds on complex floating-point multiplication", Math. Comp. 2007), so after c ≤ DFT_CHAIN
-    = 10 steps it is ≤ (c + 1)·(e_T + √5·ε_ext) + ε_ext ≤ 580·ε_ext < 0.3u (ε_ext = u/2048). The terms are summed
-    pairwise (≤ log₂(#terms)·ε_ext ≈ 0.01u more) and the smallest inputs, of total mass ≤ u·Σx, are skipped. The
-    result is within (1.5 + 1 + 0.4)u·Σx ≤ 3u·Σx of the truth (rounding to double, skipped inputs, extended-precision
-    arithmetic), the bound :func:`power_spectrum` uses."""
+    With the inputs read in blocks of J = DFT_BLOCK consecutive indices from the first nonzero one j₀,
+    j = j₀ + J·a + b (b < J, a < A), ĉ_k = Σ_a ω^{(j₀ + J·a)k}·C(a, k) with C(a, k) = Σ_b x_{j₀+J·a+b}·ω^{b·k}
+    (ω = e^{−2πi/n}): C is two real matrix products (A × J)·(J × #k) in long double (cos and sin parts), the outer
+    sum a pairwise halving over a. Phases are reduced exactly in integers (r = jk mod n), and ω^r =
+    T_hi[r div B]·T_lo[r mod B] from two tables computed by the extended-precision exponential (relative error
+    e_T ≤ DFT_TWIDDLE_ERROR·ε_ext per twiddle, ε_ext = 2⁻⁶⁴ = u/2048).
+
+    Error relative to Σx (ε_ext units; Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed., §3.1: an
+    inner product of m terms in any order errs by ≤ γ_m·Σ|terms|, and a pairwise sum of depth d by ≤ γ_d·Σ|terms|):
+    each real part of C(a, k) is within (e_T + γ_J·(1 + e_T))·S_a of the truth (S_a = the block's Σx), so C within
+    √2 times that; the product with the outer twiddle adds e_T + √5 (Brent, Percival & Zimmermann, "Error bounds on
+    complex floating-point multiplication", Math. Comp. 2007) times |C| ≤ S_a; the halving over the A blocks
+    γ_⌈log₂A⌉. :func:`_extended_dft_error` adds these (≈ 226 ε_ext ≈ 0.11u at J = 64, A = 617); with rounding to
+    complex128 (≤ 1.5u) the result is within 3u·Σx of the truth, the bound :func:`power_spectrum` uses (every input is
+    summed, none skipped; None if the arithmetic's bound exceeded 1.5u, e.g. for a block size J ≥ 3000)."""
     ld = np.longdouble
     if float(np.finfo(ld).eps) > 1e-18:
         return None
@@ -478,31 +485,39 @@ def _extended_dft(x: np.ndarray, n: int, k: np.ndarray) -> np.ndarray | None:
     kp = np.unique(k)
     if kp.size == 0:
         return out
-    j = _dft_terms(x)
-    xj = x[j].astype(ld)
+    nz = np.flatnonzero(x)
+    if nz.size == 0:
+        out[:] = 0.0
+        return out
+    j0, j1 = int(nz[0]), int(nz[-1]) + 1
+    jb = DFT_BLOCK
+    blocks = -(-(j1 - j0) // jb)
+    if _extended_dft_error(jb, blocks) * 2.0**-64 > 1.5 * U:  # not at J = 64 (≈ 0.11u for < 2⁶⁰ inputs)
+        return None
+    xs = np.zeros(blocks * jb, dtype=ld)
+    xs[: j1 - j0] = x[j0:j1]  # exact: every double is a long double
+    xs = xs.reshape(blocks, jb)
     b = max(1, math.isqrt(n))
     two_pi_n = 2 * np.arccos(ld(-1)) / ld(n)
     t_lo = np.exp(-1j * (two_pi_n * np.arange(b, dtype=ld)).astype(np.clongdouble))
     t_hi = np.exp(-1j * (two_pi_n * (b * np.arange(n // b + 1, dtype=ld))).astype(np.clongdouble))
+    kn = kp % n
 
-    def twiddle(kk: int) -> np.ndarray:  # e^{−2πi·j·kk/n} from the tables
-        if kk == 0:  # every phase is r = 0: the one table entry (the same product, without n gathers)
-            return t_hi[0] * t_lo[0]
-        hi, lo = np.divmod((j * kk) % n, b)
+    def twiddle(r: np.ndarray) -> np.ndarray:  # e^{−2πi·r/n} from the tables (0 ≤ r < n)
+        hi, lo = np.divmod(r, b)
         return t_hi[hi] * t_lo[lo]
 
-    w1 = twiddle(1) if np.any(np.diff(kp) == 1) else None
-    vals: dict[int, complex] = {}
-    y, prev, chain = None, None, 0
-    for kk in kp.tolist():
-        if y is not None and w1 is not None and kk == prev + 1 and chain < DFT_CHAIN:
-            np.multiply(y, w1, out=y)  # y·w1 in place (the same products)
-            chain += 1
-        else:
-            y = xj * twiddle(kk)
-            chain = 0
-        vals[kk] = complex(np.sum(y))
-        prev = kk
+    w_in = twiddle((np.arange(jb)[:, None] * kn[None, :]) % n)  # (J × #k): ω^{b·k}
+    c = np.dot(xs, w_in.real) + 1j * np.dot(xs, w_in.imag)  # (A × #k): C(a, k), long double
+    starts = (j0 + jb * np.arange(blocks)) % n
+    c *= twiddle((starts[:, None] * kn[None, :]) % n)
+    levels = (blocks - 1).bit_length()
+    if (1 << levels) > blocks:
+        c = np.concatenate([c, np.zeros(((1 << levels) - blocks, kp.size), dtype=c.dtype)])
+    while c.shape[0] > 1:  # pairwise halving: depth ⌈log₂ A⌉
+        half = c.shape[0] // 2
+        c = c[:half] + c[half:]
+    vals = dict(zip(kp.tolist(), c[0].astype(complex).tolist()))
     out[:] = [vals[int(kk)] for kk in k]
     return out
 
