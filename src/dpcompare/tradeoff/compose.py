@@ -459,6 +459,21 @@ def _extended_dft_error(j_block: int, blocks: int) -> float:
     return 1.01 * (math.sqrt(2.0) * (e_t + gamma(j_block) * (1.0 + e_t * eps)) + e_t + math.sqrt(5.0) + gamma(levels))
 
 
+@functools.lru_cache(maxsize=4)
+def _twiddle_tables(n: int) -> tuple[int, np.ndarray, np.ndarray]:
+    """(B, T_lo, T_hi): e^{−2πi·r/n} for r < B and for r = B·q, q ≤ n div B (B = ⌊√n⌋), by the extended-precision
+    exponential of the phases rounded once (:func:`_extended_dft`; read-only, cached per n: the same n serves every σ
+    whose composition window is as wide)."""
+    ld = np.longdouble
+    b = max(1, math.isqrt(n))
+    two_pi_n = 2 * np.arccos(ld(-1)) / ld(n)
+    t_lo = np.exp(-1j * (two_pi_n * np.arange(b, dtype=ld)).astype(np.clongdouble))
+    t_hi = np.exp(-1j * (two_pi_n * (b * np.arange(n // b + 1, dtype=ld))).astype(np.clongdouble))
+    t_lo.setflags(write=False)
+    t_hi.setflags(write=False)
+    return b, t_lo, t_hi
+
+
 def _extended_dft(x: np.ndarray, n: int, k: np.ndarray) -> np.ndarray | None:
     """ĉ_k = Σ_j x_j·e^{−2πi·jk/n} at a few rfft indices k, summed in 80-bit extended precision and rounded to
     complex128 (None where long double is not wider than double).
@@ -497,10 +512,7 @@ def _extended_dft(x: np.ndarray, n: int, k: np.ndarray) -> np.ndarray | None:
     xs = np.zeros(blocks * jb, dtype=ld)
     xs[: j1 - j0] = x[j0:j1]  # exact: every double is a long double
     xs = xs.reshape(blocks, jb)
-    b = max(1, math.isqrt(n))
-    two_pi_n = 2 * np.arccos(ld(-1)) / ld(n)
-    t_lo = np.exp(-1j * (two_pi_n * np.arange(b, dtype=ld)).astype(np.clongdouble))
-    t_hi = np.exp(-1j * (two_pi_n * (b * np.arange(n // b + 1, dtype=ld))).astype(np.clongdouble))
+    b, t_lo, t_hi = _twiddle_tables(n)
     kn = kp % n
 
     def twiddle(r: np.ndarray) -> np.ndarray:  # e^{−2πi·r/n} from the tables (0 ≤ r < n)
@@ -508,7 +520,8 @@ def _extended_dft(x: np.ndarray, n: int, k: np.ndarray) -> np.ndarray | None:
         return t_hi[hi] * t_lo[lo]
 
     w_in = twiddle((np.arange(jb)[:, None] * kn[None, :]) % n)  # (J × #k): ω^{b·k}
-    c = np.dot(xs, w_in.real) + 1j * np.dot(xs, w_in.imag)  # (A × #k): C(a, k), long double
+    cs = np.dot(xs, np.concatenate([w_in.real, w_in.imag], axis=1))  # (A × 2#k) in one product: cos and sin parts
+    c = cs[:, : kp.size] + 1j * cs[:, kp.size :]  # C(a, k), long double (exact: imaginary unit times a real)
     starts = (j0 + jb * np.arange(blocks)) % n
     c *= twiddle((starts[:, None] * kn[None, :]) % n)
     levels = (blocks - 1).bit_length()
