@@ -137,7 +137,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.special import logsumexp
 
 from .grid import U, GridStep
 
@@ -749,7 +748,8 @@ def correctly_rounded_sum(x: np.ndarray) -> float:
     return math.fsum(x.tolist())
 
 
-def composed_mass_caps(log_p: np.ndarray, g: np.ndarray, steps: int, n_out: int) -> tuple[float, float, float]:
+def composed_mass_caps(log_p: np.ndarray, g: np.ndarray, steps: int, n_out: int,
+                       totals: tuple[float, float] | None = None) -> tuple[float, float, float]:
     """(p_max, q_max, err): the finite P- and Q-mass of the exact N-fold composition of a grid step
     (P_fin^N, Q_fin^N; step 6 caps the composed masses at them) and a bound on how far the ±∞ atoms of the
     filled pair can fall below the exact composition's because of the caps' rounding (step 7′).
@@ -760,18 +760,18 @@ def composed_mass_caps(log_p: np.ndarray, g: np.ndarray, steps: int, n_out: int)
     totals are correctly rounded sums (:func:`correctly_rounded_sum`: ``math.fsum``'s value) of exponentials
     within 4 ulp (8u relative), log adds 8u·(1 + |log tot|) absolute, the N-fold product exp(N·log tot) multiplies
     that by N and adds
-    8u + u·N·|log tot|; the composed total compared with the cap (a logsumexp of n_out terms, pairwise
+    8u + u·N·|log tot|; the composed total compared with the cap (a sum of n_out exponentials, pairwise
     summation) is within (log₂ n_out + 136)·u. err = Σ over both sides of (e^{1.01·r} − 1)·cap.
     (The cumulative sums of the removal err by ≤ n_out·u of the mass removed: the caller adds that.)
+
+    ``totals``: the step totals (P, Q) where the caller has them already — :func:`step_totals` of the same ``log_p``
+    and ``g`` (the same numbers).
 
     >>> p_max, q_max, err = composed_mass_caps(np.log([0.5, 0.5]), np.array([-1.0, 1.0]), 10, 21)
     >>> p_max == 1.0 and 0.0 < err < 1e-12
     True
     """
-    def cap(log_m: np.ndarray) -> tuple[float, float]:
-        if log_m.size == 0:
-            return 0.0, 0.0
-        tot = correctly_rounded_sum(np.exp(log_m))
+    def cap(tot: float) -> tuple[float, float]:
         if not tot > 0.0:
             return 0.0, 0.0
         lg = abs(math.log(min(tot, 1.0)))
@@ -779,9 +779,25 @@ def composed_mass_caps(log_p: np.ndarray, g: np.ndarray, steps: int, n_out: int)
         rel = U * (steps * (16.0 + 9.0 * (1.0 + lg)) + 8.0 + math.log2(max(n_out, 2)) + 136.0)
         return m, math.expm1(1.01 * rel) * m
 
-    p_max, p_err = cap(np.asarray(log_p, dtype=float))
-    q_max, q_err = cap(np.asarray(log_p, dtype=float) + np.asarray(g, dtype=float))
+    p_tot, q_tot = step_totals(log_p, g) if totals is None else totals
+    p_max, p_err = cap(p_tot)
+    q_max, q_err = cap(q_tot)
     return p_max, q_max, p_err + q_err
+
+
+def step_totals(log_p: np.ndarray, g: np.ndarray, p: np.ndarray | None = None, q: np.ndarray | None = None
+                ) -> tuple[float, float]:
+    """(Σ e^{log p}, Σ e^{log p + g}) correctly rounded (:func:`correctly_rounded_sum`): the step totals of
+    :func:`composed_mass_caps` (0 for an empty step). ``p``, ``q``: those exponentials where the caller has them
+    (``np.exp(log_p)``, ``np.exp(log_p + g)``: the same numbers)."""
+    log_p = np.asarray(log_p, dtype=float)
+    if log_p.size == 0:
+        return 0.0, 0.0
+    if p is None:
+        p = np.exp(log_p)
+    if q is None:
+        q = np.exp(log_p + np.asarray(g, dtype=float))
+    return correctly_rounded_sum(p), correctly_rounded_sum(q)
 
 
 def _remove_excess(log_p: np.ndarray, L: np.ndarray, p_max: float, q_max: float) -> float:
@@ -794,9 +810,11 @@ def _remove_excess(log_p: np.ndarray, L: np.ndarray, p_max: float, q_max: float)
     fin = np.isfinite(log_p)
     if not np.any(fin):
         return 0.0
-    # Q from the top
+    # Q from the top (the totals as pairwise sums of the exponentials: within (8 + log₂ n)·u, inside the
+    # (log₂ n_out + 136)·u that composed_mass_caps charges for the comparison)
     log_q = log_p + L
-    q_tot = float(np.exp(logsumexp(log_q[fin])))
+    with np.errstate(over="ignore"):
+        q_tot = float(np.sum(np.exp(log_q[fin])))
     if q_tot > q_max:
         excess = q_tot - q_max
         removed += excess
@@ -805,7 +823,7 @@ def _remove_excess(log_p: np.ndarray, L: np.ndarray, p_max: float, q_max: float)
     fin = np.isfinite(log_p)
     if not np.any(fin):
         return removed
-    p_tot = float(np.exp(logsumexp(log_p[fin])))
+    p_tot = float(np.sum(np.exp(log_p[fin])))
     if p_tot > p_max:
         excess = p_tot - p_max
         removed += excess
