@@ -305,7 +305,14 @@ def _log_gauss_cells(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         cand = np.isfinite(width) & (width > 0) & (far <= 12.0) & (width <= 0.5)
         t = np.where(a > 0, a, -b)  # the end nearer 0 (≤ 0 for the cell across 0: no bound)
         sure = cand & (t > 0)
-        if np.any(sure):
+        if bool(sure.all()):  # (the tail chunks of a partition: every cell a candidate, no gathers)
+            lq, rq = _gauss_legendre_log_mass(a, b, far)
+            ok = rq < 4.0 * U * (t / ((1.0 + t * t) * width))
+            if bool(ok.all()):
+                return lq, np.where(np.isfinite(lq), rq, 0.0)
+            sure = ok
+            lq_sure, rq_sure = lq[ok], rq[ok]
+        elif np.any(sure):
             ci = np.flatnonzero(sure)
             tc = t[ci]
             lq, rq = _gauss_legendre_log_mass(a[ci], b[ci], far[ci])
