@@ -8,6 +8,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dpcompare.tradeoff import compose as certified_compose
 from dpcompare.tradeoff.grid import U
@@ -46,7 +48,7 @@ def test_block_sizes_agree(monkeypatch):
     a = certified_compose._extended_dft(x, n, k)
     if a is None:
         pytest.skip("long double is not wider than double on this platform")
-    for block in (1, 3, 64, 1024):
+    for block in (1, 3, 64, 512):
         monkeypatch.setattr(certified_compose, "DFT_BLOCK", block)
         b = certified_compose._extended_dft(x, n, k)
         assert np.all(np.abs(a - b) <= 6 * U * float(np.sum(x))), block
@@ -58,6 +60,24 @@ def test_block_over_budget_declines(monkeypatch):
     monkeypatch.setattr(certified_compose, "DFT_BLOCK", 4096)
     x = np.ones(5000)
     assert certified_compose._extended_dft(x, 8192, np.array([0, 1])) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 300), st.integers(0, 40), st.integers(0, 40))
+def test_skipped_ends_within_budget(seed, size, tiny_head, tiny_tail):
+    """_dft_range leaves out a prefix and a suffix whose exact totals (math.fsum) are each ≤ u/2·Σx, and nothing where
+    an input is negative."""
+    rng = np.random.default_rng(seed)
+    x = rng.random(size) * 10.0 ** -rng.integers(0, 300, size).astype(float)
+    x[: min(tiny_head, size)] *= 1e-18
+    x[size - min(tiny_tail, size):] *= 10.0 ** -rng.integers(14, 20)
+    j0, j1 = certified_compose._dft_range(x, 0, size)
+    total = math.fsum(x.tolist())
+    assert 0 <= j0 < j1 <= size
+    assert math.fsum(x[:j0].tolist()) <= 0.5 * U * total
+    assert math.fsum(x[j1:].tolist()) <= 0.5 * U * total
+    x[size // 2] = -1.0
+    assert certified_compose._dft_range(x, 0, size) == (0, size)
 
 
 def test_all_zero_input():
