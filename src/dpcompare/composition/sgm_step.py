@@ -301,6 +301,15 @@ def _log_gauss_cells(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     a, b = x[:-1], x[1:]
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         width = b - a
+        if x.size > 1 and (0.0 < x[0] and x[-1] <= 12.0 or -12.0 <= x[0] and x[-1] < 0.0) \
+                and 0.0 < float(width.min()) and float(width.max()) <= 0.5:
+            # every cell on one side of 0, narrow and within |x| ≤ 12 (the partition's chunks but the one at 0): all
+            # are candidates, far and t are one end each (the values the general route computes, without its masks)
+            far, t = (b, a) if x[0] > 0.0 else (-a, -b)
+            lq, rq = _gauss_legendre_log_mass(a, b, far)
+            ok = rq < 4.0 * U * (t / ((1.0 + t * t) * width))
+            if bool(ok.all()):
+                return lq, np.where(np.isfinite(lq), rq, 0.0)
         far = np.maximum(np.abs(a), np.abs(b))
         cand = np.isfinite(width) & (width > 0) & (far <= 12.0) & (width <= 0.5)
         t = np.where(a > 0, a, -b)  # the end nearer 0 (≤ 0 for the cell across 0: no bound)
