@@ -35,7 +35,7 @@ from ``getrusage``:
     whole answer                                                                             0.058–0.061 s (0.081–0.088)
     tradeoff/compose.py  power_spectrum, Q and P                                             0.017–0.018 s (0.030–0.032)
         forward rFFT of n = 196 830: numpy's pocketfft into a per-thread buffer           0.009 s (0.012–0.013, scipy)
-        _extended_dft: (A × 64)·(64 × 2·10) long-double products, the far tail's
+        _extended_dft: (A × 256)·(256 × 2·10) long-double products, the far tail's
         ≤ u/2·Σx left out, instead of a chain of clongdouble products                  0.0055 s (0.014–0.015)
     composition/sgm_step.py  one-step partition (3-point rule in closed form, chunks of 8192
         cells, one-sided chunks without the candidate masks)                               0.012–0.013 s (0.021–0.023)
