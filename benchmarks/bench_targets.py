@@ -27,48 +27,48 @@ Rows:
   audit      an audit of 10⁶ scores per class against sgm(1, 0.01, 10⁴) after the claim is built (≤ 2 s), beside
              JAX-Privacy's ``epsilon_clopper_pearson``.
 
-Profile of the warm ε job (N = 10⁴, a new σ: nothing cached), this tree: CPU ≈ 0.047 s against 0.065 s for the
-previous tree, measured alternately in the same minutes (load 12–13 on 2 cores); dp-accounting's RDP 0.034 s then.
-``time.process_time`` per stage (medians over 9 new σ, two alternate runs per tree; previous tree in brackets):
+Profile of the warm ε job (N = 10⁴, a new σ: nothing cached), this tree against the previous one (``--before``: main
+at ce6244f), ``time.process_time`` per stage, medians over 9 new σ, two runs per tree alternating in the same minute
+(05:40 UTC, load 4.1–4.4 on 2 cores: ≈ 1.6× the quiet times; previous tree in brackets); minor page faults per answer
+from ``getrusage``:
 
-    composition/sgm_step.py  one-step partition (certified cell masses; log_ndtr once per
-        edge, Gauss–Legendre rows in one buffer, the log_ndtr difference only where it answers)    0.014 s (0.016)
-        and since then: no log_ndtr where Gauss–Legendre is certainly the answer (Mills-ratio
-        bound), alone in a loop at load 12: 0.009 s against 0.012 s
-    tradeoff/grid.py  pessimistic split onto the grid (step 2; single-value segments as they are)  0.004 s (0.005)
-    tradeoff/compose.py  chernoff_window (fine t read where a golden-section search looks)         0.004 s (0.009)
-    tradeoff/compose_coarse.py  spectra: rFFT of n = 196 830, Q and P, with _extended_dft
-        (10 entries in long double; k = 0 from one table entry, chain in place)                    0.015 s (0.017)
-    tradeoff/compose_coarse.py  _finish (coarse read-out, removal, caps by a long-double sum)      0.0045 s (0.0063)
-    composition/sgm_certified.py  side_for_epsilon (closed-form crossing + one check by the
-        reader: 4 δ(ε) instead of 34; most of what is left is the pairs' cached tail sums)         0.0038 s (0.010)
-    far-tail passes (step 6″): not built at δ = 1e-5 (they were ≈ 0.1 s, half the warm time)
-    imports (cold only): dpcompare.mechanisms.sgm + composition ≈ 0.1 s wall; dp-accounting not imported
+    whole answer                                                                             0.058–0.061 s (0.081–0.088)
+    tradeoff/compose.py  power_spectrum, Q and P                                             0.017–0.018 s (0.030–0.032)
+        forward rFFT of n = 196 830: numpy's pocketfft into a per-thread buffer           0.009 s (0.012–0.013, scipy)
+        _extended_dft: (A × 256)·(256 × 2·10) long-double products, the far tail's
+        ≤ u/2·Σx left out, instead of a chain of clongdouble products                  0.0055 s (0.014–0.015)
+    composition/sgm_step.py  one-step partition (3-point rule in closed form, chunks of 8192
+        cells, one-sided chunks without the candidate masks; since then 4096-cell chunks,
+        ≈ 7 % less in one process)                                                         0.012–0.013 s (0.021–0.023)
+    tradeoff/grid.py  pessimistic_step (not changed)                                        0.008–0.009 s (0.007–0.008)
+    composition/sgm_certified.py  side_for_epsilon (not changed)                            0.0066 s (0.006–0.0065)
+    tradeoff/compose.py  chernoff_window (not changed)                                       0.006 s (0.006)
+    tradeoff/compose_coarse.py  _finish (the step totals from _prepare, direct sums)         0.0036 s (0.0067–0.0071)
+    minor page faults per answer                                                              2 800 (6 760)
 
-cProfile top rows (tottime summed over 9 new σ at load 12, so ≈ 4× the quiet times; read the order): _log_gauss_interval
-0.39 s (Gauss–Legendre and log_ndtr of the cells), pocketfft r2c 0.36 s (the two forward transforms), _extended_dft
-0.16 s, numpy sums 0.13 s, pruned_rows 0.07 s (the window's rows), twiddle 0.07 s (_extended_dft's table gathers),
-reduceat 0.06 s, _log_gauss_cells 0.06 s, pruned_prep 0.05 s, _gl_rel_bound 0.05 s (w¹⁶ by pow).
-What is left is array work on the 4·10⁴ cells and the two transforms of 2·10⁵ points: no stage is above a third.
+Much of the previous tree's time went to faulting in fresh pages (7 000 per answer): ≈ 60 temporaries of 4·10⁴ doubles
+per partition measure and the FFT's padded input and output, each freed and re-faulted (glibc trims the heap top).
+With ``MALLOC_TRIM_THRESHOLD_``/``MALLOC_MMAP_THRESHOLD_`` at 256 MB in the environment, the tree after the DFT change
+alone took 0.041–0.043 s instead of 0.050–0.073 s (alternate processes, load ≈ 3; faults 1 400 instead of 7 000): a
+process-wide allocator setting a library should not make, so this tree removes most of them in the code (chunked cells, the FFT output buffer, the DFT's long-double
+input, in-place halving in ``correctly_rounded_sum``). What is left: the two transforms (≈ 5.5 ms quiet), the partition
+(≈ 6 ms), the pessimistic split (grid.py, ≈ 4 ms, 900 faults), the window, ε's reader (pair.py δ(ε): 4–6 δ evaluations,
+≈ 1 ms each loaded) and the coarse read-out: no stage above a quarter.
 
-Profile of the warm ``epsilon_to_accuracy(rel_tol=1e-4)`` job (N = 10⁴, a new σ), this tree against the previous one,
-``time.process_time`` per stage, 7 new σ each, the two trees one after the other at load 5 (≈ 2× the quiet times;
-previous tree in brackets): per call 0.122 s (0.169).
+Profile of the warm ``epsilon_to_accuracy(rel_tol=1e-4)`` job (N = 10⁴, a new σ), the same runs (7 new σ each, load
+4.4): per call 0.094 s (0.099–0.111).
 
-    tradeoff/grid_merge.py  greedy merge of the optimistic side (a Python loop over the groups: one per grid
-        interval; now 2 cells per interval on a grid 1.25× the pessimistic side's, the single step cut at a
-        Q-tail of 1% of rel_tol·δ/N: 3.6 nats of loss instead of 4.9)                            0.036 s (0.053)
-    composition/sgm_step.py  one-step partitions (pessimistic: 1 cell per interval; optimistic: 2, was 4;
-        3-point Gauss–Legendre for the cells ≤ 1.5e-3 wide in x)                                 0.023 s (0.057)
-    tradeoff/compose_coarse.py  pessimistic side (lazy) and optimistic side: spectra and read-out  0.042 s (0.036)
-        (the pessimistic side is now on 1.76·h₀ instead of 2·h₀: the optimistic side's error per h² was
-        the larger share of the width, so its grid is the coarser one)
-    composition/sgm_accuracy.py  _upper + _lower (ε of each side, the lower end confirmed)          0.011 s (0.013)
-    tradeoff/grid.py  pessimistic split                                                            0.004 s (0.004)
+    tradeoff/grid_merge.py  greedy merge of the optimistic side (a Python loop over the groups; being vectorised in
+        another branch)                                                                   0.032 s (0.027–0.031)
+    composition/sgm_step.py  one-step partitions (pessimistic: 1 cell per interval; optimistic: 2)   0.0145 s (0.023–0.024)
+    tradeoff/compose.py  power_spectrum (both sides)                                            0.011 s (0.014–0.016)
+    tradeoff/compose_coarse.py  _finish (both sides)                                            0.008 s (0.011–0.012)
+    tradeoff/compose.py  chernoff_window                                                         0.0065 s (0.0065)
+    composition/sgm_accuracy.py  _upper + _lower                                                 0.010 s (0.009–0.010)
+    tradeoff/grid.py  pessimistic split                                                          0.003 s (0.003)
 
-What is left is the optimistic side (merge + partition + spectra ≈ 0.06 s of the 0.12 s at load 5): its greedy merge
-makes one group per grid interval in Python (≈ 1.5 µs each, 13 400 intervals), and its grid cannot be coarser
-without a wider bracket (its gap is 0.9–2.1e-5·(h/h₀)² of ε).
+The greedy merge is now a third of the call (the faults this tree no longer takes elsewhere show up in its loop's
+allocations: 490–540 against 200).
 
 The passes are built when a question reaches the far tail (composition/sgm_certified.py ``side_for_epsilon``,
 ``side_for_profile``: where they could improve the certified answer by more than 1e-5 of it), from the window

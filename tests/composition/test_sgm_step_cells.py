@@ -69,3 +69,33 @@ def test_certain_cells_read_no_log_ndtr(monkeypatch):
     edges = np.concatenate([np.linspace(-0.3, 0.3, 7), np.linspace(0.5, 9.0, 50_001)])
     _log_gauss_cells(edges)
     assert 0 < sum(read) < 100
+
+
+def test_chunked_cells_equal_one_call(monkeypatch):
+    """``_log_masses_cells`` in chunks of CELL_CHUNK cells gives the numbers of one call over all cells, bit for bit
+    (every value is elementwise), across chunk boundaries at 0, in the bulk and in the tails."""
+    from dpcompare.composition import sgm_step
+
+    edges = np.concatenate([[-np.inf], np.linspace(-7.0, -0.5, 300), np.linspace(-0.4, 0.4, 9),
+                            np.linspace(0.5, 11.0, 4001), [np.inf]])
+    monkeypatch.setattr(sgm_step, "CELL_CHUNK", 10**9)
+    whole = sgm_step._log_masses_cells(edges, 0.9, 0.02)
+    for chunk in (1, 7, 301, 4096):
+        monkeypatch.setattr(sgm_step, "CELL_CHUNK", chunk)
+        for got, want in zip(sgm_step._log_masses_cells(edges, 0.9, 0.02), whole):
+            np.testing.assert_array_equal(got, want)
+
+
+def test_closed_form_three_point_rule_is_the_rule():
+    """``_gl3_log_sum`` (the 3-point rule in closed form, short series) against the rule node by node
+    (``_gl_log_sum``): both are within ``_gl_rounding`` of the exact rule, so within twice it of each other, over the
+    cells the 3-point rule takes (half ≤ 7.5e-4, |mid| ≤ 12)."""
+    from dpcompare.composition import sgm_step
+
+    rng = np.random.default_rng(17)
+    half = 10.0 ** rng.uniform(-9.0, np.log10(sgm_step.THREE_NODE_WIDTH / 2), 20_000)
+    mid = rng.uniform(-12.0 + half, 12.0 - half)
+    far = np.abs(mid) + half
+    new = sgm_step._gl3_log_sum(mid, half)
+    old = sgm_step._gl_log_sum(mid, half, sgm_step._GL3_NODES, sgm_step._GL3_WEIGHTS)
+    assert np.all(np.abs(new - old) <= 2.0 * sgm_step._gl_rounding(half, far))

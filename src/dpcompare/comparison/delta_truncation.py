@@ -27,7 +27,7 @@ import math
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from ..composition.sgm_grid import step_tail
+from ..composition.sgm_grid import MAX_STEP_TAIL, step_tail
 from ..mechanisms.sgm import SubsampledGaussian
 
 __all__ = ["MAX_STEP_TAIL", "TRUNCATION_SHARE", "TruncatedSubsampledGaussian", "delta_step_tail", "truncated"]
@@ -49,10 +49,6 @@ class TruncatedSubsampledGaussian(SubsampledGaussian):
 
         return compose_subsampled_gaussian(self.sigma, self.sampling_rate, self.steps, self._grid_spacing,
                                            step_tail=self.step_tail)
-
-
-#: the largest single-step tail a grid accepts (``sgm_grid.check_grid``)
-MAX_STEP_TAIL = 1e-3
 
 
 def delta_step_tail(steps: int, width: float) -> float:

@@ -4,6 +4,7 @@ limits, and the checks that refuse a grid that cannot be built (for :mod:`dpcomp
 from __future__ import annotations
 
 import math
+import numbers
 
 from ..tradeoff.compose import DiscretizationTooFine
 from .sgm_step import grid_range, loss_std
@@ -126,6 +127,29 @@ def step_tail(steps: int) -> float:
     return min(1e-18, 1e-16 / steps)
 
 
+#: the largest single-step tail mass a grid accepts (:func:`check_grid`)
+MAX_STEP_TAIL = 1e-3
+
+
+def checked_tail(tail, low: float, high: float = MAX_STEP_TAIL, *, low_open: bool = False, note: str = "") -> float:
+    """A single step's tail mass as a float: ``tail`` where it is a real number in [low, high] ((low, high] with
+    ``low_open``), else ValueError naming that range (``note``: said after it). The one check of a tail given to a
+    grid (:func:`check_grid`: (0, MAX_STEP_TAIL]) or to a side cut for a question (``sgm_sides``: [default, 1e-6]).
+
+    >>> checked_tail(1e-12, 1e-20, 1e-6), checked_tail(1e-3, 0.0, low_open=True)
+    (1e-12, 0.001)
+    >>> checked_tail(0.0, 0.0, low_open=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: tail must be in (0, 0.001], got 0.0
+    """
+    real = not isinstance(tail, bool) and isinstance(tail, numbers.Real)
+    if not (real and (low < tail if low_open else low <= tail) and tail <= high):  # (NaN fails too)
+        rng = f"({low:g}, {high:g}]" if low_open else f"[{low:g}, {high:g}]"
+        raise ValueError(f"tail must be in {rng}{note}, got {tail!r}")
+    return float(tail)
+
+
 def check_grid(sigma: float, p: float, steps: int, discretization: float | None,
                tail: float | None = None) -> tuple[float, float, int]:
     """(h, tail, sub) for a composition; raises DiscretizationTooFine for a grid that cannot be built.
@@ -136,9 +160,8 @@ def check_grid(sigma: float, p: float, steps: int, discretization: float | None,
         s = loss_std(1.0 / sigma, p)
         if h > MAX_COARSENING * KAPPA_H * s:
             raise DiscretizationTooFine(_too_coarse_message(sigma, p, steps, s))
-    if tail is not None and not (0.0 < tail <= 1e-3):  # NaN fails too
-        raise ValueError(f"tail must be in (0, 1e-3] (mass left outside one step's grid), got {tail!r}")
-    tail = step_tail(steps) if tail is None else float(tail)
+    tail = step_tail(steps) if tail is None else checked_tail(tail, 0.0, low_open=True,
+                                                              note=" (mass left outside one step's grid)")
     k_lo, k_hi = grid_range(1.0 / sigma, p, h, tail)
     if k_hi - k_lo > 4 * MAX_STEP_POINTS:
         raise DiscretizationTooFine(

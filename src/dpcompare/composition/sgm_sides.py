@@ -39,7 +39,7 @@ from ..tradeoff import DiscretePair, Rounding
 from ..tradeoff.compose import CompositionReport
 from ..tradeoff.grid import U
 from .sgm_compose import PessimisticSide, _side_with_builder, _sides_or_error, negligible_composition, pessimistic_side
-from .sgm_grid import NEGLIGIBLE_MU, check_grid
+from .sgm_grid import NEGLIGIBLE_MU, check_grid, checked_tail
 
 #: cells per grid interval of the optimistic side's partition (module docstring)
 OPTIMISTIC_SUB = 2
@@ -90,7 +90,7 @@ def optimistic_side(sigma: float, p: float, steps: int, discretization: float | 
     if not p < 1.0:
         raise ValueError(f"p must be in (0, 1) (p = 1 has a closed form), got {p!r}")
     h, tail0, sub_max = check_grid(sigma, p, steps, discretization)
-    t = tail0 if tail is None else _checked_tail(tail, tail0)
+    t = tail0 if tail is None else checked_tail(tail, tail0, 1e-6)
     sides, reports = _sides_or_error(sigma, p, steps, h, min(sub, sub_max), t, (Rounding.OPTIMISTIC,))
     return OptimisticSide(sides[0], reports[0].numerical_error + 64 * U, h, reports[0])
 
@@ -110,14 +110,8 @@ def pessimistic_side_cut(sigma: float, p: float, steps: int, discretization: flo
     True
     """
     h, tail0, sub = check_grid(sigma, p, steps, discretization)
-    if tail is None or math.sqrt(steps) / sigma <= NEGLIGIBLE_MU or not p < 1.0 or _checked_tail(tail, tail0) == tail0:
+    if tail is None or math.sqrt(steps) / sigma <= NEGLIGIBLE_MU or not p < 1.0 or checked_tail(tail, tail0, 1e-6) == tail0:
         return pessimistic_side(sigma, p, steps, discretization)
     sides, reports, fars, bounds = _sides_or_error(sigma, p, steps, h, sub, float(tail), (Rounding.PESSIMISTIC,),
                                                    lazy=True)
     return _side_with_builder(sides[0], reports[0], fars[0], 0.0, infinity_bound=bounds[0])
-
-
-def _checked_tail(tail: float, default: float) -> float:
-    if isinstance(tail, bool) or not isinstance(tail, (int, float)) or not default <= tail <= 1e-6:
-        raise ValueError(f"tail must be in [{default:g}, 1e-6], got {tail!r}")
-    return float(tail)

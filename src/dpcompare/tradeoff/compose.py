@@ -132,11 +132,11 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.special import logsumexp
 
 from .grid import U, GridStep
 
@@ -433,44 +433,90 @@ REFINE = 10
 PRUNE_MIN_N = 1 << 16
 
 
-#: longest run of consecutive indices k whose terms :func:`_extended_dft` advances by one multiplication each
-DFT_CHAIN = 10
+#: inner block J of :func:`_extended_dft`: the inputs are read as rows of J consecutive entries (inner products of J
+#: terms, γ_J of its bound: ≈ 0.24u in all at J = 256; the fewer blocks, the fewer outer twiddles — 256 took 2.1 ms
+#: against 2.7 ms at 64 and 3.5 ms at 32 for the 10 entries of a 3.9·10⁴-point step)
+DFT_BLOCK = 256
+#: the relative error of a twiddle T_hi[r div B]·T_lo[r mod B] from :func:`_extended_dft`'s tables, in units of
+#: ε_ext = 2⁻⁶⁴ (each table entry is the extended-precision exponential of a phase rounded once, then one product)
+DFT_TWIDDLE_ERROR = 50.0
 
 
-def _dft_terms(x: np.ndarray) -> np.ndarray:
-    """Ascending indices j of the inputs :func:`_extended_dft` sums: all with xⱼ > 0 but the smallest ones, taken in
-    ascending order (ties by index) while their running sum stays ≤ u·Σx (the callers' bound 3u·Σx has room for them).
+def _extended_dft_error(j_block: int, blocks: int) -> float:
+    """The bound of :func:`_extended_dft`'s extended-precision arithmetic relative to Σx, in units of ε_ext = 2⁻⁶⁴, for
+    inner blocks of ``j_block`` inputs and ``blocks`` blocks (its docstring):
+    √2·(e_T + γ_J·(1 + e_T)) + e_T + √5 + γ_⌈log₂ A⌉, γ_m = m/(1 − m·ε_ext), taken ×1.01 for the second-order terms.
 
-    Only inputs ≤ u·Σx can be left out (a larger one alone exceeds the budget), and in ascending order they come
-    first: the running sum over the sorted small inputs is the prefix of the one over all, so sorting those alone
-    gives the same set as sorting every input.
-
-    >>> _dft_terms(np.array([1.0, 1e-30, 0.0, 2.0, 1e-300])).tolist()
-    [0, 3]
+    >>> round(_extended_dft_error(64, 617))   # ≈ 0.11u (u = 2048 ε_ext)
+    226
     """
-    budget = U * float(np.sum(x))
-    small = np.flatnonzero(x <= budget)
-    order = small[np.argsort(x[small], kind="stable")]
-    cut = int(np.searchsorted(np.cumsum(x[order]), budget, side="right"))
-    keep = x > 0
-    keep[order[:cut]] = False
-    return np.flatnonzero(keep)
+    eps = 2.0**-64
+    e_t = DFT_TWIDDLE_ERROR
+
+    def gamma(m: int) -> float:
+        return m / (1.0 - m * eps)
+
+    levels = max(1, (max(1, blocks) - 1).bit_length())
+    return 1.01 * (math.sqrt(2.0) * (e_t + gamma(j_block) * (1.0 + e_t * eps)) + e_t + math.sqrt(5.0) + gamma(levels))
+
+
+def _dft_range(x: np.ndarray, j0: int, j1: int) -> tuple[int, int]:
+    """The index range [j0, j1) :func:`_extended_dft` sums: the inputs between the first and the last nonzero one
+    (``j0``, ``j1``) without a prefix and a suffix of inputs x ≥ 0 whose true totals are each ≤ u/2·Σx (the partial
+    sums are computed in double, within γ_L = 1.01·L·u of theirs, and compared with a budget lowered by as much; the
+    suffix of a DP-SGD step's masses, its far tail, is 30–40 % of its entries). Unchanged where some input is < 0.
+
+    >>> _dft_range(np.array([1e-40, 1.0, 2.0, 1e-30, 1e-300]), 0, 5)
+    (1, 3)
+    """
+    xs = x[j0:j1]
+    if xs.size < 2 or not bool(np.all(xs >= 0.0)):
+        return j0, j1
+    tot = float(np.sum(xs))
+    g = 1.01 * xs.size * U
+    budget = 0.5 * U * tot * (1.0 - g) / (1.0 + g) ** 2
+    head = int(np.searchsorted(np.cumsum(xs), budget, side="right"))
+    tail = int(np.searchsorted(np.cumsum(xs[::-1]), budget, side="right"))
+    if head + tail >= xs.size:
+        return j0, j1
+    return j0 + head, j1 - tail
+
+
+@functools.lru_cache(maxsize=4)
+def _twiddle_tables(n: int) -> tuple[int, np.ndarray, np.ndarray]:
+    """(B, T_lo, T_hi): e^{−2πi·r/n} for r < B and for r = B·q, q ≤ n div B (B = ⌊√n⌋), by the extended-precision
+    exponential of the phases rounded once (:func:`_extended_dft`; read-only, cached per n: the same n serves every σ
+    whose composition window is as wide)."""
+    ld = np.longdouble
+    b = max(1, math.isqrt(n))
+    two_pi_n = 2 * np.arccos(ld(-1)) / ld(n)
+    t_lo = np.exp(-1j * (two_pi_n * np.arange(b, dtype=ld)).astype(np.clongdouble))
+    t_hi = np.exp(-1j * (two_pi_n * (b * np.arange(n // b + 1, dtype=ld))).astype(np.clongdouble))
+    t_lo.setflags(write=False)
+    t_hi.setflags(write=False)
+    return b, t_lo, t_hi
 
 
 def _extended_dft(x: np.ndarray, n: int, k: np.ndarray) -> np.ndarray | None:
     """ĉ_k = Σ_j x_j·e^{−2πi·jk/n} at a few rfft indices k, summed in 80-bit extended precision and rounded to
     complex128 (None where long double is not wider than double).
 
-    Phases are reduced exactly in integers (r = jk mod n), e^{−2πi r/n} = T_hi[r div B]·T_lo[r mod B] from two
-    tables computed by the extended-precision exponential (relative error e_T ≲ 50·ε_ext per term, ε_ext = 2⁻⁶⁴),
-    and each term is y_j = x_j·e^{−2πi·jk/n}.
-    For a run of consecutive indices k, k + 1, …, the terms of k + 1 are those of k times w_j = e^{−2πi·j/n}
-    (tables again): each such product adds ≤ e_T + √5·ε_ext to the terms' relative error (Brent, Percival &
-    Zimmermann, "Error bounds on complex floating-point multiplication", Math. Comp. 2007), so after c ≤ DFT_CHAIN
-    = 10 steps it is ≤ (c + 1)·(e_T + √5·ε_ext) + ε_ext ≤ 580·ε_ext < 0.3u (ε_ext = u/2048). The terms are summed
-    pairwise (≤ log₂(#terms)·ε_ext ≈ 0.01u more) and the smallest inputs, of total mass ≤ u·Σx, are skipped. The
-    result is within (1.5 + 1 + 0.4)u·Σx ≤ 3u·Σx of the truth (rounding to double, skipped inputs, extended-precision
-    arithmetic), the bound :func:`power_spectrum` uses."""
+    With the inputs read in blocks of J = DFT_BLOCK consecutive indices from the first nonzero one j₀,
+    j = j₀ + J·a + b (b < J, a < A), ĉ_k = Σ_a ω^{(j₀ + J·a)k}·C(a, k) with C(a, k) = Σ_b x_{j₀+J·a+b}·ω^{b·k}
+    (ω = e^{−2πi/n}): C is two real matrix products (A × J)·(J × #k) in long double (cos and sin parts), the outer
+    sum a pairwise halving over a. Phases are reduced exactly in integers (r = jk mod n), and ω^r =
+    T_hi[r div B]·T_lo[r mod B] from two tables computed by the extended-precision exponential (relative error
+    e_T ≤ DFT_TWIDDLE_ERROR·ε_ext per twiddle, ε_ext = 2⁻⁶⁴ = u/2048).
+
+    Error relative to Σx (ε_ext units; Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed., §3.1: an
+    inner product of m terms in any order errs by ≤ γ_m·Σ|terms|, and a pairwise sum of depth d by ≤ γ_d·Σ|terms|):
+    each real part of C(a, k) is within (e_T + γ_J·(1 + e_T))·S_a of the truth (S_a = the block's Σx), so C within
+    √2 times that; the product with the outer twiddle adds e_T + √5 (Brent, Percival & Zimmermann, "Error bounds on
+    complex floating-point multiplication", Math. Comp. 2007) times |C| ≤ S_a; the halving over the A blocks
+    γ_⌈log₂A⌉. :func:`_extended_dft_error` adds these (≈ 0.11u at J = 64, A = 617; ≈ 0.24u at J = 256). A prefix and a suffix of
+    the inputs with true totals ≤ u/2·Σx each are left out (:func:`_dft_range`: ≤ u·Σx). With rounding to complex128
+    (≤ 1.5u) the result is within (1.5 + 1 + 0.11)u·Σx ≤ 3u·Σx of the truth, the bound :func:`power_spectrum` uses
+    (None if the arithmetic's bound exceeded 0.5u, e.g. for a block size J ≥ 620)."""
     ld = np.longdouble
     if float(np.finfo(ld).eps) > 1e-18:
         return None
@@ -478,33 +524,67 @@ def _extended_dft(x: np.ndarray, n: int, k: np.ndarray) -> np.ndarray | None:
     kp = np.unique(k)
     if kp.size == 0:
         return out
-    j = _dft_terms(x)
-    xj = x[j].astype(ld)
-    b = max(1, math.isqrt(n))
-    two_pi_n = 2 * np.arccos(ld(-1)) / ld(n)
-    t_lo = np.exp(-1j * (two_pi_n * np.arange(b, dtype=ld)).astype(np.clongdouble))
-    t_hi = np.exp(-1j * (two_pi_n * (b * np.arange(n // b + 1, dtype=ld))).astype(np.clongdouble))
+    nonzero = x != 0.0
+    j0 = int(np.argmax(nonzero))
+    if not nonzero[j0]:
+        out[:] = 0.0
+        return out
+    j1 = x.size - int(np.argmax(nonzero[::-1]))
+    j0, j1 = _dft_range(x, j0, j1)
+    jb = DFT_BLOCK
+    blocks = -(-(j1 - j0) // jb)
+    if _extended_dft_error(jb, blocks) * 2.0**-64 > 0.5 * U:  # not at J = 256 (≈ 0.24u for < 2⁶⁰ inputs)
+        return None
+    xs = np.zeros(blocks * jb, dtype=ld)
+    xs[: j1 - j0] = x[j0:j1]  # exact: every double is a long double
+    xs = xs.reshape(blocks, jb)
+    b, t_lo, t_hi = _twiddle_tables(n)
+    kn = kp % n
 
-    def twiddle(kk: int) -> np.ndarray:  # e^{−2πi·j·kk/n} from the tables
-        if kk == 0:  # every phase is r = 0: the one table entry (the same product, without n gathers)
-            return t_hi[0] * t_lo[0]
-        hi, lo = np.divmod((j * kk) % n, b)
+    def twiddle(r: np.ndarray) -> np.ndarray:  # e^{−2πi·r/n} from the tables (0 ≤ r < n)
+        hi, lo = np.divmod(r, b)
         return t_hi[hi] * t_lo[lo]
 
-    w1 = twiddle(1) if np.any(np.diff(kp) == 1) else None
-    vals: dict[int, complex] = {}
-    y, prev, chain = None, None, 0
-    for kk in kp.tolist():
-        if y is not None and w1 is not None and kk == prev + 1 and chain < DFT_CHAIN:
-            np.multiply(y, w1, out=y)  # y·w1 in place (the same products)
-            chain += 1
-        else:
-            y = xj * twiddle(kk)
-            chain = 0
-        vals[kk] = complex(np.sum(y))
-        prev = kk
+    w_in = twiddle((np.arange(jb)[:, None] * kn[None, :]) % n)  # (J × #k): ω^{b·k}
+    cs = np.dot(xs, np.concatenate([w_in.real, w_in.imag], axis=1))  # (A × 2#k) in one product: cos and sin parts
+    c = cs[:, : kp.size] + 1j * cs[:, kp.size :]  # C(a, k), long double (exact: imaginary unit times a real)
+    starts = (j0 + jb * np.arange(blocks)) % n
+    c *= twiddle((starts[:, None] * kn[None, :]) % n)
+    levels = (blocks - 1).bit_length()
+    if (1 << levels) > blocks:
+        c = np.concatenate([c, np.zeros(((1 << levels) - blocks, kp.size), dtype=c.dtype)])
+    while c.shape[0] > 1:  # pairwise halving: depth ⌈log₂ A⌉
+        half = c.shape[0] // 2
+        c = c[:half] + c[half:]
+    vals = dict(zip(kp.tolist(), c[0].astype(complex).tolist()))
     out[:] = [vals[int(kk)] for kk in k]
     return out
+
+
+#: longest transform whose half spectrum :func:`_forward_rfft` writes into a buffer kept per thread (n/2 + 1 complex:
+#: ≤ 16 MB); longer ones get a fresh array
+RFFT_BUFFER_MAX = 1 << 20
+_RFFT_OUT = threading.local()
+#: numpy ≥ 2 transforms into a given output (``out=``) with pocketfft's C++ code, as scipy.fft does
+_NUMPY_RFFT_OUT = int(np.__version__.split(".")[0]) >= 2
+
+
+def _forward_rfft(x: np.ndarray, n: int, workers: int) -> np.ndarray:
+    """The half spectrum of x zero-padded to n (pocketfft, the forward transform of :func:`power_spectrum`).
+
+    On numpy ≥ 2 (for n ≤ RFFT_BUFFER_MAX) ``numpy.fft.rfft`` writes it into a buffer reused by the next call in the
+    same thread: the same pocketfft algorithm as ``scipy.fft.rfft`` (identical values in our tests), without the
+    fresh 16·n-byte output and zero-padded input that made up ≈ 30% of the pages a warm composition faults in. The
+    result is overwritten by the next call: the caller copies what it keeps."""
+    if not _NUMPY_RFFT_OUT or n > RFFT_BUFFER_MAX:
+        from scipy import fft as sfft
+
+        return sfft.rfft(x, n, workers=workers)
+    buf = getattr(_RFFT_OUT, "buf", None)
+    if buf is None or buf.size != n // 2 + 1:
+        buf = np.empty(n // 2 + 1, dtype=complex)
+        _RFFT_OUT.buf = buf
+    return np.fft.rfft(x, n, out=buf)
 
 
 def power_spectrum(x: np.ndarray, n: int, steps: int, workers: int) -> PowerSpectrum:
@@ -520,19 +600,19 @@ def power_spectrum(x: np.ndarray, n: int, steps: int, workers: int) -> PowerSpec
     input's second moment; where that certificate does not close (or would cost more) the full FFT is taken."""
     m = float(np.sum(x))
     log2n = max(1.0, math.log2(n))
-    from scipy import fft as sfft  # ~45 ms to import: only when a composition is computed
-
     size = n // 2 + 1
     # dead ⟺ the true |c| < e^{−DEAD_LOG/N}(1 − 8u)/(1 + 8u) =: level (then |cᴺ| ≤ DEAD_MASS)
     level = math.exp(-DEAD_LOG / steps) * (1.0 - 8 * U) / (1.0 + 8 * U)
-    nz = np.flatnonzero(x)
     band = None
-    if n >= PRUNE_MIN_N and nz.size:
-        from .low_band_dft import low_band
+    if n >= PRUNE_MIN_N:
+        nonzero = x != 0.0
+        last = x.size - int(np.argmax(nonzero[::-1]))  # one past the last nonzero input (x.size − 0: none)
+        if nonzero[last - 1]:
+            from .low_band_dft import low_band
 
-        band = low_band(x[: int(nz[-1]) + 1], n, level, workers)
+            band = low_band(x[:last], n, level, workers)
     if band is None:
-        c = sfft.rfft(x, n, workers=workers)
+        c = _forward_rfft(x, n, workers)
         e_f = KAPPA * log2n * U * m + KAPPA * U * m  # forward transform (+ folding of the input)
     else:  # entries k ≥ band size are certified below ``level``: dead
         c, e_f = band.values, band.error
@@ -674,12 +754,16 @@ def correctly_rounded_sum(x: np.ndarray) -> float:
     if float(np.finfo(ld).eps) > 1e-18 or not np.all(x >= 0.0) or not np.all(np.isfinite(x)):
         return math.fsum(x.tolist())
     levels = (x.size - 1).bit_length()
-    v = np.zeros(1 << levels, dtype=ld)
-    v[: x.size] = x
-    while v.size > 1:
-        half = v.size // 2
-        v = v[:half] + v[half:]
-    s = v[0]
+    if levels == 0:
+        s = ld(x[0])
+    else:  # the zero-padded vector of 2^L entries halved L times, in place (its first halving: x's two halves)
+        half = 1 << (levels - 1)
+        v = x[:half].astype(ld)
+        v[: x.size - half] += x[half:]  # (each double is exact in long double; + 0 for the padding)
+        while half > 1:
+            half //= 2
+            v[:half] += v[half : 2 * half]
+        s = v[0]
     if s == 0:
         return 0.0
     e = s * ld(2 * (levels + 2)) * ld(2.0**-64)
@@ -689,7 +773,8 @@ def correctly_rounded_sum(x: np.ndarray) -> float:
     return math.fsum(x.tolist())
 
 
-def composed_mass_caps(log_p: np.ndarray, g: np.ndarray, steps: int, n_out: int) -> tuple[float, float, float]:
+def composed_mass_caps(log_p: np.ndarray, g: np.ndarray, steps: int, n_out: int,
+                       totals: tuple[float, float] | None = None) -> tuple[float, float, float]:
     """(p_max, q_max, err): the finite P- and Q-mass of the exact N-fold composition of a grid step
     (P_fin^N, Q_fin^N; step 6 caps the composed masses at them) and a bound on how far the ±∞ atoms of the
     filled pair can fall below the exact composition's because of the caps' rounding (step 7′).
@@ -700,18 +785,18 @@ def composed_mass_caps(log_p: np.ndarray, g: np.ndarray, steps: int, n_out: int)
     totals are correctly rounded sums (:func:`correctly_rounded_sum`: ``math.fsum``'s value) of exponentials
     within 4 ulp (8u relative), log adds 8u·(1 + |log tot|) absolute, the N-fold product exp(N·log tot) multiplies
     that by N and adds
-    8u + u·N·|log tot|; the composed total compared with the cap (a logsumexp of n_out terms, pairwise
+    8u + u·N·|log tot|; the composed total compared with the cap (a sum of n_out exponentials, pairwise
     summation) is within (log₂ n_out + 136)·u. err = Σ over both sides of (e^{1.01·r} − 1)·cap.
     (The cumulative sums of the removal err by ≤ n_out·u of the mass removed: the caller adds that.)
+
+    ``totals``: the step totals (P, Q) where the caller has them already — :func:`step_totals` of the same ``log_p``
+    and ``g`` (the same numbers).
 
     >>> p_max, q_max, err = composed_mass_caps(np.log([0.5, 0.5]), np.array([-1.0, 1.0]), 10, 21)
     >>> p_max == 1.0 and 0.0 < err < 1e-12
     True
     """
-    def cap(log_m: np.ndarray) -> tuple[float, float]:
-        if log_m.size == 0:
-            return 0.0, 0.0
-        tot = correctly_rounded_sum(np.exp(log_m))
+    def cap(tot: float) -> tuple[float, float]:
         if not tot > 0.0:
             return 0.0, 0.0
         lg = abs(math.log(min(tot, 1.0)))
@@ -719,9 +804,25 @@ def composed_mass_caps(log_p: np.ndarray, g: np.ndarray, steps: int, n_out: int)
         rel = U * (steps * (16.0 + 9.0 * (1.0 + lg)) + 8.0 + math.log2(max(n_out, 2)) + 136.0)
         return m, math.expm1(1.01 * rel) * m
 
-    p_max, p_err = cap(np.asarray(log_p, dtype=float))
-    q_max, q_err = cap(np.asarray(log_p, dtype=float) + np.asarray(g, dtype=float))
+    p_tot, q_tot = step_totals(log_p, g) if totals is None else totals
+    p_max, p_err = cap(p_tot)
+    q_max, q_err = cap(q_tot)
     return p_max, q_max, p_err + q_err
+
+
+def step_totals(log_p: np.ndarray, g: np.ndarray, p: np.ndarray | None = None, q: np.ndarray | None = None
+                ) -> tuple[float, float]:
+    """(Σ e^{log p}, Σ e^{log p + g}) correctly rounded (:func:`correctly_rounded_sum`): the step totals of
+    :func:`composed_mass_caps` (0 for an empty step). ``p``, ``q``: those exponentials where the caller has them
+    (``np.exp(log_p)``, ``np.exp(log_p + g)``: the same numbers)."""
+    log_p = np.asarray(log_p, dtype=float)
+    if log_p.size == 0:
+        return 0.0, 0.0
+    if p is None:
+        p = np.exp(log_p)
+    if q is None:
+        q = np.exp(log_p + np.asarray(g, dtype=float))
+    return correctly_rounded_sum(p), correctly_rounded_sum(q)
 
 
 def _remove_excess(log_p: np.ndarray, L: np.ndarray, p_max: float, q_max: float) -> float:
@@ -734,9 +835,11 @@ def _remove_excess(log_p: np.ndarray, L: np.ndarray, p_max: float, q_max: float)
     fin = np.isfinite(log_p)
     if not np.any(fin):
         return 0.0
-    # Q from the top
+    # Q from the top (the totals as pairwise sums of the exponentials: within (8 + log₂ n)·u, inside the
+    # (log₂ n_out + 136)·u that composed_mass_caps charges for the comparison)
     log_q = log_p + L
-    q_tot = float(np.exp(logsumexp(log_q[fin])))
+    with np.errstate(over="ignore"):
+        q_tot = float(np.sum(np.exp(log_q[fin])))
     if q_tot > q_max:
         excess = q_tot - q_max
         removed += excess
@@ -745,7 +848,7 @@ def _remove_excess(log_p: np.ndarray, L: np.ndarray, p_max: float, q_max: float)
     fin = np.isfinite(log_p)
     if not np.any(fin):
         return removed
-    p_tot = float(np.exp(logsumexp(log_p[fin])))
+    p_tot = float(np.sum(np.exp(log_p[fin])))
     if p_tot > p_max:
         excess = p_tot - p_max
         removed += excess

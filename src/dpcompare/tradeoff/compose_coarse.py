@@ -54,6 +54,7 @@ from .compose import (
     _remove_excess,
     composed_mass_caps,
     chernoff_window,
+    step_totals,
     compose,
     power_spectrum,
 )
@@ -198,6 +199,10 @@ class _Prepared:
     i_hi: int = 0
     spectra: dict | None = None
     input_tail: InputTail | None = None
+    #: the step's finite atoms (mask) and their losses, and its correctly rounded totals (P, Q) (compose.step_totals)
+    fin: np.ndarray | None = None
+    g: np.ndarray | None = None
+    totals: tuple[float, float] | None = None
 
 
 def _prepare(step: GridStep, steps: int, factor: int | Callable[[int], int], tau: float, workers: int,
@@ -227,11 +232,14 @@ def _prepare(step: GridStep, steps: int, factor: int | Callable[[int], int], tau
     # which passes: Q for coarse atoms with loss ≥ 0, P below (steps 4 and 7)
     l_min, l_max = base + (i_lo - 2 * f) * h, base + (i_hi + 2 * f) * h
     passes = [w for w in ("Q", "P") if not ((w == "Q" and l_max < 0) or (w == "P" and l_min >= 0))]
+    lp = step.log_p[fin]
+    with np.errstate(over="ignore"):
+        masses = {"Q": np.exp(lp + g), "P": np.exp(lp)}
+    # the step totals of the caps (_finish): the same exponentials, summed once here
+    totals = step_totals(lp, g, masses["P"], masses["Q"])
 
     def spectrum(which: str) -> PowerSpectrum:
-        lp = step.log_p[fin]
-        with np.errstate(over="ignore"):
-            w = np.exp(lp + g) if which == "Q" else np.exp(lp)
+        w = masses[which]
         # single-step index k at position k mod n (at most n entries; rfft pads them to n)
         x = np.bincount(pos, weights=np.where(np.isfinite(w), w, 0.0))
         return power_spectrum(x, n, steps, workers)
@@ -242,7 +250,8 @@ def _prepare(step: GridStep, steps: int, factor: int | Callable[[int], int], tau
         # the live band does not fit M (few steps; or a step whose masses alternate, a Nyquist peak): the
         # composition on the fine grid, coarsened there by the requested factor (steps 4–8 as specified)
         return _Prepared(step, steps, tau, workers, requested, True, input_tail=input_tail)
-    return _Prepared(step, steps, tau, workers, requested, False, f, m, n, i_lo, i_hi, spectra, input_tail)
+    return _Prepared(step, steps, tau, workers, requested, False, f, m, n, i_lo, i_hi, spectra, input_tail,
+                     fin, g, totals)
 
 
 def _finish(prep: _Prepared, tail_masses: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray, CompositionReport]:
@@ -253,14 +262,13 @@ def _finish(prep: _Prepared, tail_masses: tuple[float, ...]) -> tuple[np.ndarray
     f, m, n, i_lo, i_hi, spectra = prep.f, prep.m, prep.n, prep.i_lo, prep.i_hi, prep.spectra
     pess = step.rounding is not Rounding.OPTIMISTIC
     h = step.h
-    fin = np.isfinite(step.log_p)
-    kk = np.flatnonzero(fin)
-    g = step.losses[fin]
+    fin, g = prep.fin, prep.g
     base = steps * step.offset
     # step 6″: far-tail passes, {pass: [(spectrum of R, range [lo, hi] of absolute composed indices where x^{*N} = R)]}
     # (coarse atom J reads fine entries I_J + d, d ∈ [−F, F) for F > 1, d = 0 for F = 1)
     jumps: dict[str, list] = {"Q": [], "P": []}
     margin = f if f > 1 else 0
+    kk = np.flatnonzero(fin) if pess and tail_masses else None
     for which in spectra if pess and tail_masses else ():
         with np.errstate(over="ignore"):
             w = np.exp(step.log_p[fin] + g) if which == "Q" else np.exp(step.log_p[fin])
@@ -356,7 +364,7 @@ def _finish(prep: _Prepared, tail_masses: tuple[float, ...]) -> tuple[np.ndarray
             shift[ok] = lzc[ok] - lz[ok]
         out_loss[use] = gu + shift
     # masses of the exact composition of the grid step (finite part): the totals of step 6
-    p_max, q_max, cap_err = composed_mass_caps(step.log_p[fin], g, steps, gl.size)
+    p_max, q_max, cap_err = composed_mass_caps(step.log_p[fin], g, steps, gl.size, prep.totals)
     before = out_logp.copy()
     removed = _remove_excess(out_logp, out_loss, p_max, q_max)
     if removed > 0.0:  # the mass taken from each atom, in its unit (Q at G ≥ 0, P below): step 7′
