@@ -151,6 +151,21 @@ class Mechanism(abc.ABC):
         numeric; ``None`` for closed forms with a continuous privacy loss."""
         return None
 
+    def pessimistic_pair(self) -> "DiscretePair | None":
+        """``pairs()[0]``, the pessimistic symmetric pair alone (None where :meth:`pairs` is None), for a reader of the
+        lower curve or of its breakpoints (the AUC, a prior grid). A numeric mechanism may answer it without building
+        or checking the optimistic pair (``SubsampledGaussian``); the pair is the same object either way.
+
+        >>> from dpcompare.mechanisms import Gaussian, RandomizedResponse
+        >>> Gaussian(mu=1.0).pessimistic_pair() is None
+        True
+        >>> m = RandomizedResponse(eps=1.0)
+        >>> m.pessimistic_pair() is m.pairs()[0]
+        True
+        """
+        pairs = self.pairs()
+        return None if pairs is None else pairs[0]
+
     # ------------------------------------------------------------------ public views (vectorised)
     def bayes_error_bounds(self, pi: Any) -> Bracket:
         """Certified bracket of R(π) (Sense.LOWER: the lower end is the pessimistic one), in [0, min(π, 1−π)].

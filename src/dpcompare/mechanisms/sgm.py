@@ -94,7 +94,12 @@ class SubsampledGaussian(PairMechanism):
 
     @property
     def exact(self) -> bool:  # type: ignore[override]
-        return self._closed_form or super().exact
+        """Closed form (p = 1), or one pair for both sides — what ``PairMechanism.exact`` says of the symmetrised pairs,
+        read off the composition without symmetrising them (``describe`` and the prior sweep ask it)."""
+        if self._closed_form:
+            return True
+        c = self.composition
+        return c.optimistic is c.pessimistic
 
     def delta(self, eps: Any) -> np.ndarray:
         """Privacy profile δ(ε), upper end (never understated). Without ``discretization``/``tolerance`` the grid
@@ -155,6 +160,12 @@ class SubsampledGaussian(PairMechanism):
         """
         if not self.grid_from_question:  # a given grid (or p = 1): ``advantage`` reads the composition already
             return self.advantage
+        return self._summary_advantage
+
+    @cached_property
+    def _summary_advantage(self) -> float:
+        """:meth:`summary_advantage` on the grid chosen from the question, once per object (``describe`` and the μ̂
+        fit's perfectly-private check both read it; the value depends on (σ, p, N) only)."""
         lo, hi = self._delta_bounds_raw(np.asarray(0.0), from_composition=True)
         return float(np.clip(self._delta_bounds_finish(0.0, lo, hi)[1], 0.0, 1.0))
 
@@ -301,6 +312,27 @@ class SubsampledGaussian(PairMechanism):
             best = np.minimum(best, d)
         return best
 
+    def bayes_error(self, pi: Any) -> np.ndarray:
+        """Minimum Bayes error R(π), lower end of the bracket ([BCP] eq 2): the lower end of :meth:`bayes_error_bounds`
+        without its upper end, i.e. min(R_rem(π), R_rem(1 − π)) of the pessimistic pair rounded down, less η
+        (``numerical_error``), clipped to [0, min(π, 1 − π)]. The optimistic pair's R is not evaluated: ``describe``'s
+        R*, its μ̂ fit on ~3·10⁴ priors and every other reader of the curve alone pay for one side. (The bracket's
+        order check — lower ≤ upper up to rounding — is ``bayes_error_bounds``'s, which every Δ still passes through.)
+
+        >>> m = SubsampledGaussian(1.0, 0.01, 100)
+        >>> x = np.array([0.01, 0.3, 0.5])
+        >>> bool(np.all(m.bayes_error(x) == m.bayes_error_bounds(x)[0]))
+        True
+        """
+        if self._closed_form:
+            return super().bayes_error(pi)
+        from .._validation import Argument, check_argument
+
+        pi = check_argument(Argument.PI, pi)
+        pess = self.composition.pessimistic
+        lo = np.minimum(pess.bayes_error_bounds(pi)[0], pess.bayes_error_bounds(1.0 - pi)[0])
+        return np.clip(sub_down(lo, self.numerical_error), 0.0, np.minimum(pi, 1.0 - pi))
+
     def _bayes_error_bounds(self, pi):
         if self._closed_form:
             return self._gaussian._bayes_error_bounds(pi)
@@ -327,11 +359,6 @@ class SubsampledGaussian(PairMechanism):
         cap = 1.0 - np.asarray(alpha, dtype=float)  # every trade-off function has f(α) ≤ 1 − α
         return interval_bracket(lo, hi, Sense.LOWER, 0.0, cap, absolute=_ROUNDING_ABS + float(self.numerical_error))
 
-    def _tradeoff_integral(self) -> float:
-        if self._closed_form:
-            return self._gaussian._tradeoff_integral()
-        return super()._tradeoff_integral()
-
     @cached_property
     def composition(self):
         """The certified composition (pairs, discretisation, error bound, timings): composition/sgm_certified.py."""
@@ -356,7 +383,27 @@ class SubsampledGaussian(PairMechanism):
 
     def _build_pairs(self) -> tuple[DiscretePair, DiscretePair]:
         c = self.composition
-        return c.pessimistic, c.optimistic
+        if c.optimistic is c.pessimistic:  # an exact pair: one object, symmetrised once by the base class
+            return c.pessimistic, c.optimistic
+        return self._pessimistic_symmetric, c.optimistic  # symmetric already: the base class keeps it as it is
+
+    @cached_property
+    def _pessimistic_symmetric(self) -> DiscretePair:
+        """The composition's pessimistic pair symmetrised (f_sym = conv(min(f, f⁻¹)): ``DiscretePair.symmetrize``),
+        built once: the first of :meth:`pairs` and :meth:`pessimistic_pair` (which needs no optimistic one)."""
+        return self.composition.pessimistic.symmetrize()
+
+    def pessimistic_pair(self) -> DiscretePair:
+        """``pairs()[0]`` without symmetrising the optimistic pair (or checking the two against each other) when
+        :meth:`pairs` has not been asked: the AUC and the breakpoints a prior grid reads need this side only."""
+        if "_pair_bracket" in self.__dict__ or self.composition.optimistic is self.composition.pessimistic:
+            return self.pairs()[0]
+        return self._pessimistic_symmetric
+
+    def _tradeoff_integral(self) -> float:
+        if self._closed_form:
+            return self._gaussian._tradeoff_integral()
+        return super()._tradeoff_integral()  # off ``pessimistic_pair()``: no optimistic pair is symmetrised for it
 
     @property
     def numerical_error(self) -> float:
