@@ -80,10 +80,28 @@ def test_summary_advantage_once_per_object():
     assert other.summary_advantage() == first
 
 
-@pytest.mark.parametrize("args", [(1.0, 0.01, 100), (1.0, 1.0, 4), (1e4, 0.01, 10)], ids=["numeric", "p=1", "negligible"])
+@pytest.mark.parametrize("args", [(1.0, 0.01, 100), (1.0, 1.0, 4), (1e13, 0.01, 10)], ids=["numeric", "p=1", "negligible"])
 def test_exact_without_symmetrising(args):
     m = dc.SubsampledGaussian(*args)
     exact = m.exact
     assert "_pair_bracket" not in m.__dict__
     pess, opt = dc.SubsampledGaussian(*args).pairs()  # PairMechanism's definition: one pair for both sides
     assert exact == (args[1] >= 1.0 or pess is opt)
+
+
+def test_summary_mechanism_reads_the_summary_composition():
+    from dpcompare.composition.sgm_summary import summary_composition
+
+    m = dc.SubsampledGaussian(1.0, 0.01, 100)
+    s = m.summary_mechanism()
+    assert s is m.summary_mechanism() and s.summary_mechanism() is s and s.spec == m.spec
+    assert s.composition is summary_composition(1.0, 0.01, 100)
+    # the pessimistic views read the same pair: ε and the advantage bit for bit, the AUC too
+    assert float(s.epsilon(1e-5)) == float(m.epsilon(1e-5))
+    assert s.summary_advantage() == m.summary_advantage() and s.auc == m.auc
+    # R* is the same pair's R less η: it moves by the change of η only (certified either way)
+    assert abs(s.minimax_bayes_error - m.minimax_bayes_error) == pytest.approx(
+        abs(m.numerical_error - s.numerical_error), abs=1e-15)
+    for other in (dc.SubsampledGaussian(1.0, 0.01, 100, discretization=1e-3), dc.SubsampledGaussian(1.0, 1.0, 4),
+                  dc.Laplace(b=1.0)):
+        assert other.summary_mechanism() is other
