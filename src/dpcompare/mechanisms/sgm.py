@@ -151,7 +151,7 @@ class SubsampledGaussian(PairMechanism):
         p < 1): the same (σ, p, N) reading :func:`~dpcompare.composition.sgm_summary.summary_composition` — the default
         grid's pessimistic side (the composition's own: ε(δ), the advantage, the AUC and the μ̂ fit's R_M read the same
         pair) and an optimistic side whose single step is cut where no Bayes error moves by more than 1e-12, which a
-        summary's six digits do not see and which costs ≈ 25 % less to build. η is that composition's (the larger of
+        summary's six digits do not see and which costs ≈ 20 % less to build. η is that composition's (the larger of
         the two sides', as always), so R* and the Δ brackets move by |Δη| (≈ 1e-12; certified either way).
         Otherwise ``self``. The answer does not depend on which views of ``self`` were asked before.
 
