@@ -26,6 +26,7 @@ CACHED: dict[str, tuple[str, ...]] = {
     "composition.sgm_far_grids": ("window_points",),
     "composition.sgm_step": ("hermite_rule",),
     "composition.sgm_sides": ("optimistic_side", "pessimistic_side_cut"),
+    "composition.sgm_summary": ("summary_composition",),
     "composition.wor": ("compose_without_replacement", "compose_with_replacement"),
     "dpsgd.rdp_bound": ("_rdp_orders_cached",),
     "dpsgd.sweep": ("_baseline",),

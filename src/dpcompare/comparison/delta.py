@@ -166,10 +166,10 @@ def _divergences(a: Mechanism, b: Mechanism, hyperprior: Any, tol: Any, both: bo
         acc = delta_accuracy(a, b, accuracy=accuracy, hyperprior=h, tol=tol)
         if acc is not None:
             return (acc.ab, acc.ba) if both else (acc.ab,)
-    if h is None:
-        pa, pb = a.pairs(), b.pairs()
-        if pa is not None and pb is not None:
-            return tuple(widen(r, a, b) for r in delta_pairs(pa, pb))
+    # the exact merge where both have discrete pairs; asked first of the pessimistic pairs, so that a numeric
+    # mechanism beside a closed form (a μ̂ fit's G_μ) symmetrises no optimistic pair for the sweep
+    if h is None and a.pessimistic_pair() is not None and b.pessimistic_pair() is not None:
+        return tuple(widen(r, a, b) for r in delta_pairs(a.pairs(), b.pairs()))
     w = None if h is None else FoldedWeight(h)
     _, outs = sweep(a, b, [MaxTarget(False, w), MaxTarget(True, w)] if both else [MaxTarget(False, w)], tol=tol)
     return tuple(widen(DeltaResult(o.value, o.lower, o.upper, o.pi, o.certified), a, b) for o in outs)

@@ -90,9 +90,9 @@ def initial_grid(a: Mechanism, b: Mechanism, weighted: bool, extra: np.ndarray |
     (every point is an ordinary certified evaluation)."""
     found = [a.bayes_error_kinks(), b.bayes_error_kinks()]
     for m in (a, b):
-        pairs = m.pairs()
-        if pairs is not None and pairs[0].loss.size < 200_000:  # breakpoints of a discrete R
-            found.append(expit(pairs[0].loss))
+        pess = m.pessimistic_pair()  # ``pairs()[0]`` (a numeric mechanism need not symmetrise its optimistic pair)
+        if pess is not None and pess.loss.size < 200_000:  # breakpoints of a discrete R
+            found.append(expit(pess.loss))
     if len(found) == 2 and found[0].size + found[1].size <= SEEDED_KINKS:
         # a few kinks (a closed form's): folded and filtered as Python floats, the doubles of the array form below
         # (min(k, 1 − k) is one of the two doubles; a NaN fails the filter either way)

@@ -69,6 +69,12 @@ _GRID_POINTS = 10_001  # logit grid: λ ∈ [−25, 25], spacing 0.005
 _LOCAL_POINTS = 401  # dense grid between the neighbours of an argmax
 _MAX_BREAKPOINTS = 50_000
 _RTOL = 1e-9  # relative accuracy of μ̂ (a description: the reported Δ are certified at whatever μ̂ is)
+#: |∂R_{G_μ}(π)/∂μ| ≤ φ(0) = 1/√(2π) < 0.4 (``_candidates``)
+_LIPSCHITZ_MU = 0.4
+#: what the plain-rounded R_M − R_{G_μ} of two evaluations may add to their difference (a few ulp of ½ each, ×10³)
+_PRUNE_MARGIN = 1e-12
+#: an evaluation reads the candidates of the last whole-grid one when they are at most this share of the grid
+_PRUNE_SHARE = 0.25
 
 
 @dataclass(frozen=True)
@@ -151,9 +157,9 @@ def _prior_grid(m: "Mechanism") -> np.ndarray:
     kinks = getattr(m, "bayes_error_kinks", None)
     if kinks is not None:
         pts.append(np.asarray(kinks(), dtype=float))
-    pairs = m.pairs()
-    if pairs is not None:
-        lam = np.asarray(pairs[0].loss, dtype=float)
+    pess = m.pessimistic_pair()  # ``pairs()[0]``, without the optimistic pair where the mechanism can
+    if pess is not None:
+        lam = np.asarray(pess.loss, dtype=float)
         if lam.size > _MAX_BREAKPOINTS:
             lam = lam[np.linspace(0, lam.size - 1, _MAX_BREAKPOINTS).astype(int)]
         pts += [expit(lam), expit(-lam)]
@@ -197,6 +203,23 @@ def _local_grid(pi: np.ndarray, k: int) -> np.ndarray:
     return np.linspace(pi[max(k - 1, 0)], pi[min(k + 1, pi.size - 1)], _LOCAL_POINTS)
 
 
+def _candidates(d0: np.ndarray, reach: float) -> np.ndarray:
+    """The grid indices where max d or max(−d) can lie, for every d within ``reach``/2 of ``d0`` at each point.
+
+    Used with d = R_M − R_{G_μ} and d0 its values at ν on the same priors: R_{G_μ}(π) = min_t π·Φ(−t) + (1 − π)·Φ(t − μ)
+    (the likelihood-ratio test at threshold t; Dong, Roth & Su 2022, G_μ), so by the envelope theorem
+    ∂R_{G_μ}/∂μ = −(1 − π)·φ(t* − μ) and |R_{G_μ}(π) − R_{G_ν}(π)| ≤ φ(0)·|μ − ν| ≤ ``_LIPSCHITZ_MU``·|μ − ν| for every
+    π; with reach = 2·that + ``_PRUNE_MARGIN`` (rounding), a point i outside has d_i ≤ d0_i + reach/2 < max d0 − reach/2
+    ≤ d at the argmax of d0, which is inside: so the argmax of d over the whole grid (np.argmax: the first index
+    attaining it) is the argmax over the candidates, index for index, and likewise for −d.
+
+    >>> d0 = np.array([0.0, 0.5, 0.9, 1.0, 0.2, -1.0, -0.95])
+    >>> _candidates(d0, 0.15).tolist()
+    [2, 3, 5, 6]
+    """
+    return np.flatnonzero((d0 >= np.max(d0) - reach) | (d0 <= np.min(d0) + reach))
+
+
 def gdp_fit(m: "Mechanism", *, tol: float = 1e-10) -> GdpFit:
     """The minimax μ-GDP description of ``m`` (module docstring), with certified Δ both ways.
 
@@ -233,22 +256,38 @@ def gdp_fit(m: "Mechanism", *, tol: float = 1e-10) -> GdpFit:
 
     local: dict[int, tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...]]] = {}
 
-    def refined_max(mu: float, vals: np.ndarray, sign: float) -> float:
-        """max of sign·(R_M − R_{G_μ}) given its values on the grid: the grid max, refined on the local grid
-        around the argmax (R_M there computed once per argmax: near μ̂ every evaluation has the same)."""
-        k = int(np.argmax(vals))
+    def refined_max(mu: float, k: int, grid_max: float, sign: float) -> float:
+        """max of sign·(R_M − R_{G_μ}) given its grid max ``grid_max`` at grid index ``k``, refined on the local grid
+        around k (R_M there computed once per argmax: near μ̂ every evaluation has the same)."""
         if k not in local:
             x = _local_grid(pi, k)
             local[k] = (x, np.asarray(m.bayes_error(x), dtype=float), _gaussian_r_terms(x))
         x, r_mx, terms = local[k]
-        return float(max(vals[k], np.max(sign * (r_mx - r_g(mu, x, terms)))))
+        return float(max(grid_max, np.max(sign * (r_mx - r_g(mu, x, terms)))))
+
+    ref: list[tuple[float, np.ndarray]] = []  # (ν, d at ν) of the last evaluation on the whole grid
+
+    def grid_d(mu: float) -> tuple[np.ndarray, np.ndarray | None]:
+        """d = R_M − R_{G_μ} at the grid indices ``idx`` where its maximum or minimum can lie (``_candidates``, from the
+        last whole-grid evaluation), or on the whole grid (idx None) where those are more than ``_PRUNE_SHARE`` of it:
+        near μ̂ the solver's steps are small and a few hundred of the ~3·10⁴ priors remain."""
+        if ref:
+            nu, d0 = ref[0]
+            idx = _candidates(d0, 2.0 * _LIPSCHITZ_MU * abs(mu - nu) + _PRUNE_MARGIN)
+            if idx.size <= _PRUNE_SHARE * d0.size:
+                return r_m[idx] - r_g(mu, pi[idx], tuple(t[idx] for t in grid_terms)), idx
+        d = r_m - r_g(mu, pi, grid_terms)
+        ref[:] = [(mu, d)]
+        return d, None
 
     seen: dict[float, float] = {}  # g at the points the solver evaluated (its two ends are compared below)
 
     def g(mu: float) -> float:  # 2.
         if mu not in seen:
-            d = r_m - r_g(mu, pi, grid_terms)
-            seen[mu] = refined_max(mu, d, 1.0) - refined_max(mu, -d, -1.0)
+            d, idx = grid_d(mu)
+            kp, km = int(np.argmax(d)), int(np.argmin(d))  # argmin d = argmax −d (the same first index)
+            up = refined_max(mu, kp if idx is None else int(idx[kp]), d[kp], 1.0)
+            seen[mu] = up - refined_max(mu, km if idx is None else int(idx[km]), -d[km], -1.0)
         return seen[mu]
 
     # start the search at the μ whose G_μ has M's minimax Bayes error: R_{G_μ}(½) = Φ(−μ/2) ([BCP] Lemma 4:

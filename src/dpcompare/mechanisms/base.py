@@ -151,6 +151,21 @@ class Mechanism(abc.ABC):
         numeric; ``None`` for closed forms with a continuous privacy loss."""
         return None
 
+    def pessimistic_pair(self) -> "DiscretePair | None":
+        """``pairs()[0]``, the pessimistic symmetric pair alone (None where :meth:`pairs` is None), for a reader of the
+        lower curve or of its breakpoints (the AUC, a prior grid). A numeric mechanism may answer it without building
+        or checking the optimistic pair (``SubsampledGaussian``); the pair is the same object either way.
+
+        >>> from dpcompare.mechanisms import Gaussian, RandomizedResponse
+        >>> Gaussian(mu=1.0).pessimistic_pair() is None
+        True
+        >>> m = RandomizedResponse(eps=1.0)
+        >>> m.pessimistic_pair() is m.pairs()[0]
+        True
+        """
+        pairs = self.pairs()
+        return None if pairs is None else pairs[0]
+
     # ------------------------------------------------------------------ public views (vectorised)
     def bayes_error_bounds(self, pi: Any) -> Bracket:
         """Certified bracket of R(π) (Sense.LOWER: the lower end is the pessimistic one), in [0, min(π, 1−π)].
@@ -275,7 +290,8 @@ class Mechanism(abc.ABC):
         return float(val)
 
     def describe(self, delta: float = 1e-5) -> dict[str, Any]:
-        """The scalar views as a dict (the keys of ``dpcompare describe --json``).
+        """The scalar views as a dict (the keys of ``dpcompare describe --json``, which asks them of
+        :meth:`summary_mechanism`).
 
         The advantage is :meth:`summary_advantage`: δ(0) read where the other views are read (for a numeric
         composition: its pair), a certified upper end like ``advantage``."""
@@ -292,6 +308,21 @@ class Mechanism(abc.ABC):
             "exact": self.exact,
             "numerical_error": self.numerical_error,
         }
+
+    def summary_mechanism(self) -> "Mechanism":
+        """The same mechanism with its certified brackets built to the accuracy a summary prints rather than to the far
+        tail's: what ``dpcompare describe`` asks its views (:meth:`describe`) and its μ̂ fit of, when nothing else of
+        the mechanism is asked in the process. Default: ``self``. ``SubsampledGaussian`` on its default grid answers
+        with the same (σ, p, N) whose optimistic pair's single step is cut where that moves no Bayes error by more
+        than 1e-12 (composition/sgm_summary.py): every number it reports is still a certified bound. (A caller that
+        also reads other views of ``self`` would compose twice: it keeps ``self``.)
+
+        >>> from dpcompare.mechanisms import Laplace
+        >>> m = Laplace(b=1.0)
+        >>> m.summary_mechanism() is m
+        True
+        """
+        return self
 
     def summary_advantage(self) -> float:
         """The advantage δ(0) as ``describe`` reports it: a certified upper end of TV(P, Q) ([BCP] eq 29).

@@ -81,5 +81,5 @@ class PairMechanism(Mechanism):
         return self._pairs[0].epsilon(delta)
 
     def _tradeoff_integral(self) -> float:
-        a, b = self._pairs[0].vertices
+        a, b = self.pessimistic_pair().vertices  # ``pairs()[0]``; a subclass may build it without the optimistic pair
         return float(np.sum(0.5 * (b[1:] + b[:-1]) * np.diff(a)))

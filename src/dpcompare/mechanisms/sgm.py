@@ -94,7 +94,12 @@ class SubsampledGaussian(PairMechanism):
 
     @property
     def exact(self) -> bool:  # type: ignore[override]
-        return self._closed_form or super().exact
+        """Closed form (p = 1), or one pair for both sides — what ``PairMechanism.exact`` says of the symmetrised pairs,
+        read off the composition without symmetrising them (``describe`` and the prior sweep ask it)."""
+        if self._closed_form:
+            return True
+        c = self.composition
+        return c.optimistic is c.pessimistic
 
     def delta(self, eps: Any) -> np.ndarray:
         """Privacy profile δ(ε), upper end (never understated). Without ``discretization``/``tolerance`` the grid
@@ -141,6 +146,28 @@ class SubsampledGaussian(PairMechanism):
 
         return never_sampled_upper(self.sampling_rate, self.steps)
 
+    def summary_mechanism(self) -> "SubsampledGaussian":
+        """What ``dpcompare describe`` reads. On the grid chosen from the question (no ``discretization``/``tolerance``,
+        p < 1): the same (σ, p, N) reading :func:`~dpcompare.composition.sgm_summary.summary_composition` — the default
+        grid's pessimistic side (the composition's own: ε(δ), the advantage, the AUC and the μ̂ fit's R_M read the same
+        pair) and an optimistic side whose single step is cut where no Bayes error moves by more than 1e-12, which a
+        summary's six digits do not see and which costs ≈ 20 % less to build. η is that composition's (the larger of
+        the two sides', as always), so R* and the Δ brackets move by |Δη| (≈ 1e-12; certified either way).
+        Otherwise ``self``. The answer does not depend on which views of ``self`` were asked before.
+
+        >>> m = SubsampledGaussian(1.0, 0.01, 100)
+        >>> s = m.summary_mechanism()
+        >>> s.spec == m.spec, s.summary_mechanism() is s, float(s.epsilon(1e-5)) == float(m.epsilon(1e-5))
+        (True, True, True)
+        """
+        if not self.grid_from_question:
+            return self
+        return self._summary_view
+
+    @cached_property
+    def _summary_view(self) -> "SubsampledGaussian":
+        return _SummarySubsampledGaussian(self.sigma, self.sampling_rate, self.steps)
+
     def summary_advantage(self) -> float:
         """δ(0) for ``describe``, read off :attr:`composition` (the pair of the summary's R*, AUC and μ̂; its
         pessimistic side is ε(δ)'s) rather than the finer grid the default δ(ε) composes for ``advantage``:
@@ -155,6 +182,12 @@ class SubsampledGaussian(PairMechanism):
         """
         if not self.grid_from_question:  # a given grid (or p = 1): ``advantage`` reads the composition already
             return self.advantage
+        return self._summary_advantage
+
+    @cached_property
+    def _summary_advantage(self) -> float:
+        """:meth:`summary_advantage` on the grid chosen from the question, once per object (``describe`` and the μ̂
+        fit's perfectly-private check both read it; the value depends on (σ, p, N) only)."""
         lo, hi = self._delta_bounds_raw(np.asarray(0.0), from_composition=True)
         return float(np.clip(self._delta_bounds_finish(0.0, lo, hi)[1], 0.0, 1.0))
 
@@ -301,6 +334,27 @@ class SubsampledGaussian(PairMechanism):
             best = np.minimum(best, d)
         return best
 
+    def bayes_error(self, pi: Any) -> np.ndarray:
+        """Minimum Bayes error R(π), lower end of the bracket ([BCP] eq 2): the lower end of :meth:`bayes_error_bounds`
+        without its upper end, i.e. min(R_rem(π), R_rem(1 − π)) of the pessimistic pair rounded down, less η
+        (``numerical_error``), clipped to [0, min(π, 1 − π)]. The optimistic pair's R is not evaluated: ``describe``'s
+        R*, its μ̂ fit on ~3·10⁴ priors and every other reader of the curve alone pay for one side. (The bracket's
+        order check — lower ≤ upper up to rounding — is ``bayes_error_bounds``'s, which every Δ still passes through.)
+
+        >>> m = SubsampledGaussian(1.0, 0.01, 100)
+        >>> x = np.array([0.01, 0.3, 0.5])
+        >>> bool(np.all(m.bayes_error(x) == m.bayes_error_bounds(x)[0]))
+        True
+        """
+        if self._closed_form:
+            return super().bayes_error(pi)
+        from .._validation import Argument, check_argument
+
+        pi = check_argument(Argument.PI, pi)
+        pess = self.composition.pessimistic
+        lo = np.minimum(pess.bayes_error_bounds(pi)[0], pess.bayes_error_bounds(1.0 - pi)[0])
+        return np.clip(sub_down(lo, self.numerical_error), 0.0, np.minimum(pi, 1.0 - pi))
+
     def _bayes_error_bounds(self, pi):
         if self._closed_form:
             return self._gaussian._bayes_error_bounds(pi)
@@ -327,11 +381,6 @@ class SubsampledGaussian(PairMechanism):
         cap = 1.0 - np.asarray(alpha, dtype=float)  # every trade-off function has f(α) ≤ 1 − α
         return interval_bracket(lo, hi, Sense.LOWER, 0.0, cap, absolute=_ROUNDING_ABS + float(self.numerical_error))
 
-    def _tradeoff_integral(self) -> float:
-        if self._closed_form:
-            return self._gaussian._tradeoff_integral()
-        return super()._tradeoff_integral()
-
     @cached_property
     def composition(self):
         """The certified composition (pairs, discretisation, error bound, timings): composition/sgm_certified.py."""
@@ -356,7 +405,27 @@ class SubsampledGaussian(PairMechanism):
 
     def _build_pairs(self) -> tuple[DiscretePair, DiscretePair]:
         c = self.composition
-        return c.pessimistic, c.optimistic
+        if c.optimistic is c.pessimistic:  # an exact pair: one object, symmetrised once by the base class
+            return c.pessimistic, c.optimistic
+        return self._pessimistic_symmetric, c.optimistic  # symmetric already: the base class keeps it as it is
+
+    @cached_property
+    def _pessimistic_symmetric(self) -> DiscretePair:
+        """The composition's pessimistic pair symmetrised (f_sym = conv(min(f, f⁻¹)): ``DiscretePair.symmetrize``),
+        built once: the first of :meth:`pairs` and :meth:`pessimistic_pair` (which needs no optimistic one)."""
+        return self.composition.pessimistic.symmetrize()
+
+    def pessimistic_pair(self) -> DiscretePair:
+        """``pairs()[0]`` without symmetrising the optimistic pair (or checking the two against each other) when
+        :meth:`pairs` has not been asked: the AUC and the breakpoints a prior grid reads need this side only."""
+        if "_pair_bracket" in self.__dict__ or self.composition.optimistic is self.composition.pessimistic:
+            return self.pairs()[0]
+        return self._pessimistic_symmetric
+
+    def _tradeoff_integral(self) -> float:
+        if self._closed_form:
+            return self._gaussian._tradeoff_integral()
+        return super()._tradeoff_integral()  # off ``pessimistic_pair()``: no optimistic pair is symmetrised for it
 
     @property
     def numerical_error(self) -> float:
@@ -382,6 +451,21 @@ class SubsampledGaussian(PairMechanism):
         an approximation of the bulk of f, not a bound; see ``dpcompare.dpsgd`` for it.
         """
         return math.sqrt(self.steps) / self.sigma
+
+
+@dataclass(frozen=True, repr=False)
+class _SummarySubsampledGaussian(SubsampledGaussian):
+    """:meth:`SubsampledGaussian.summary_mechanism`: the same mechanism on its default grid, composed as a summary
+    reads it (composition/sgm_summary.py); every view is certified, its optimistic ends a little looser (≤ 1e-12)."""
+
+    @cached_property
+    def composition(self):
+        from ..composition.sgm_summary import summary_composition
+
+        return summary_composition(self.sigma, self.sampling_rate, self.steps)
+
+    def summary_mechanism(self) -> "SubsampledGaussian":
+        return self
 
 
 #: above this μ = √N/σ (at p = 1) the Gaussian's δ(ε) is evaluated through the bounds below, whose

@@ -63,7 +63,9 @@ def describe_cmd(
     """The scalar views of A: ε at δ, advantage, fixed point, minimax Bayes error, AUC, GDP μ."""
     from ..privacy_card import mu_at_fixed_point
 
-    mech = parse(a)
+    # the views and the μ̂ fit off the brackets a summary needs (the same certified bounds to its six digits:
+    # Mechanism.summary_mechanism); only the spec is printed of the mechanism itself
+    mech = parse(a).summary_mechanism()
     result = mech.describe(delta)
     # the tightest μ-GDP bound can be far from the curve (DP-SGD: √N/σ, reached only in the extreme tail);
     # the μ of the Gaussian through the fixed point describes the bulk — both are shown, each named
