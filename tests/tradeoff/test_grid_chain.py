@@ -67,7 +67,8 @@ def test_chain_matches_the_group_loop_on_sgm_partitions(sigma, p, h, monkeypatch
     taken = _spy(monkeypatch)
     new = greedy_merge(lam, lp, *args)
     _assert_close(ref, new, rtol=1e-8)
-    assert abs(new[1] - ref[1]) <= 1e-12 * ref[1] + 1e-300  # the snapped Q-mass: the loop's expressions
+    # the snapped Q-mass: the loop's, plus the deficits the chain's fractions leave (rounding-level)
+    assert ref[1] * (1 - 1e-12) <= new[1] <= ref[1] * (1 + 1e-12) + 1e-18
     tb = grid_merge._tables(lam, lp, *args)
     if h < 1e-3:  # on the default grids nearly every group is the chain's
         assert taken[0] > 0.95 * np.sum(tb["fast"])
@@ -106,8 +107,8 @@ def test_chain_agrees_with_the_atom_loop_on_a_long_random_input(monkeypatch):
 
 def test_snapped_groups_in_the_chain(monkeypatch):
     """A group balanced by its members up to rounding and a group whose fraction of the next atom is 1 up to
-    rounding (the inputs of test_grid_merge's fast-path case), taken by the chain: the same snapped Q-mass as
-    the loop's, and the same landing."""
+    rounding (the inputs of test_grid_merge's fast-path case), taken by the chain: the loop's snapped Q-mass
+    (plus at most the rounding-level deficits of the chain's fractions), and the same landing."""
     h, o, k_lo, k_hi = 0.1, 0.0, 0, 8
     a, b = 0.03, 0.04
     p2 = (1 - math.exp(-a)) / math.expm1(b)
@@ -121,5 +122,5 @@ def test_snapped_groups_in_the_chain(monkeypatch):
         new = greedy_merge(lam, lp, h, o, k_lo, k_hi)
         assert taken[0] >= 2
         _assert_close(ref, new, rtol=1e-12)
-        assert new[1] > 0.0 and new[1] == ref[1]
+        assert new[1] > 0.0 and ref[1] * (1 - 1e-12) <= new[1] <= ref[1] * (1 + 1e-12) + 1e-18
         _laws(lam, lp, h, o, k_lo, k_hi, *new)
