@@ -27,6 +27,12 @@ atom-by-atom loop checks it after every whole atom); otherwise it takes the exac
 atom, which is balanced too. The masses landed agree with the atom-by-atom loop's to rounding carried along
 the chain of remainders (≤ 1e-9 relative on the DP-SGD partitions), not bit for bit.
 
+A run of at least ``MIN_CHAIN`` fast intervals is not walked group by group: :mod:`dpcompare.tradeoff.grid_chain`
+solves its chain of regular groups with numpy (the same decisions, each checked against this loop's step; masses
+within 1e-8 relative of the loop's on the DP-SGD partitions), and hands the walk back here at the run's end, at a
+group that absorbs beyond the next interval, or where its predictions keep failing. ``chain=False`` walks every
+group here (the reference the chain is tested against).
+
 >>> import math
 >>> c = math.log1p(math.exp(-0.05))       # P-masses ∝ (1, e^{−0.05}): the merged loss is exactly 0
 >>> out, snap = greedy_merge([-0.05, 0.05], [-c, -0.05 - c], 0.1, 0.0, -1, 1)
@@ -54,7 +60,7 @@ _MAX_SCALE_GAP = 600.0
 def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int, *, chain: bool = True) -> tuple[np.ndarray, float]:
     """Step 3 on atoms sorted by loss ``lam`` (non-decreasing) with log P-masses ``logp``; returns the log
     P-masses on the grid o + k·h, k = k_lo … k_hi, and the Q-mass changed by snapping rounding-level
-    deficits (the module docstring says how).
+    deficits (the module docstring says how). ``chain=False``: no run of groups is solved at once.
 
     >>> import math
     >>> lam, p = [0.04, 0.08, 0.13, 0.17, 0.24, 0.29], [0.3, 0.2, 0.2, 0.1, 0.1, 0.1]
