@@ -67,10 +67,12 @@ from .grid import SNAP, U
 #: runs of fewer fast intervals than this are left to the loop (the vector passes have a fixed cost)
 MIN_CHAIN = 64
 
-#: groups predicted and checked at once at first (×4 after a window without a misprediction)
-WINDOW = 2048
-#: windows whose misprediction came within 16 groups, beyond which the loop takes over for a while
-MAX_STRIKES = 8
+#: groups predicted and checked at once at first (×4 after a window without a misprediction, 4× the groups
+#: accepted after one with)
+WINDOW = 512
+#: windows whose misprediction came within 16 groups, beyond which the loop takes over (for the rest of the
+#: merge: on such partitions the path is not periodic enough for the prediction to pay)
+MAX_STRIKES = 3
 #: a fraction agrees with the step from its predecessor when within this many units of its rounding
 TOL_U = 16.0
 
@@ -78,15 +80,15 @@ TOL_U = 16.0
 _EMPTY, _ALONE, _WHOLE, _SNAPT, _FRAC, _STOP = 0, 1, 2, 3, 4, 5
 
 
-def solve_chain(tb: dict, K0: int, i0: int, x0: float, K1: int):
+def solve_chain(tb: dict, K0: int, i0: int, x0: float, K1: int, limit: int | None = None):
     """The groups of the fast intervals K0 … K1 − 1 of the tables ``tb`` (``grid_merge._tables``' arrays),
-    entered at atom ``i0`` of K0 with the fraction ``x0`` of it taken.
+    entered at atom ``i0`` of K0 with the fraction ``x0`` of it taken (only the first ``limit`` of them).
 
     Returns (the interval of each group, its P-mass / e^{scale of the interval}, the snapped Q-masses in walk
     order, the atom and the taken fraction the walk leaves the chain at, whether it left at a group the chain
     cannot take or at the run's end rather than because the predictions kept failing).
     """
-    R = K1 - K0
+    R = K1 - K0 if limit is None else min(K1 - K0, limit)  # (at most ``limit`` groups: the arrays are O(R))
     end = tb["end"]
     I = np.zeros(R + 1, dtype=np.int64)
     X = np.zeros(R + 1)
@@ -145,7 +147,7 @@ def solve_chain(tb: dict, K0: int, i0: int, x0: float, K1: int):
         if fb == n:
             window *= 4
             continue
-        window = max(WINDOW, window // 2)
+        window = max(64, 4 * fb)  # (the window a misprediction would have cost little in)
         strikes += fb < 16
         if not _one(tb, K0, p0, I, X, kind, pg, keep):  # the mispredicted group, as the loop does it
             break

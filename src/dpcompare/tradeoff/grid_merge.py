@@ -86,7 +86,8 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int, *, chain: 
     iid, fast, end, G, scale, rho = t["iid"], t["fast"], t["end"], t["G"], t["scale"], t["rho"]
     w, sufw, sufd, cume, cumw, dm, xs = t["w"], t["sufw"], t["sufd"], t["cume"], t["cumw"], t["dm"], t["xs"]
     run_end = t["run_end"]
-    chain_from = 0 if chain else len(fast)  # the vectorised chain is tried from this interval on
+    chain_from = 0 if chain else len(fast)  # the vectorised chain is tried from this interval on …
+    chain_limit, chain_calls, chain_groups, backoff = 1024, 0, 0, _MIN_CHAIN  # … chain_limit groups a call at most
     exp, log, log1p, expm1, snap = math.exp, math.log, math.log1p, math.expm1, SNAP
     groups: list[int] = []  # interval of each group of the regular path …
     masses: list[float] = []  # … and its P-mass / e^{scale of that interval}
@@ -100,13 +101,20 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int, *, chain: 
                 parts.append((np.array(groups, dtype=np.int64), np.array(masses)))
                 groups.clear()
                 masses.clear()
-                gi, ms, snaps, i, taken, stopped = solve_chain(t["arrays"], J, i, taken, run_end[J])
+                gi, ms, snaps, i, taken, stopped = solve_chain(t["arrays"], J, i, taken, run_end[J], chain_limit)
                 parts.append((gi, ms))
                 for v in snaps:  # in walk order, as the loop adds them
                     snap_err += v
                 J_exit = iid[i] if i < n else len(fast)
-                # past a group the chain cannot take (it goes on atom by atom), or where it stopped converging
-                chain_from = J_exit + 1 if stopped else J_exit + _MIN_CHAIN
+                # past a group the chain cannot take (it goes on atom by atom); where its predictions kept failing,
+                # the loop walks a stretch, twice as long each time
+                chain_from = J_exit + 1 if stopped else J_exit + backoff
+                backoff *= 1 if stopped else 2
+                chain_calls += 1
+                chain_groups += gi.size
+                if chain_calls >= 8 and chain_groups < _MIN_CHAIN * chain_calls:  # short stretches on average:
+                    chain_from = len(fast)  # the loop is cheaper on this partition
+                chain_limit = 4 * chain_limit if gi.size >= chain_limit // 2 else max(1024, 4 * gi.size)
                 continue
             r = 1.0 - taken
             wi = w[i]
