@@ -27,6 +27,12 @@ atom-by-atom loop checks it after every whole atom); otherwise it takes the exac
 atom, which is balanced too. The masses landed agree with the atom-by-atom loop's to rounding carried along
 the chain of remainders (≤ 1e-9 relative on the DP-SGD partitions), not bit for bit.
 
+A run of at least ``MIN_CHAIN`` fast intervals is not walked group by group: :mod:`dpcompare.tradeoff.grid_chain`
+solves its chain of regular groups with numpy (the same decisions, each checked against this loop's step; masses
+within 1e-8 relative of the loop's on the DP-SGD partitions), and hands the walk back here at the run's end, at a
+group that absorbs beyond the next interval, or where its predictions keep failing. ``chain=False`` walks every
+group here (the reference the chain is tested against).
+
 >>> import math
 >>> c = math.log1p(math.exp(-0.05))       # P-masses ∝ (1, e^{−0.05}): the merged loss is exactly 0
 >>> out, snap = greedy_merge([-0.05, 0.05], [-c, -0.05 - c], 0.1, 0.0, -1, 1)
@@ -42,6 +48,8 @@ from bisect import bisect_left
 import numpy as np
 
 from .grid import SNAP, U, _land_leftover
+from .grid_chain import MIN_CHAIN as _MIN_CHAIN
+from .grid_chain import solve_chain
 
 #: intervals holding more atoms than this take the atom-by-atom path (their tables would be wide)
 _MAX_PER_INTERVAL = 16
@@ -49,10 +57,10 @@ _MAX_PER_INTERVAL = 16
 _MAX_SCALE_GAP = 600.0
 
 
-def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int) -> tuple[np.ndarray, float]:
+def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int, *, chain: bool = True) -> tuple[np.ndarray, float]:
     """Step 3 on atoms sorted by loss ``lam`` (non-decreasing) with log P-masses ``logp``; returns the log
     P-masses on the grid o + k·h, k = k_lo … k_hi, and the Q-mass changed by snapping rounding-level
-    deficits (the module docstring says how).
+    deficits (the module docstring says how). ``chain=False``: no run of groups is solved at once.
 
     >>> import math
     >>> lam, p = [0.04, 0.08, 0.13, 0.17, 0.24, 0.29], [0.3, 0.2, 0.2, 0.1, 0.1, 0.1]
@@ -76,19 +84,42 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int) -> tuple[n
         return np.array(out), 0.0
     t = _tables(lam_a, logp_a, h, o, k_lo, k_hi)
     iid, fast, end, G, scale, rho = t["iid"], t["fast"], t["end"], t["G"], t["scale"], t["rho"]
-    w, sufw, sufd, cume, cumw = t["w"], t["sufw"], t["sufd"], t["cume"], t["cumw"]
+    w, sufw, sufd, cume, cumw, dm, xs = t["w"], t["sufw"], t["sufd"], t["cume"], t["cumw"], t["dm"], t["xs"]
+    run_end = t["run_end"]
+    chain_from = 0 if chain else len(fast)  # the vectorised chain is tried from this interval on …
+    chain_limit, chain_calls, chain_groups, backoff = 1024, 0, 0, _MIN_CHAIN  # … chain_limit groups a call at most
     exp, log, log1p, expm1, snap = math.exp, math.log, math.log1p, math.expm1, SNAP
     groups: list[int] = []  # interval of each group of the regular path …
     masses: list[float] = []  # … and its P-mass / e^{scale of that interval}
     add_group, add_mass = groups.append, masses.append
+    parts: list[tuple[np.ndarray, np.ndarray]] = []  # groups and masses in walk order, in blocks
     i, taken = 0, 0.0  # the walk is at atom i, of which the fraction ``taken`` went to the previous group
     while i < n:
         J = iid[i]
         if fast[J]:
+            if J >= chain_from and run_end[J] - J >= _MIN_CHAIN:
+                parts.append((np.array(groups, dtype=np.int64), np.array(masses)))
+                groups.clear()
+                masses.clear()
+                gi, ms, snaps, i, taken, stopped = solve_chain(t["arrays"], J, i, taken, run_end[J], chain_limit)
+                parts.append((gi, ms))
+                for v in snaps:  # in walk order, as the loop adds them
+                    snap_err += v
+                J_exit = iid[i] if i < n else len(fast)
+                # past a group the chain cannot take (it goes on atom by atom); where its predictions kept failing,
+                # the loop walks a stretch, twice as long each time
+                chain_from = J_exit + 1 if stopped else J_exit + backoff
+                backoff *= 1 if stopped else 2
+                chain_calls += 1
+                chain_groups += gi.size
+                if chain_calls >= 8 and chain_groups < _MIN_CHAIN * chain_calls:  # short stretches on average:
+                    chain_from = len(fast)  # the loop is cheaper on this partition
+                chain_limit = 4 * chain_limit if gi.size >= chain_limit // 2 else max(1024, 4 * gi.size)
+                continue
             r = 1.0 - taken
             wi = w[i]
             pg = r * wi + sufw[i]  # members' P-mass / e^{scale(J)}
-            D = sufd[i] - r * wi * expm1(lam_l[i] - G[J])  # members' deficit / e^{scale(J)} (≥ 0: all λ ≤ g)
+            D = sufd[i] + r * dm[i]  # members' deficit / e^{scale(J)} (≥ 0: all λ ≤ g)
             if D <= snap * pg:  # balanced by the members alone (up to rounding)
                 if D != 0.0:
                     snap_err += D * exp(min(scale[J] + G[J], 0.0))
@@ -125,7 +156,7 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int) -> tuple[n
                     pg += whole * rh
                     i, taken = m, 0.0
                 else:
-                    ex = w[m] * expm1(lam_l[m] - G[J])
+                    ex = xs[m]  # its excess w·(e^{λ−g} − 1)
                     tt = rem / ex  # fraction of atom m absorbed
                     if tt > 1.0 - snap:  # all of it, up to rounding
                         snap_err += (1.0 - tt) * exp(min(log(ex) + scale[J + 1] + G[J], 0.0))
@@ -143,9 +174,11 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int) -> tuple[n
         if stop:
             break
     out_a = np.array(out)
-    if groups:
-        gi = np.array(groups, dtype=np.int64)
-        np.logaddexp.at(out_a, t["kc"][gi] - k_lo, np.log(np.array(masses)) + t["scale_a"][gi])
+    parts.append((np.array(groups, dtype=np.int64), np.array(masses)))
+    gi = np.concatenate([g for g, _ in parts])
+    if gi.size:
+        ms = np.concatenate([m for _, m in parts])
+        np.logaddexp.at(out_a, t["kc"][gi] - k_lo, np.log(ms) + t["scale_a"][gi])
     if i < n:  # atoms (or the remainder of one) above the grid
         left_lp.append(logp_l[i] + log1p(-taken))
         left_lam.append(lam_l[i])
@@ -245,20 +278,29 @@ def _tables(lam: np.ndarray, logp: np.ndarray, h: float, o: float, k_lo: int, k_
         W = rows(w.copy())
         cumW_before, sufW_after = prefix(W, False), suffix_after(W)
         del W
-        sufD_after = suffix_after(rows(scaled_expm1(G, -1.0)))  # deficits pᵢ(1 − e^{λᵢ−g}) ≥ 0
-        cumE = prefix(rows(scaled_expm1(np.concatenate([[np.nan], G[:-1]]), 1.0)), True)  # excesses over g_{J−1}
+        dm = scaled_expm1(G, -1.0)  # deficits pᵢ(1 − e^{λᵢ−g}) ≥ 0 (rows() zeroes the non-finite in place)
+        sufD_after = suffix_after(rows(dm))
+        xs = scaled_expm1(np.concatenate([[np.nan], G[:-1]]), 1.0)  # excesses over g_{J−1}
+        cumE = prefix(rows(xs), True)
     # the next run holds only atoms above g_J, and its first one is strictly above in floating point
     above = np.zeros(nI, dtype=bool)
     above[:-1] = lam[start[1:]] > G[:-1]
     fast = np.zeros(nI, dtype=bool)
     fast[:-1] = reg[:-1] & reg[1:] & above[:-1] & np.isfinite(gap[:-1]) & (np.abs(gap[:-1]) <= _MAX_SCALE_GAP)
     fast &= np.isfinite(scale)
+    # the run of fast intervals each one belongs to ends before run_end[J]
     f = _view
-    return {
-        "iid": f(iid), "fast": f(fast), "end": f(np.append(end, n)), "G": f(G), "scale": f(scale), "rho": f(rho),
-        "w": f(w), "sufw": f(sufW_after), "sufd": f(sufD_after), "cume": f(cumE), "cumw": f(cumW_before),
-        "kc": kI.astype(np.int64), "scale_a": scale,
-    }
+    arrays = {"end": np.append(end, n), "count": np.append(count, 0), "G": G, "scale": scale, "rho": rho, "w": w,
+              "sufw": sufW_after, "sufd": sufD_after, "cume": cumE, "cumw": cumW_before, "dm": dm, "xs": xs}
+    run_end = np.zeros(nI, dtype=np.int64)
+    if fast.any():
+        nf = np.flatnonzero(~fast)  # ascending: the first non-fast interval at or after J ends J's run
+        run_end = nf[np.minimum(np.searchsorted(nf, np.arange(nI)), nf.size - 1)]
+    out = {k: f(v) for k, v in arrays.items()}
+    arrays.update({k + "_l": v for k, v in out.items()})  # (the chain's one-by-one steps read scalars)
+    out.update({"iid": f(iid), "fast": f(fast), "run_end": f(run_end), "kc": kI.astype(np.int64), "scale_a": scale,
+                "arrays": arrays})
+    return out
 
 
 def _view(x: np.ndarray) -> memoryview:
