@@ -52,27 +52,54 @@ def _spy(monkeypatch):
     return taken
 
 
+def _force_chain(mp):
+    """The chain on every fast run however short, from the walk's start, even next to groups that absorb
+    beyond the next interval (the up-front path choice off)."""
+    mp.setattr(grid_merge, "_MIN_CHAIN", 1)
+    mp.setattr(grid_merge, "_WARM_UP", 0)
+    mp.setattr(grid_merge, "_CALM", 0)
+
+
 @pytest.mark.parametrize("sigma, p, h", [
     (1.0, 0.01, None),   # describe sgm's step: default grid of SGM(1, 0.01, 10³)
-    (3.0, 9e-4, None),   # [BCP] Theorem 3's second mechanism: default grid of SGM(3, 9e-4, 3.4·10⁶)
+    (2.0, 9e-4, None),   # [BCP] Theorem 3's pair: default grids of SGM(2, 9e-4, 1.4·10⁶) …
+    (3.0, 9e-4, None),   # … and SGM(3, 9e-4, 3.4·10⁶)
+    (2.0, 1e-3, 1e-4),   # a short run (3 000 intervals)
+    (3.0, 9e-4, 1e-5),
     (2.0, 9e-4, 4.8e-6),
-    (0.7, 0.05, 1e-3),   # about half the groups absorb beyond the next interval: the loop takes those
-    (1.0, 0.01, 1e-3),
+    (0.7, 0.05, 1e-3),   # about half the groups absorb beyond the next interval: the chain is forced on
+    (1.0, 0.01, 1e-3),   # these two (left to itself it leaves them to the loop, as the next test checks)
 ])
 def test_chain_matches_the_group_loop_on_sgm_partitions(sigma, p, h, monkeypatch):
-    steps = {1.0: 1000, 3.0: 3_400_000}.get(sigma, 1000)
-    h = default_discretization(sigma, p, steps) if h is None else h
+    if h is None:
+        h = default_discretization(sigma, p, {1.0: 1000, 2.0: 1_400_000, 3.0: 3_400_000}[sigma])
+    lam, lp, args = _sgm_atoms(sigma, p, h)
+    ref = greedy_merge(lam, lp, *args, chain=False)
+    taken = _spy(monkeypatch)
+    if h >= 1e-3:
+        _force_chain(monkeypatch)
+    new = greedy_merge(lam, lp, *args)
+    assert taken[0] > 0
+    _assert_close(ref, new, rtol=1e-9)  # (the module docstring's standard on DP-SGD partitions)
+    # the snapped Q-mass: the loop's, plus the deficits the chain's fractions leave (rounding-level)
+    assert ref[1] * (1 - 1e-12) <= new[1] <= ref[1] * (1 + 1e-12) + 1e-18
+    tb = grid_merge._tables(lam, lp, *args)
+    if h < 1e-3:  # on these grids nearly every group is the chain's
+        assert taken[0] > 0.9 * np.sum(tb["fast"])
+    _laws(lam, lp, *args, *new)
+
+
+@pytest.mark.parametrize("sigma, p, h", [(0.5, 0.2, 1e-2), (0.5, 0.2, 1e-3), (1.0, 0.01, 1e-3), (3.0, 9e-4, 1e-4)])
+def test_the_loop_alone_where_the_chain_would_not_pay(sigma, p, h, monkeypatch):
+    """Partitions whose groups absorb beyond the next interval every other interval (SGM(0.5, 0.2), SGM(1, 0.01)
+    at h = 1e-3) or whose fast runs are short (SGM(3, 9e-4) at 1e-4: 430 intervals): the up-front choice leaves
+    them to the loop (the chain was 1.1–2× slower there), so the landing is the loop's, bit for bit."""
     lam, lp, args = _sgm_atoms(sigma, p, h)
     ref = greedy_merge(lam, lp, *args, chain=False)
     taken = _spy(monkeypatch)
     new = greedy_merge(lam, lp, *args)
-    _assert_close(ref, new, rtol=1e-8)
-    # the snapped Q-mass: the loop's, plus the deficits the chain's fractions leave (rounding-level)
-    assert ref[1] * (1 - 1e-12) <= new[1] <= ref[1] * (1 + 1e-12) + 1e-18
-    tb = grid_merge._tables(lam, lp, *args)
-    if h < 1e-3:  # on the default grids nearly every group is the chain's
-        assert taken[0] > 0.95 * np.sum(tb["fast"])
-    _laws(lam, lp, *args, *new)
+    assert taken[0] == 0
+    assert np.array_equal(ref[0], new[0]) and ref[1] == new[1]
 
 
 @settings(max_examples=60, deadline=None)
@@ -86,21 +113,22 @@ def test_chain_matches_the_group_loop_on_random_inputs(seed, max_sub, n_int, win
     except (RuntimeError, OverflowError):
         return
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(grid_merge, "_MIN_CHAIN", 1)
+        _force_chain(mp)
         mp.setattr(grid_chain, "WINDOW", window)
         new = greedy_merge(lam, lp, h, o, k_lo, k_hi)
-    _assert_close(ref, new, rtol=1e-8)
+    _assert_close(ref, new, rtol=1e-9)
     _laws(lam, lp, h, o, k_lo, k_hi, *new)
 
 
 def test_chain_agrees_with_the_atom_loop_on_a_long_random_input(monkeypatch):
     """2000 intervals (several windows of the chain) against the atom-by-atom loop the group loop replaced."""
     lam, lp, h, o, k_lo, k_hi = _atoms(7, n_int=2000, max_sub=6)
+    _force_chain(monkeypatch)
     monkeypatch.setattr(grid_chain, "WINDOW", 256)
     taken = _spy(monkeypatch)
     new = greedy_merge(lam, lp, h, o, k_lo, k_hi)
     ref = reference_greedy_merge(lam.tolist(), lp.tolist(), h, o, k_lo, k_hi)
-    _assert_close(ref, new, rtol=1e-8)
+    _assert_close(ref, new, rtol=1e-9)
     assert taken[0] > 0
     _laws(lam, lp, h, o, k_lo, k_hi, *new)
 
@@ -114,7 +142,7 @@ def test_snapped_groups_in_the_chain(monkeypatch):
     p2 = (1 - math.exp(-a)) / math.expm1(b)
     lam = np.array([0.1 - 5e-15, 0.3 - a, 0.3 + b, 0.38, 0.45, 0.52, 0.55, 0.61, 0.66])
     lp = np.log(np.array([0.2, 0.1, 0.1 * p2, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]))
-    monkeypatch.setattr(grid_merge, "_MIN_CHAIN", 1)
+    _force_chain(monkeypatch)
     for excess in (1.0, 1.0 + 4e-15):
         lp[2] = math.log(0.1 * p2 * excess)
         ref = greedy_merge(lam, lp, h, o, k_lo, k_hi, chain=False)

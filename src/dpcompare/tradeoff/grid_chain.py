@@ -65,11 +65,11 @@ import numpy as np
 from .grid import SNAP, U
 
 #: runs of fewer fast intervals than this are left to the loop (the vector passes have a fixed cost)
-MIN_CHAIN = 64
+MIN_CHAIN = 2048
 
 #: groups predicted and checked at once at first (×4 after a window without a misprediction, 4× the groups
 #: accepted after one with)
-WINDOW = 512
+WINDOW = 1024
 #: windows whose misprediction came within 16 groups, beyond which the loop takes over (for the rest of the
 #: merge: on such partitions the path is not periodic enough for the prediction to pay)
 MAX_STRIKES = 3
@@ -88,6 +88,14 @@ def solve_chain(tb: dict, K0: int, i0: int, x0: float, K1: int, limit: int | Non
     order, the atom and the taken fraction the walk leaves the chain at, whether it left at a group the chain
     cannot take or at the run's end rather than because the predictions kept failing).
     """
+    # (past a misprediction the maps are meaningless and may overflow; every value read from such a state is
+    # rejected by the checks: one floating-point error state for the whole call, not one per vector pass)
+    with np.errstate(all="ignore"):
+        return _solve_chain(tb, K0, i0, x0, K1, limit)
+
+
+def _solve_chain(tb: dict, K0: int, i0: int, x0: float, K1: int, limit: int | None):
+    """:func:`solve_chain`'s work (under its floating-point error state)."""
     R = K1 - K0 if limit is None else min(K1 - K0, limit)  # (at most ``limit`` groups: the arrays are O(R))
     end = tb["end"]
     I = np.zeros(R + 1, dtype=np.int64)
@@ -120,14 +128,13 @@ def solve_chain(tb: dict, K0: int, i0: int, x0: float, K1: int, limit: int | Non
         A, B = _affine(tb, Kp, Ipred, m)
         Ib, Xb = I[p0 : p0 + n + 1].copy(), X[p0 : p0 + n + 1].copy()
         Ib[1:] = m
-        with np.errstate(all="ignore"):  # (past a misprediction the maps are meaningless and may overflow)
-            d = 1
-            while d < n:  # x_{p+1} = A'_p + B'_p·x_{p0}: a prefix scan of the affine maps
-                A2 = A[d:] + B[d:] * A[:-d]
-                B[d:] = B[d:] * B[:-d]
-                A[d:] = A2
-                d *= 2
-            Xb[1:] = A + B * X[p0]
+        d = 1
+        while d < n:  # x_{p+1} = A'_p + B'_p·x_{p0}: a prefix scan of the affine maps
+            A2 = A[d:] + B[d:] * A[:-d]
+            B[d:] = B[d:] * B[:-d]
+            A[d:] = A2
+            d *= 2
+        Xb[1:] = A + B * X[p0]
         nI, nX, res = _step(tb, K0, P, Ib[:-1], Xb[:-1], Xb[1:])
         bad = _inconsistent(tb, K0, P, Ib, Xb, nI, nX, res)
         fb = int(np.argmax(bad)) if bad.any() else n
@@ -138,9 +145,11 @@ def solve_chain(tb: dict, K0: int, i0: int, x0: float, K1: int, limit: int | Non
         fr = np.flatnonzero(res["kind"][:fb] == _FRAC)
         if fr.size:  # the group took the next state's fraction, not its own t: |x − t|·e_m·ρ of deficit left
             Kf = Kp[fr]
-            with np.errstate(all="ignore"):
-                dev = np.abs(Xb[1:][fr] - res["tt"][fr]) * res["ex"][fr] * tb["rho"][Kf]
-                off_balance += float(np.sum(dev * np.exp(np.minimum(tb["scale"][Kf] + tb["G"][Kf], 0.0))))
+            dev = np.abs(Xb[1:][fr] - res["tt"][fr]) * res["ex"][fr] * tb["rho"][Kf]
+            # (Q-units: × e^{scale + g}, capped at e^h against overflow on inputs that are not laws: where Q is a
+            # probability the cap is never reached, as the interval's largest atom has Q-mass e^{scale + λ} ≤ 1
+            # with λ > g − h)
+            off_balance += float(np.sum(dev * np.exp(np.minimum(tb["scale"][Kf] + tb["G"][Kf], tb["h"]))))
         for k, v in keep.items():
             v[sl] = res[k][:fb]
         p0 += fb
@@ -185,11 +194,10 @@ def _affine(tb: dict, K: np.ndarray, Ii: np.ndarray, m: np.ndarray) -> tuple[np.
     a, b = end[K], end[K + 1]
     ok = (Ii >= end[K - 1]) & (Ii < a) & (m >= a) & (m < b)
     ii, mm = np.where(ok, Ii, 0), np.where(ok, m, 1)
-    with np.errstate(all="ignore"):
-        rh, ex, d = tb["rho"][K], tb["xs"][mm], tb["dm"][ii]
-        c = np.where(mm > a, tb["cume"][mm - 1], 0.0)
-        A = ((tb["sufd"][ii] + d) / rh - c) / ex
-        B = -d / (rh * ex)
+    rh, ex, d = tb["rho"][K], tb["xs"][mm], tb["dm"][ii]
+    c = np.where(mm > a, tb["cume"][mm - 1], 0.0)
+    A = ((tb["sufd"][ii] + d) / rh - c) / ex
+    B = -d / (rh * ex)
     ok &= np.isfinite(A) & np.isfinite(B)
     return np.where(ok, A, 0.0), np.where(ok, B, 0.0)
 
@@ -199,11 +207,12 @@ def _inconsistent(tb: dict, K0: int, P: np.ndarray, I: np.ndarray, X: np.ndarray
     """Where state p + 1 is not the loop's step from state p: another atom, a fraction taken where the
     step resets (or none where it takes one), or a fraction off by more than ``TOL_U`` units of rounding of
     its own computation t = (D/ρ − C)/e (whose rounding is relative to (D/ρ)/e, not to t)."""
-    with np.errstate(all="ignore"):
-        scale = 1.0 + np.abs(res["D"] / tb["rho"][P + K0]) / res["ex"]
-        off = np.abs(nX - X[1:]) > TOL_U * U * scale
+    scale = 1.0 + np.abs(res["D"] / tb["rho"][P + K0]) / res["ex"]
+    off = np.abs(nX - X[1:]) > TOL_U * U * scale
     frac = res["kind"] == _FRAC
-    return (nI != I[1:]) | np.where(frac, off | ~np.isfinite(nX), X[1:] != 0.0)
+    # (a fraction must be one: 0 ≤ x < 1, so that each atom's mass is split between two groups, never more)
+    outside = ~((X[1:] >= 0.0) & (X[1:] < 1.0))
+    return (nI != I[1:]) | np.where(frac, off | ~np.isfinite(nX) | outside, X[1:] != 0.0)
 
 
 def _tol(dn: float, ex: float) -> float:
@@ -251,39 +260,38 @@ def _step(tb: dict, K0: int, pos: np.ndarray, Ii: np.ndarray, x: np.ndarray, x_n
     empty = Ii == a
     valid = (Ii >= 0) & ~empty
     ii = np.where(valid, Ii, 0)
-    with np.errstate(all="ignore"):
-        r = 1.0 - x
-        wi = w[ii]
-        pg = r * wi + sufw[ii]
-        D = sufd[ii] + r * dm[ii]
-        alone = D <= SNAP * pg
-        rh = rho[K]
-        Dn = D / rh
-        m = a.copy()  # bisect_left(cume, Dn, a, b): the runs of cume within an interval are non-decreasing
-        for j in range(int(count[K + 1].max(initial=0))):
-            idx = a + j
-            inb = idx < b
-            m += inb & (cume[np.where(inb, idx, 0)] < Dn)
-        stop = valid & ~alone & (m == b)
-        mm = np.where(m < b, m, a)
-        rem = np.where(mm > a, Dn - cume[mm - 1], Dn)
-        whole = cumw[mm]
-        wc = (mm > a) & (rem <= SNAP * (pg / rh + whole))
-        ex = xs[mm]
-        tt = rem / ex
-        st = tt > 1.0 - SNAP
-        wm = w[mm]
-        tf = tt if x_next is None else x_next  # the fraction of atom m absorbed (the next state's, if given)
-        kind = np.full(pos.size, _FRAC, dtype=np.int8)
-        kind[st] = _SNAPT
-        kind[wc] = _WHOLE
-        kind[alone] = _ALONE
-        kind[stop] = _STOP
-        kind[~valid] = _STOP
-        kind[empty] = _EMPTY
-        pg_out = np.where(kind == _ALONE, pg,
-                          np.where(kind == _WHOLE, pg + whole * rh,
-                                   np.where(kind == _SNAPT, pg + (whole + wm) * rh, pg + (whole + tf * wm) * rh)))
+    r = 1.0 - x
+    wi = w[ii]
+    pg = r * wi + sufw[ii]
+    D = sufd[ii] + r * dm[ii]
+    alone = D <= SNAP * pg
+    rh = rho[K]
+    Dn = D / rh
+    m = a.copy()  # bisect_left(cume, Dn, a, b): the runs of cume within an interval are non-decreasing
+    for j in range(int(count[K + 1].max(initial=0))):
+        idx = a + j
+        inb = idx < b
+        m += inb & (cume[np.where(inb, idx, 0)] < Dn)
+    stop = valid & ~alone & (m == b)
+    mm = np.where(m < b, m, a)
+    rem = np.where(mm > a, Dn - cume[mm - 1], Dn)
+    whole = cumw[mm]
+    wc = (mm > a) & (rem <= SNAP * (pg / rh + whole))
+    ex = xs[mm]
+    tt = rem / ex
+    st = tt > 1.0 - SNAP
+    wm = w[mm]
+    tf = tt if x_next is None else x_next  # the fraction of atom m absorbed (the next state's, if given)
+    kind = np.full(pos.size, _FRAC, dtype=np.int8)
+    kind[st] = _SNAPT
+    kind[wc] = _WHOLE
+    kind[alone] = _ALONE
+    kind[stop] = _STOP
+    kind[~valid] = _STOP
+    kind[empty] = _EMPTY
+    pg_out = np.where(kind == _ALONE, pg,
+                      np.where(kind == _WHOLE, pg + whole * rh,
+                               np.where(kind == _SNAPT, pg + (whole + wm) * rh, pg + (whole + tf * wm) * rh)))
     nI = np.where(kind == _SNAPT, mm + 1, mm)
     nI = np.where((kind == _ALONE) | (kind == _EMPTY), a, nI)
     nI = np.where(kind == _STOP, (a + b) // 2, nI)  # (a guess to go on from, as a block's first: the chain

@@ -55,6 +55,10 @@ from .grid_chain import solve_chain
 _MAX_PER_INTERVAL = 16
 #: largest |log| ratio between the largest masses of two neighbouring intervals on the regular path
 _MAX_SCALE_GAP = 600.0
+#: the chain is not called within this many intervals after a group that absorbed beyond the next interval …
+_CALM = 64
+#: … nor on the first this many intervals of the walk
+_WARM_UP = 256
 
 
 def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int, *, chain: bool = True) -> tuple[np.ndarray, float]:
@@ -86,8 +90,10 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int, *, chain: 
     iid, fast, end, G, scale, rho = t["iid"], t["fast"], t["end"], t["G"], t["scale"], t["rho"]
     w, sufw, sufd, cume, cumw, dm, xs = t["w"], t["sufw"], t["sufd"], t["cume"], t["cumw"], t["dm"], t["xs"]
     run_end = t["run_end"]
-    chain_from = 0 if chain else len(fast)  # the vectorised chain is tried from this interval on …
-    chain_limit, chain_calls, chain_groups, backoff = 1024, 0, 0, _MIN_CHAIN  # … chain_limit groups a call at most
+    # the vectorised chain is tried from this interval on (after the loop walked the first _WARM_UP: a partition
+    # whose groups often absorb beyond the next interval shows it there) …
+    chain_from = _WARM_UP if chain else len(fast)
+    chain_limit, chain_calls, chain_groups, backoff = 4096, 0, 0, _CALM  # … chain_limit groups a call at most
     exp, log, log1p, expm1, snap = math.exp, math.log, math.log1p, math.expm1, SNAP
     groups: list[int] = []  # interval of each group of the regular path …
     masses: list[float] = []  # … and its P-mass / e^{scale of that interval}
@@ -114,7 +120,7 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int, *, chain: 
                 chain_groups += gi.size
                 if chain_calls >= 8 and chain_groups < _MIN_CHAIN * chain_calls:  # short stretches on average:
                     chain_from = len(fast)  # the loop is cheaper on this partition
-                chain_limit = 4 * chain_limit if gi.size >= chain_limit // 2 else max(1024, 4 * gi.size)
+                chain_limit = 4 * chain_limit if gi.size >= chain_limit // 2 else max(4096, 4 * gi.size)
                 continue
             r = 1.0 - taken
             wi = w[i]
@@ -129,6 +135,7 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int, *, chain: 
                 Dn = D / rh
                 m = bisect_left(cume, Dn, a, b)  # first atom whose cumulated excess covers the deficit
                 if m == b:  # the next interval's atoms, all absorbed whole, do not cover it: go on atom by atom
+                    chain_from = max(chain_from, J + _CALM)  # (such groups end chain calls: not near one)
                     rem, whole = Dn - cume[b - 1], cumw[b - 1] + w[b - 1]
                     i0, r0, pgn = i, log1p(-taken), pg / rh + whole
                     done = rem <= snap * pgn  # balanced up to rounding after the last whole atom
@@ -288,16 +295,15 @@ def _tables(lam: np.ndarray, logp: np.ndarray, h: float, o: float, k_lo: int, k_
     fast = np.zeros(nI, dtype=bool)
     fast[:-1] = reg[:-1] & reg[1:] & above[:-1] & np.isfinite(gap[:-1]) & (np.abs(gap[:-1]) <= _MAX_SCALE_GAP)
     fast &= np.isfinite(scale)
-    # the run of fast intervals each one belongs to ends before run_end[J]
     f = _view
     arrays = {"end": np.append(end, n), "count": np.append(count, 0), "G": G, "scale": scale, "rho": rho, "w": w,
               "sufw": sufW_after, "sufd": sufD_after, "cume": cumE, "cumw": cumW_before, "dm": dm, "xs": xs}
-    run_end = np.zeros(nI, dtype=np.int64)
-    if fast.any():
-        nf = np.flatnonzero(~fast)  # ascending: the first non-fast interval at or after J ends J's run
-        run_end = nf[np.minimum(np.searchsorted(nf, np.arange(nI)), nf.size - 1)]
+    # the run of fast intervals each one belongs to ends before run_end[J] (J itself where it is not fast)
+    nf = np.flatnonzero(~fast)  # ascending, never empty (the last interval is not fast)
+    run_end = nf[np.searchsorted(nf, np.arange(nI))]
     out = {k: f(v) for k, v in arrays.items()}
     arrays.update({k + "_l": v for k, v in out.items()})  # (the chain's one-by-one steps read scalars)
+    arrays["h"] = h
     out.update({"iid": f(iid), "fast": f(fast), "run_end": f(run_end), "kc": kI.astype(np.int64), "scale_a": scale,
                 "arrays": arrays})
     return out
