@@ -6,7 +6,9 @@ the per-atom loop the group loop replaced (kept as the reference in ``tests/trad
 ``--atom``), on one-step DP-SGD partitions: ``describe``'s SGM(σ = 1, p = 0.01, N = 10³), the [BCP] Theorem 3
 pair SGM(2, 9e-4, 1.4·10⁶) / SGM(3, 9e-4, 3.4·10⁶), each on its default grid (4 cells per grid interval), and
 a spread of SGM(σ, p) at fixed grid spacings h (``--spread``: SGM(0.5, 0.2) at h = 1e-2, 1e-3, 1e-4;
-SGM(1, 0.01) at 1e-3, 1e-4, 1e-5; SGM(2, 0.001) at 1e-4, 2e-5, 5e-6; SGM(3, 9e-4) at 1e-4, 1e-5).
+SGM(1, 0.01) at 1e-3, 1e-4, 1e-5; SGM(2, 0.001) at 1e-4, 2e-5, 5e-6; SGM(3, 9e-4) at 1e-4, 1e-5), and
+``--sweep``: SGM(σ, p), σ ∈ {0.6, 0.8, 1, 1.5, 2, 3}, p ∈ {1e-3, 0.01, 0.05, 0.2}, on the default grid of
+N = 10³ steps and on 0.3× that.
 
 For each partition it prints the cell count, the median CPU time (``time.process_time``, the versions
 alternating, ``--repeat`` rounds) of each version and the ratio group loop / default (> 1: the default is
@@ -15,7 +17,8 @@ the group loop (the two make the same greedy decisions and differ in rounding; w
 they are bit for bit equal).
 
 Usage:
-    python benchmarks/bench_greedy_merge.py [--repeat 7] [--spread] [--before /tmp/before/] [--atom] [--json]
+    python benchmarks/bench_greedy_merge.py [--repeat 7] [--spread] [--sweep] [--only TEXT] [--before /tmp/before/]
+                                            [--atom] [--json]
     python benchmarks/bench_greedy_merge.py --quick --json      # smoke test: a small partition, 1 round
 """
 
@@ -48,11 +51,16 @@ JOBS = {
 SPREAD = {f"SGM({s:g}, {p:g}), h = {h:g}": (s, p, 1, h) for s, p, hs in (
     (0.5, 0.2, (1e-2, 1e-3, 1e-4)), (1.0, 0.01, (1e-3, 1e-4, 1e-5)), (2.0, 1e-3, (1e-4, 2e-5, 5e-6)),
     (3.0, 9e-4, (1e-4, 1e-5))) for h in hs}  # (coarser grids than these leave SGM's tail no partner to land on)
+#: ``--sweep``: SGM(σ, p) on the default grid of N = 10³ steps and on 0.3× that (the grid is refused or larger than
+#: 1.5·10⁶ cells for the combinations left out)
+SWEEP = {f"SGM({s:g}, {p:g}), h = {f:g}·default": (s, p, 1000, None, f) for s in (0.6, 0.8, 1.0, 1.5, 2.0, 3.0)
+         for p in (1e-3, 1e-2, 0.05, 0.2) for f in (1.0, 0.3)}
 
 
-def _atoms(sigma: float, p: float, steps: int, h: float | None = None):
-    """The atoms ``grid.optimistic_step`` hands to the merge: the low tail, the cells, the high tail."""
-    h = default_discretization(sigma, p, steps) if h is None else h
+def _atoms(sigma: float, p: float, steps: int, h: float | None = None, factor: float = 1.0):
+    """The atoms ``grid.optimistic_step`` hands to the merge: the low tail, the cells, the high tail (on the
+    grid h, or ``factor`` × the default grid of ``steps`` steps when h is None)."""
+    h = default_discretization(sigma, p, steps) * factor if h is None else h
     part = sgm_partition(sigma, p, h)
     lam, lp = [], []
     for tp, tq in (part.tail_lo,):
@@ -110,6 +118,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--spread", action="store_true", help="also the SGM(σ, p) × h spread")
+    ap.add_argument("--sweep", action="store_true", help="also SGM(σ, p) on default and 0.3× default grids (48)")
     ap.add_argument("--only", default=None, help="only the partitions whose name contains this")
     ap.add_argument("--before", default=None, help="a source tree whose grid_merge is timed too")
     ap.add_argument("--atom", action="store_true", help="also the per-atom reference loop (slow)")
@@ -118,6 +127,8 @@ def main() -> None:
     jobs = {"quick: SGM(2, 0.001), h = 1e-4": (2.0, 1e-3, 1, 1e-4)} if a.quick else dict(JOBS)
     if a.spread and not a.quick:
         jobs.update(SPREAD)
+    if a.sweep and not a.quick:
+        jobs.update(SWEEP)
     if a.only:
         jobs = {k: v for k, v in jobs.items() if a.only in k}
     if a.quick:
@@ -134,6 +145,8 @@ def main() -> None:
     rows = []
     for name, job in jobs.items():
         lam, lp, args = _atoms(*job)
+        if lam.size > 1_500_000:
+            continue
         try:
             outs = {k: f(lam, lp, args) for k, f in versions.items()}
         except RuntimeError as e:  # (a grid too coarse for the mechanism: optimistic_step refuses it too)
@@ -160,11 +173,15 @@ def main() -> None:
     print(f"load average {tuple(round(x, 2) for x in os.getloadavg())}; median of {a.repeat} alternating rounds, CPU [ms]")
     names = list(versions)
     head = " ".join(f"{k:>8}" for k in names)
-    print(f"{'partition':34} {'cells':>7} {head} {'loop/def':>8} {'chain %':>7} {'rel diff def':>12}")
+    atom = "atom" in versions
+    print(f"{'partition':34} {'cells':>7} {head} {'loop/def':>8} {'chain %':>7} {'rel diff def':>12}"
+          + (f" {'atom vs loop':>12}" if atom else ""))
     for r in rows:
         cols = " ".join(f"{1e3 * r[k + '_cpu']:>8.1f}" for k in names)
         print(f"{r['job']:34} {r['cells']:>7} {cols} {r['loop_cpu'] / r['default_cpu']:>7.2f}× "
-              f"{100 * r['chain_share']:>6.1f}% {r['default_vs_loop_rel_diff']:>12.1e}")
+              f"{100 * r['chain_share']:>6.1f}% {r['default_vs_loop_rel_diff']:>12.1e}"
+              + (f" {r['atom_vs_loop_rel_diff']:>12.1e}" if atom else ""))
+    print("rel diff: the largest relative difference of a landed mass from the group loop's (chain=False)")
 
 
 if __name__ == "__main__":

@@ -87,12 +87,22 @@ from .grid import SNAP, U
 #: runs of fewer fast intervals than this are left to the loop (the vector passes have a fixed cost)
 MIN_CHAIN = 2048
 
-#: groups predicted and checked at once at first (×4 after a window without a misprediction, 4× the groups
+#: groups predicted and checked at once at first (×4 after a window without a misprediction, 2× the groups
 #: accepted after one with)
 WINDOW = 1024
-#: windows whose misprediction came within 16 groups, beyond which the loop takes over (for the rest of the
-#: merge: on such partitions the path is not periodic enough for the prediction to pay)
+#: a window whose misprediction came within this many groups did not pay for its vector passes (≈ 0.2–0.5 ms,
+#: the loop's time for a few hundred groups) …
+STRIKE_BELOW = 16
+#: … and after more such windows than this the call hands the walk back to the loop (which calls the chain again
+#: only after a stretch of its own, twice as long each time)
 MAX_STRIKES = 3
+#: the cost of one window (its ≈ 60 vector operations) and of each group it computes, in groups of the loop's
+#: work (≈ 1 µs each; measured on the partitions of ``benchmarks/bench_greedy_merge.py``): a call is given a
+#: credit in these units, starts no window without credit, and returns what is left
+WINDOW_COST = 300.0
+GROUP_COST = 0.35
+#: the smallest window (after a misprediction at group k of a window, the next one has 2k groups)
+MIN_WINDOW = 64
 #: a fraction agrees with the step from its predecessor when within this many units of its rounding
 TOL_U = 16.0
 
@@ -100,21 +110,24 @@ TOL_U = 16.0
 _EMPTY, _ALONE, _WHOLE, _SNAPT, _FRAC, _STOP = 0, 1, 2, 3, 4, 5
 
 
-def solve_chain(tb: dict, K0: int, i0: int, x0: float, K1: int, limit: int | None = None):
+def solve_chain(tb: dict, K0: int, i0: int, x0: float, K1: int, limit: int | None = None,
+                credit: float = math.inf):
     """The groups of the fast intervals K0 … K1 − 1 of the tables ``tb`` (``grid_merge._tables``' arrays),
-    entered at atom ``i0`` of K0 with the fraction ``x0`` of it taken (only the first ``limit`` of them).
+    entered at atom ``i0`` of K0 with the fraction ``x0`` of it taken (only the first ``limit`` of them, and only
+    while the windows' worst-case cost fits in ``credit``, in groups of the loop's work).
 
     Returns (the interval of each group, its P-mass / e^{scale of the interval}, the snapped Q-masses in walk
     order, the atom and the taken fraction the walk leaves the chain at, whether it left at a group the chain
-    cannot take or at the run's end rather than because the predictions kept failing).
+    cannot take or at the run's end rather than because the predictions kept failing or the credit ran out,
+    and the credit left: ``credit`` plus the groups accepted less the windows' cost).
     """
     # (past a misprediction the maps are meaningless and may overflow; every value read from such a state is
     # rejected by the checks: one floating-point error state for the whole call, not one per vector pass)
     with np.errstate(all="ignore"):
-        return _solve_chain(tb, K0, i0, x0, K1, limit)
+        return _solve_chain(tb, K0, i0, x0, K1, limit, credit)
 
 
-def _solve_chain(tb: dict, K0: int, i0: int, x0: float, K1: int, limit: int | None):
+def _solve_chain(tb: dict, K0: int, i0: int, x0: float, K1: int, limit: int | None, credit: float):
     """:func:`solve_chain`'s work (under its floating-point error state)."""
     R = K1 - K0 if limit is None else min(K1 - K0, limit)  # (at most ``limit`` groups: the arrays are O(R))
     end = tb["end"]
@@ -133,7 +146,11 @@ def _solve_chain(tb: dict, K0: int, i0: int, x0: float, K1: int, limit: int | No
                 break
             p0 += 1
             continue
+        if credit <= 0.0:  # no window without credit (one may overdraw it)
+            stopped = False
+            break
         n = min(R - p0, window)
+        credit -= WINDOW_COST + GROUP_COST * n
         P = np.arange(p0, p0 + n)
         # the predicted path: each group starts at the same place in its interval as the one two before
         Kp = K0 + P
@@ -173,11 +190,12 @@ def _solve_chain(tb: dict, K0: int, i0: int, x0: float, K1: int, limit: int | No
         for k, v in keep.items():
             v[sl] = res[k][:fb]
         p0 += fb
+        credit += fb
         if fb == n:
             window *= 4
             continue
-        window = max(64, 4 * fb)  # (the window a misprediction would have cost little in)
-        strikes += fb < 16
+        window = max(MIN_WINDOW, 2 * fb)  # (the window a misprediction would have cost little in)
+        strikes += fb < STRIKE_BELOW
         if not _one(tb, K0, p0, I, X, kind, pg, keep):  # the mispredicted group, as the loop does it
             break
         p0 += 1
@@ -193,7 +211,7 @@ def _solve_chain(tb: dict, K0: int, i0: int, x0: float, K1: int, limit: int | No
     snaps = _snapped(tb, K0, kinds, keep)
     if off_balance > 0.0:
         snaps.append(off_balance)
-    return grp + K0, pg[grp], snaps, int(I[E]), float(X[E]), stopped or E < p0
+    return grp + K0, pg[grp], snaps, int(I[E]), float(X[E]), stopped or E < p0, credit
 
 
 def _one(tb, K0, p, I, X, kind, pg, keep) -> bool:

@@ -64,7 +64,10 @@ _MAX_SCALE_GAP = 600.0
 #: the chain is not called within this many intervals after a group that absorbed beyond the next interval …
 _CALM = 64
 #: … nor on the first this many intervals of the walk
-_WARM_UP = 256
+_WARM_UP = 768
+#: the chain may cost at most this share of the loop's work (and one window) more than the loop, in
+#: ``grid_chain``'s cost model
+_CHAIN_RISK = 0.05
 
 
 def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int, *, chain: bool = True) -> tuple[np.ndarray, float]:
@@ -99,7 +102,12 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int, *, chain: 
     # the vectorised chain is tried from this interval on (after the loop walked the first _WARM_UP: a partition
     # whose groups often absorb beyond the next interval shows it there) …
     chain_from = _WARM_UP if chain else len(fast)
-    chain_limit, chain_calls, chain_groups, backoff = 4096, 0, 0, _CALM  # … chain_limit groups a call at most
+    chain_limit, backoff = 4096, _CALM  # … chain_limit groups a call at most
+    # the chain's credit, in groups of the loop's work: the loss it may risk, _CHAIN_RISK of the loop's work, plus
+    # what its calls saved less what they cost (``grid_chain``'s cost model); no window is started without credit,
+    # and once it is spent the loop walks the rest alone (a deterministic model, not a clock: the landing must not
+    # depend on the load)
+    credit = _CHAIN_RISK * len(fast)
     exp, log, log1p, expm1, snap = math.exp, math.log, math.log1p, math.expm1, SNAP
     groups: list[int] = []  # interval of each group of the regular path …
     masses: list[float] = []  # … and its P-mass / e^{scale of that interval}
@@ -113,7 +121,8 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int, *, chain: 
                 parts.append((np.array(groups, dtype=np.int64), np.array(masses)))
                 groups.clear()
                 masses.clear()
-                gi, ms, snaps, i, taken, stopped = solve_chain(t["arrays"], J, i, taken, run_end[J], chain_limit)
+                gi, ms, snaps, i, taken, stopped, credit = solve_chain(
+                    t["arrays"], J, i, taken, run_end[J], chain_limit, credit)
                 parts.append((gi, ms))
                 for v in snaps:  # in walk order, as the loop adds them
                     snap_err += v
@@ -122,10 +131,8 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int, *, chain: 
                 # the loop walks a stretch, twice as long each time
                 chain_from = J_exit + 1 if stopped else J_exit + backoff
                 backoff *= 1 if stopped else 2
-                chain_calls += 1
-                chain_groups += gi.size
-                if chain_calls >= 8 and chain_groups < _MIN_CHAIN * chain_calls:  # short stretches on average:
-                    chain_from = len(fast)  # the loop is cheaper on this partition
+                if credit <= 0.0:  # spent: the loop is cheaper on this partition
+                    chain_from = len(fast)
                 chain_limit = 4 * chain_limit if gi.size >= chain_limit // 2 else max(4096, 4 * gi.size)
                 continue
             r = 1.0 - taken
