@@ -156,7 +156,8 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int, *, chain: 
                 Dn = D / rh
                 m = bisect_left(cume, Dn, a, b)  # first atom whose cumulated excess covers the deficit
                 if m == b:  # the next interval's atoms, all absorbed whole, do not cover it: go on atom by atom
-                    chain_from = max(chain_from, J + _CALM)  # (such groups end chain calls: not near one)
+                    if chain_from < J + _CALM:  # (such groups end chain calls: none near one)
+                        chain_from = J + _CALM
                     rem, whole = Dn - cume[b - 1], cumw[b - 1] + w[b - 1]
                     i0, r0, pgn = i, log1p(-taken), pg / rh + whole
                     done = rem <= snap * pgn  # balanced up to rounding after the last whole atom
