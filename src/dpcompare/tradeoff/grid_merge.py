@@ -24,8 +24,28 @@ scaled per interval instead of per group), and the snapped amounts are accounted
 rounding-level rule is applied at the group's last whole atom of the next interval only: a regular group
 is emitted as balanced after whole atoms when the deficit left after them is ≤ 64u·its P-mass (the
 atom-by-atom loop checks it after every whole atom); otherwise it takes the exact fraction of the next
-atom, which is balanced too. The masses landed agree with the atom-by-atom loop's to rounding carried along
-the chain of remainders (≤ 1e-9 relative on the DP-SGD partitions), not bit for bit.
+atom, which is balanced too. The masses landed agree with the atom-by-atom loop's only up to the rounding
+carried along the chain of remainders, which the walk does not forget: ≤ 1e-8 relative on the DP-SGD
+partitions of the tests (7.2e-9 on SGM(3, 9e-4)'s default grid, on masses 5e-5 of the total), but a
+rounding-level difference can also send the two walks into different, equally balanced patterns (on
+SGM(3, 0.2)'s default grid they differ by up to 3.2e-5 relative from a cell of its low tail on). Both are
+post-processings of the input up to the snapped Q-mass, which is what the landing's certificate rests on and
+what the tests check from the masses alone (conservation, δ_out(ε) ≤ δ_in(ε) + snap).
+
+Where the loop's groups form a long chain of regular groups, :mod:`dpcompare.tradeoff.grid_chain` solves
+them with numpy (the same decisions, each checked against this loop's step; its docstring argues why its
+landing is certified whichever chain of fractions it follows), and hands the walk back here at the run's
+end, at a group that absorbs beyond the next interval, or where its predictions keep failing. A window of
+the chain has a fixed cost (≈ 0.5 ms) and pays only where ~1000 groups in a row follow its prediction, so
+the path is chosen up front and kept in check by a deterministic cost model (no clock: the landing must not
+depend on the load): the chain is called only on a run of at least ``MIN_CHAIN`` (2048) fast intervals,
+not on the walk's first ``_WARM_UP`` (768) intervals (its low tail, where the path shifts every ~150 groups),
+not within ``_CALM`` intervals after a group that absorbed beyond the next interval (where every other
+group does, e.g. SGM(0.5, 0.2) or SGM(1, 0.01) at h = 1e-3, the loop walks alone and the landing is the
+loop's, bit for bit), and only while it has credit: ``_CHAIN_RISK`` (5 %) of the loop's modelled work, plus
+what its accepted groups saved, less what its windows cost (``grid_chain.WINDOW_COST``, ``GROUP_COST``);
+spent, the loop walks the rest alone. ``chain=False`` walks every group here (the reference the chain is
+tested against).
 
 >>> import math
 >>> c = math.log1p(math.exp(-0.05))       # P-masses ∝ (1, e^{−0.05}): the merged loss is exactly 0
@@ -42,17 +62,26 @@ from bisect import bisect_left
 import numpy as np
 
 from .grid import SNAP, U, _land_leftover
+from .grid_chain import MIN_CHAIN as _MIN_CHAIN
+from .grid_chain import solve_chain
 
 #: intervals holding more atoms than this take the atom-by-atom path (their tables would be wide)
 _MAX_PER_INTERVAL = 16
 #: largest |log| ratio between the largest masses of two neighbouring intervals on the regular path
 _MAX_SCALE_GAP = 600.0
+#: the chain is not called within this many intervals after a group that absorbed beyond the next interval …
+_CALM = 64
+#: … nor on the first this many intervals of the walk
+_WARM_UP = 768
+#: the chain may cost at most this share of the loop's work (and one window) more than the loop, in
+#: ``grid_chain``'s cost model
+_CHAIN_RISK = 0.05
 
 
-def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int) -> tuple[np.ndarray, float]:
+def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int, *, chain: bool = True) -> tuple[np.ndarray, float]:
     """Step 3 on atoms sorted by loss ``lam`` (non-decreasing) with log P-masses ``logp``; returns the log
     P-masses on the grid o + k·h, k = k_lo … k_hi, and the Q-mass changed by snapping rounding-level
-    deficits (the module docstring says how).
+    deficits (the module docstring says how). ``chain=False``: no run of groups is solved at once.
 
     >>> import math
     >>> lam, p = [0.04, 0.08, 0.13, 0.17, 0.24, 0.29], [0.3, 0.2, 0.2, 0.1, 0.1, 0.1]
@@ -76,19 +105,48 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int) -> tuple[n
         return np.array(out), 0.0
     t = _tables(lam_a, logp_a, h, o, k_lo, k_hi)
     iid, fast, end, G, scale, rho = t["iid"], t["fast"], t["end"], t["G"], t["scale"], t["rho"]
-    w, sufw, sufd, cume, cumw = t["w"], t["sufw"], t["sufd"], t["cume"], t["cumw"]
+    w, sufw, sufd, cume, cumw, dm, xs = t["w"], t["sufw"], t["sufd"], t["cume"], t["cumw"], t["dm"], t["xs"]
+    run_end = t["run_end"]
+    # the vectorised chain is tried from this interval on (after the loop walked the first _WARM_UP: a partition
+    # whose groups often absorb beyond the next interval shows it there) …
+    chain_from = _WARM_UP if chain else len(fast)
+    chain_limit, backoff = 4096, _CALM  # … chain_limit groups a call at most
+    # the chain's credit, in groups of the loop's work: the loss it may risk, _CHAIN_RISK of the loop's work, plus
+    # what its calls saved less what they cost (``grid_chain``'s cost model); no window is started without credit,
+    # and once it is spent the loop walks the rest alone (a deterministic model, not a clock: the landing must not
+    # depend on the load)
+    credit = _CHAIN_RISK * len(fast)
     exp, log, log1p, expm1, snap = math.exp, math.log, math.log1p, math.expm1, SNAP
     groups: list[int] = []  # interval of each group of the regular path …
     masses: list[float] = []  # … and its P-mass / e^{scale of that interval}
     add_group, add_mass = groups.append, masses.append
+    parts: list[tuple[np.ndarray, np.ndarray]] = []  # groups and masses in walk order, in blocks
     i, taken = 0, 0.0  # the walk is at atom i, of which the fraction ``taken`` went to the previous group
     while i < n:
         J = iid[i]
         if fast[J]:
+            if J >= chain_from and run_end[J] - J >= _MIN_CHAIN:
+                parts.append((np.array(groups, dtype=np.int64), np.array(masses)))
+                groups.clear()
+                masses.clear()
+                gi, ms, snaps, i, taken, stopped, credit = solve_chain(
+                    t["arrays"], J, i, taken, run_end[J], chain_limit, credit)
+                parts.append((gi, ms))
+                for v in snaps:  # in walk order, as the loop adds them
+                    snap_err += v
+                J_exit = iid[i] if i < n else len(fast)
+                # past a group the chain cannot take (it goes on atom by atom); where its predictions kept failing,
+                # the loop walks a stretch, twice as long each time
+                chain_from = J_exit + 1 if stopped else J_exit + backoff
+                backoff *= 1 if stopped else 2
+                if credit <= 0.0:  # spent: the loop is cheaper on this partition
+                    chain_from = len(fast)
+                chain_limit = 4 * chain_limit if gi.size >= chain_limit // 2 else max(4096, 4 * gi.size)
+                continue
             r = 1.0 - taken
             wi = w[i]
             pg = r * wi + sufw[i]  # members' P-mass / e^{scale(J)}
-            D = sufd[i] - r * wi * expm1(lam_l[i] - G[J])  # members' deficit / e^{scale(J)} (≥ 0: all λ ≤ g)
+            D = sufd[i] + r * dm[i]  # members' deficit / e^{scale(J)} (≥ 0: all λ ≤ g)
             if D <= snap * pg:  # balanced by the members alone (up to rounding)
                 if D != 0.0:
                     snap_err += D * exp(min(scale[J] + G[J], 0.0))
@@ -98,6 +156,8 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int) -> tuple[n
                 Dn = D / rh
                 m = bisect_left(cume, Dn, a, b)  # first atom whose cumulated excess covers the deficit
                 if m == b:  # the next interval's atoms, all absorbed whole, do not cover it: go on atom by atom
+                    if chain_from < J + _CALM:  # (such groups end chain calls: none near one)
+                        chain_from = J + _CALM
                     rem, whole = Dn - cume[b - 1], cumw[b - 1] + w[b - 1]
                     i0, r0, pgn = i, log1p(-taken), pg / rh + whole
                     done = rem <= snap * pgn  # balanced up to rounding after the last whole atom
@@ -125,7 +185,7 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int) -> tuple[n
                     pg += whole * rh
                     i, taken = m, 0.0
                 else:
-                    ex = w[m] * expm1(lam_l[m] - G[J])
+                    ex = xs[m]  # its excess w·(e^{λ−g} − 1)
                     tt = rem / ex  # fraction of atom m absorbed
                     if tt > 1.0 - snap:  # all of it, up to rounding
                         snap_err += (1.0 - tt) * exp(min(log(ex) + scale[J + 1] + G[J], 0.0))
@@ -143,9 +203,11 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int) -> tuple[n
         if stop:
             break
     out_a = np.array(out)
-    if groups:
-        gi = np.array(groups, dtype=np.int64)
-        np.logaddexp.at(out_a, t["kc"][gi] - k_lo, np.log(np.array(masses)) + t["scale_a"][gi])
+    parts.append((np.array(groups, dtype=np.int64), np.array(masses)))
+    gi = np.concatenate([g for g, _ in parts])
+    if gi.size:
+        ms = np.concatenate([m for _, m in parts])
+        np.logaddexp.at(out_a, t["kc"][gi] - k_lo, np.log(ms) + t["scale_a"][gi])
     if i < n:  # atoms (or the remainder of one) above the grid
         left_lp.append(logp_l[i] + log1p(-taken))
         left_lam.append(lam_l[i])
@@ -245,8 +307,10 @@ def _tables(lam: np.ndarray, logp: np.ndarray, h: float, o: float, k_lo: int, k_
         W = rows(w.copy())
         cumW_before, sufW_after = prefix(W, False), suffix_after(W)
         del W
-        sufD_after = suffix_after(rows(scaled_expm1(G, -1.0)))  # deficits pᵢ(1 − e^{λᵢ−g}) ≥ 0
-        cumE = prefix(rows(scaled_expm1(np.concatenate([[np.nan], G[:-1]]), 1.0)), True)  # excesses over g_{J−1}
+        dm = scaled_expm1(G, -1.0)  # deficits pᵢ(1 − e^{λᵢ−g}) ≥ 0 (rows() zeroes the non-finite in place)
+        sufD_after = suffix_after(rows(dm))
+        xs = scaled_expm1(np.concatenate([[np.nan], G[:-1]]), 1.0)  # excesses over g_{J−1}
+        cumE = prefix(rows(xs), True)
     # the next run holds only atoms above g_J, and its first one is strictly above in floating point
     above = np.zeros(nI, dtype=bool)
     above[:-1] = lam[start[1:]] > G[:-1]
@@ -254,11 +318,17 @@ def _tables(lam: np.ndarray, logp: np.ndarray, h: float, o: float, k_lo: int, k_
     fast[:-1] = reg[:-1] & reg[1:] & above[:-1] & np.isfinite(gap[:-1]) & (np.abs(gap[:-1]) <= _MAX_SCALE_GAP)
     fast &= np.isfinite(scale)
     f = _view
-    return {
-        "iid": f(iid), "fast": f(fast), "end": f(np.append(end, n)), "G": f(G), "scale": f(scale), "rho": f(rho),
-        "w": f(w), "sufw": f(sufW_after), "sufd": f(sufD_after), "cume": f(cumE), "cumw": f(cumW_before),
-        "kc": kI.astype(np.int64), "scale_a": scale,
-    }
+    arrays = {"end": np.append(end, n), "count": np.append(count, 0), "G": G, "scale": scale, "rho": rho, "w": w,
+              "sufw": sufW_after, "sufd": sufD_after, "cume": cumE, "cumw": cumW_before, "dm": dm, "xs": xs}
+    # the run of fast intervals each one belongs to ends before run_end[J] (J itself where it is not fast)
+    nf = np.flatnonzero(~fast)  # ascending, never empty (the last interval is not fast)
+    run_end = nf[np.searchsorted(nf, np.arange(nI))]
+    out = {k: f(v) for k, v in arrays.items()}
+    arrays.update({k + "_l": v for k, v in out.items()})  # (the chain's one-by-one steps read scalars)
+    arrays["h"] = h
+    out.update({"iid": f(iid), "fast": f(fast), "run_end": f(run_end), "kc": kI.astype(np.int64), "scale_a": scale,
+                "arrays": arrays})
+    return out
 
 
 def _view(x: np.ndarray) -> memoryview:
