@@ -345,7 +345,7 @@ def _step(tb: dict, K0: int, pos: np.ndarray, Ii: np.ndarray, x: np.ndarray, x_n
 
 def _snapped(tb: dict, K0: int, kinds: np.ndarray, keep: dict) -> list[float]:
     """The Q-mass each snapped group changes, in walk order: the loop's expressions, evaluated as it does."""
-    G, scale, rho = tb["G"], tb["scale"], tb["rho"]
+    G, scale, rho, h = tb["G"], tb["scale"], tb["rho"], tb["h"]
     exp, log = math.exp, math.log
     out = []
     for p in np.flatnonzero((kinds == _ALONE) | (kinds == _WHOLE) | (kinds == _SNAPT)).tolist():
@@ -353,9 +353,9 @@ def _snapped(tb: dict, K0: int, kinds: np.ndarray, keep: dict) -> list[float]:
         if k == _ALONE:
             D = float(keep["D"][p])
             if D != 0.0:
-                out.append(D * exp(min(float(scale[J]) + float(G[J]), 0.0)))
+                out.append(D * exp(min(float(scale[J]) + float(G[J]), h)))
         elif k == _WHOLE:
-            out.append(float(keep["rem"][p]) * float(rho[J]) * exp(min(float(scale[J]) + float(G[J]), 0.0)))
+            out.append(float(keep["rem"][p]) * float(rho[J]) * exp(min(float(scale[J]) + float(G[J]), h)))
         else:
             tt, ex = float(keep["tt"][p]), float(keep["ex"][p])
             out.append((1.0 - tt) * exp(min(log(ex) + float(scale[J + 1]) + float(G[J]), 0.0)))

@@ -8,7 +8,11 @@ pᵢ(e^{λᵢ−g} − 1) does not cover what is left of D, and the fraction t o
 outcome has loss exactly g (a post-processing, so the input dominates the result), and the next group
 starts at the remainder 1 − t of that atom. Deficits or fractions within rounding of the group's mass are
 snapped (|D| ≤ 64u·P-mass of the group; t > 1 − 64u) and the Q-mass this changes is returned, to be added
-to the step's error.
+to the step's error. A snapped deficit D (P-units) changes the Q-mass by D·e^g; with masses relative to the
+interval's largest atom, e^s, that is D·e^{s+g}, and since that atom's loss λ > g − h and its Q-mass e^{s+λ} ≤ 1,
+e^{s+g} < e^h: the factor is capped at e^h, a bound that needs no argument about the group (a group balanced up to
+rounding has e^{s+g} ≤ its P-mass·e^g ≈ its Q-mass ≤ 1, so a cap at 1 is off by at most the rounding itself).
+A snapped fraction's excess (1 − t)·p·(e^{λ−g} − 1)·e^g ≤ Q-mass of that atom ≤ 1 needs no cap beyond 1.
 
 On the one-step partitions of :mod:`dpcompare.composition` the atoms lying in one grid interval (g − h, g]
 all have target g and form the members of one group (the loop's *regular* case), and the group absorbs
@@ -149,7 +153,7 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int, *, chain: 
             D = sufd[i] + r * dm[i]  # members' deficit / e^{scale(J)} (≥ 0: all λ ≤ g)
             if D <= snap * pg:  # balanced by the members alone (up to rounding)
                 if D != 0.0:
-                    snap_err += D * exp(min(scale[J] + G[J], 0.0))
+                    snap_err += D * exp(min(scale[J] + G[J], h))
                 i, taken = end[J], 0.0
             else:
                 a, b, rh = end[J], end[J + 1], rho[J]  # the next interval's atoms; rh = e^{scale(J+1) − scale(J)}
@@ -162,8 +166,8 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int, *, chain: 
                     i0, r0, pgn = i, log1p(-taken), pg / rh + whole
                     done = rem <= snap * pgn  # balanced up to rounding after the last whole atom
                     if done:
-                        snap_err += rem * rh * exp(min(scale[J] + G[J], 0.0))
-                    i, log_rem, pgn, balanced, last, ds = _absorb(lam_l, logp_l, b, G[J], scale[J + 1], pgn, rem, done)
+                        snap_err += rem * rh * exp(min(scale[J] + G[J], h))
+                    i, log_rem, pgn, balanced, last, ds = _absorb(lam_l, logp_l, b, G[J], scale[J + 1], pgn, rem, done, h)
                     snap_err += ds
                     if not balanced:  # ran out of atoms: the whole group is left over
                         left_lp.append(logp_l[i0] + r0)
@@ -181,7 +185,7 @@ def greedy_merge(lam, logp, h: float, o: float, k_lo: int, k_hi: int, *, chain: 
                 rem = Dn - cume[m - 1] if m > a else Dn  # deficit left after the whole atoms a … m−1
                 whole = cumw[m]  # their P-mass / e^{scale(J+1)}
                 if m > a and rem <= snap * (pg / rh + whole):
-                    snap_err += rem * rh * exp(min(scale[J] + G[J], 0.0))
+                    snap_err += rem * rh * exp(min(scale[J] + G[J], h))
                     pg += whole * rh
                     i, taken = m, 0.0
                 else:
@@ -326,7 +330,7 @@ def _tables(lam: np.ndarray, logp: np.ndarray, h: float, o: float, k_lo: int, k_
     out = {k: f(v) for k, v in arrays.items()}
     arrays.update({k + "_l": v for k, v in out.items()})  # (the chain's one-by-one steps read scalars)
     arrays["h"] = h
-    out.update({"iid": f(iid), "fast": f(fast), "run_end": f(run_end), "kc": kI.astype(np.int64), "scale_a": scale,
+    out.update({"iid": f(iid), "fast": f(fast), "run_end": f(run_end), "kc": kI.astype(np.int64), "scale_a": scale, "h": h,
                 "arrays": arrays})
     return out
 
@@ -379,9 +383,9 @@ def _scalar_group(lam: list, logp: list, i: int, log_rem: float, h: float, o: fl
     last_member = i  # one past the last whole member
     balanced = abs(deficit) <= snap * pg
     if balanced and deficit != 0.0:
-        snap_err += abs(deficit) * exp(min(scale + g, 0.0))
+        snap_err += abs(deficit) * exp(min(scale + g, h))
     balanced = balanced or deficit <= 0.0
-    i, log_rem, pg, balanced, last_absorbed, ds = _absorb(lam, logp, i, g, scale, pg, deficit, balanced)
+    i, log_rem, pg, balanced, last_absorbed, ds = _absorb(lam, logp, i, g, scale, pg, deficit, balanced, h)
     snap_err += ds
     last_member = max(last_member, last_absorbed)
     if balanced:
@@ -401,7 +405,7 @@ def _scalar_group(lam: list, logp: list, i: int, log_rem: float, h: float, o: fl
     return i, log_rem, snap_err, False
 
 
-def _absorb(lam, logp, i: int, g: float, scale: float, pg: float, deficit: float, balanced: bool = False):
+def _absorb(lam, logp, i: int, g: float, scale: float, pg: float, deficit: float, balanced: bool, h: float):
     """The absorbing half of a group (atom by atom): whole atoms from ``i`` on while their excess
     pᵢ(e^{λᵢ−g} − 1) does not cover the deficit, then the fraction t of the atom that does (t > 1 − 64u is
     taken whole, and a deficit ≤ 64u·P-mass left after a whole atom ends the group, the snapped Q-mass
@@ -436,6 +440,6 @@ def _absorb(lam, logp, i: int, g: float, scale: float, pg: float, deficit: float
             i, log_rem = i + 1, 0.0
             last_member = i
             if abs(deficit) <= snap * pg:  # balanced up to rounding
-                snap_err += abs(deficit) * exp(min(scale + g, 0.0))
+                snap_err += abs(deficit) * exp(min(scale + g, h))
                 balanced = True
     return i, log_rem, pg, balanced, last_member, snap_err
