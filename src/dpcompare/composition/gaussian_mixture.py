@@ -217,14 +217,20 @@ class MixtureComponent:
         s = self.scale
         out = []
         rel = np.zeros(xa.shape)
+        sums = []  # each measure's rounding of its weighted sum (:func:`_sum_rounding`)
         for centers, weights in ((self.p_centers, self.p_weights), (self.q_centers, self.q_weights)):
             acc = np.full(xa.shape, -np.inf)
+            err = np.zeros(xa.shape)
             for c, w in zip(centers, weights):
                 lg, r = _log_gauss_interval((xa - c) / s, (xb - c) / s)
-                acc = np.logaddexp(acc, math.log(w) + lg)
+                lw = math.log(w)
+                term = lw + lg
+                acc = np.logaddexp(acc, term)
+                err += _sum_rounding(term, acc, lw)
                 rel = np.maximum(rel, r)
             out.append(acc)
-        return out[0], out[1], rel + 8 * U * (1 + len(self.p_centers) + len(self.q_centers))
+            sums.append(err)
+        return out[0], out[1], rel + np.maximum(*sums) + 8 * U * (1 + len(self.p_centers) + len(self.q_centers))
 
     def loss_moments(self) -> tuple[float, float]:
         """(E_Q ℓ, E_Q ℓ²) by 200-node Gauss–Hermite quadrature (only sets the grid spacing)."""
@@ -285,15 +291,19 @@ class GaussianMixturePair:
         """t-weighted (log P, log Q, relative error) of the loss intervals (edges[i], edges[i + 1]]."""
         lp = lq = None
         rel = 0.0
+        err_p = err_q = 0.0  # the roundings of the two weighted sums (:func:`_sum_rounding`)
         for t, c in zip(self.weights, self.components):
             x = np.maximum.accumulate(c.inverse(np.asarray(edges, dtype=float)))  # monotone, as ℓ is
             a, b = x[:-1], x[1:]
             p, q, r = c.log_masses(a, b)
             lt = math.log(t) if t > 0 else -math.inf
-            lp = p + lt if lp is None else np.logaddexp(lp, p + lt)
-            lq = q + lt if lq is None else np.logaddexp(lq, q + lt)
+            tp, tq = p + lt, q + lt
+            lp = tp if lp is None else np.logaddexp(lp, tp)
+            lq = tq if lq is None else np.logaddexp(lq, tq)
+            err_p = err_p + _sum_rounding(tp, lp, lt)
+            err_q = err_q + _sum_rounding(tq, lq, lt)
             rel = np.maximum(rel, r)
-        return lp, lq, rel + 4 * U
+        return lp, lq, rel + np.maximum(err_p, err_q) + 4 * U
 
     def partition(self, h: float, *, sub: int = 4, tail: float = 1e-30) -> StepPartition:
         """The grid-aligned fine partition (tradeoff/compose.py step 1), anchored as the subsampled
@@ -531,3 +541,16 @@ def mixture_tail_bound(pair: GaussianMixturePair, steps: int):
     rel = np.asarray(part.rel_err, dtype=float)
     rel_max = float(np.max(rel)) if rel.size else 0.0
     return certified_compose.TailBound.from_step(step, steps, rel_max + pair.extra_error)
+
+
+def _sum_rounding(term: np.ndarray, acc: np.ndarray, log_w: float) -> np.ndarray:
+    """The rounding, as an absolute error of the log (relative of the mass), of one step acc ← logaddexp(acc, term)
+    of a weighted sum in log space, term = log w + log m: log w within 2·|log w|·u (libm, ≤ 1 ulp), forming term
+    ≤ |term|·u, logaddexp's exp and log1p ≤ 10u (on a result ≤ ln 2) and its final addition ≤ |acc|·u; a −∞ term
+    is exact. The inputs' own errors pass with weights summing to 1 (the caller's maximum), so the steps' roundings
+    add up. Terms and sums are log masses (≤ 0 up to rounding; |·| is used all the same)."""
+    lw = abs(log_w) if math.isfinite(log_w) else 0.0
+    out = np.where(np.isfinite(term), np.abs(term), 0.0)
+    out += np.where(np.isfinite(acc), np.abs(acc), 0.0)
+    out += 10.0 + 2.0 * lw
+    return out * U

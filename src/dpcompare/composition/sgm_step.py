@@ -425,11 +425,29 @@ def _log_masses_cells(x: np.ndarray, mu: float, p: float):
 
 
 def _mix_masses(log_p, rel_p, log_p1, rel_p1, p: float):
-    """(log P, log Q, relative error) from the cells' log masses under N(0, 1) and N(μ, 1): Q = (1 − p)·P + p·P₁."""
+    """(log P, log Q, relative error) from the cells' log masses under N(0, 1) and N(μ, 1): Q = (1 − p)·P + p·P₁.
+
+    The error of log Q = logaddexp(a, b), a = log(1 − p) + log P, b = log p + log P₁ (an absolute error of the log,
+    i.e. relative of the mass), in units of u = 2⁻⁵³: the inputs' errors pass with weights summing to 1, so at most
+    max(rel_P, rel_P₁); log1p(−p) and log p are within 2·|·| (libm, ≤ 1 ulp); forming a and b rounds by ≤ |a|, |b|
+    (a term that is −∞ is exact); logaddexp = max + log1p(e^{−|a−b|}) adds ≤ 10 (the difference's rounding damped by
+    e^{−d}/(1 + e^{−d}), exp and log1p at 8u on a result ≤ ln 2) and its final addition ≤ |log Q|. So
+    rel_Q ≤ max(rel_P, rel_P₁) + (10 + 2|log(1 − p)| + 2|log p| + |a| + |b| + |log Q|)·u, which is what is returned
+    (it covers P's own error too)."""
     if p >= 1.0:
         return log_p1 * 0.0 + log_p, log_p1, np.maximum(rel_p, rel_p1)
-    log_q = np.logaddexp(math.log1p(-p) + log_p, math.log(p) + log_p1)
-    return log_p, log_q, np.maximum(rel_p, rel_p1) + 4 * U
+    c1, c2 = math.log1p(-p), math.log(p)
+    a = log_p + c1
+    b = log_p1 + c2
+    log_q = np.logaddexp(a, b)
+    # a, b, log Q ≤ 0 (log masses): |x| = −x, and a −∞ term is exact (it contributes 0)
+    far = np.where(a > -np.inf, a, 0.0)
+    far += np.where(b > -np.inf, b, 0.0)
+    far += np.where(log_q > -np.inf, log_q, 0.0)
+    rel = np.maximum(rel_p, rel_p1)
+    rel -= far * U
+    rel += (10.0 + 2.0 * (abs(c1) + abs(c2))) * U
+    return log_p, log_q, rel
 
 
 def aligned_edges(lo: float, hi: float, offset: float, h: float, sub: int,
