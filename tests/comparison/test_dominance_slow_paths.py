@@ -1,4 +1,4 @@
-"""comparison/comparison.py ``approximate_dominance``: the paths the deep API fuzz found slow or wrong."""
+"""comparison/dominance.py ``approximate_dominance``: the paths the deep API fuzz found slow or wrong."""
 
 from __future__ import annotations
 
