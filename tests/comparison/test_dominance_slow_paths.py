@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 import dpcompare as dc
 from dpcompare.mechanisms.composed import Composed
 from dpcompare.tradeoff.pair import DiscretePair
