@@ -108,9 +108,11 @@ in M instructions above the floor's 1158 M (11.6 M = 0.01 of the ratio):
     printing (rich renders two tables and four paragraphs)                                  25
     typer's dispatch and the rest                                                            6
     whole process: 1441 M = 1.244× the floor (was 1453 M = 1.254×); CPU reads ≈ 1.3× (page faults, caches)
+    since: 1404 M = 1.212× (the internal records plain classes −18 M, the public results compare does not build
+    in modules of their own −19 M; measured at load 3.3, the stages above not re-measured)
 
-15 frozen dataclasses are created on this path (≈ 2.3 M + 0.28 M per field each in Python 3.11: six methods compiled
-from source; a NamedTuple ≈ 0.7 M, a plain class ≈ 0.1 M): ≈ 54 M, 4.7 % of the floor, none in the CLI's modules.
+15 frozen dataclasses were created on this path (≈ 2.3 M + 0.28 M per field each in Python 3.11: six methods compiled
+from source; a NamedTuple ≈ 0.7 M, a plain class ≈ 0.1 M): ≈ 54 M, 4.7 % of the floor; 5 are left, all public and used (Gaussian, Laplace, Bracket, DeltaResult, Comparison).
 
 Usage:
     python benchmarks/bench_targets.py [--repeat 3] [--json] [--only eps,delta,...]

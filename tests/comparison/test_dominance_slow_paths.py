@@ -1,8 +1,6 @@
-"""comparison/comparison.py ``approximate_dominance``: the paths the deep API fuzz found slow or wrong."""
+"""comparison/dominance.py ``approximate_dominance``: the paths the deep API fuzz found slow or wrong."""
 
 from __future__ import annotations
-
-import numpy as np
 
 import dpcompare as dc
 from dpcompare.mechanisms.composed import Composed

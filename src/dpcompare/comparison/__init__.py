@@ -6,23 +6,28 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_module
 
 #: public name → the submodule that defines it (loaded on first use, PEP 562): the ``compare`` command loads
-#: the comparison and its Δ sweep, not the Lévy distance
+#: the comparison and its Δ sweep, not the Lévy distance, approximate dominance, the pair-backed Δ bracket or the
+#: hyper-prior's figures
 _LAZY = {
     **dict.fromkeys(
-        ("VERDICT_TEXT", "ApproximateDominance", "Comparison", "Regret", "Weighted", "approximate_dominance",
-         "blackwell_verdict", "compare", "crossing_points", "delta_from_perfect_privacy",
+        ("VERDICT_TEXT", "Comparison", "blackwell_verdict", "compare", "crossing_points", "delta_from_perfect_privacy",
          "delta_to_blatant_non_privacy"),
         "comparison"),
-    **dict.fromkeys(("DeltaBracket", "DeltaResult", "delta_bracket", "delta_divergence", "delta_divergences"), "delta"),
+    **dict.fromkeys(("ApproximateDominance", "approximate_dominance"), "dominance"),
+    **dict.fromkeys(("Regret", "Weighted"), "weighted"),
+    **dict.fromkeys(("DeltaResult", "delta_divergence", "delta_divergences"), "delta"),
+    **dict.fromkeys(("DeltaBracket", "delta_bracket"), "pair_delta"),
     **dict.fromkeys(("LevyDistance", "levy_distance"), "levy"),
     **dict.fromkeys(("JEFFREYS", "BetaPrior", "DensityPrior", "HyperPrior", "UQuadratic", "as_hyperprior"), "hyperprior"),
 }
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
-    from .comparison import (VERDICT_TEXT, ApproximateDominance, Comparison, Regret, Weighted, approximate_dominance,
-                             blackwell_verdict, compare, crossing_points, delta_from_perfect_privacy,
-                             delta_to_blatant_non_privacy)
-    from .delta import DeltaBracket, DeltaResult, delta_bracket, delta_divergence, delta_divergences
+    from .comparison import (VERDICT_TEXT, Comparison, blackwell_verdict, compare, crossing_points,
+                             delta_from_perfect_privacy, delta_to_blatant_non_privacy)
+    from .delta import DeltaResult, delta_divergence, delta_divergences
+    from .dominance import ApproximateDominance, approximate_dominance
+    from .pair_delta import DeltaBracket, delta_bracket
+    from .weighted import Regret, Weighted
     from .hyperprior import JEFFREYS, BetaPrior, DensityPrior, HyperPrior, UQuadratic, as_hyperprior
     from .levy import LevyDistance, levy_distance
 

@@ -15,20 +15,16 @@ import importlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Literal
 
-import numpy as np
-
-from .._limits import check_memory
-from .._summary import summarized
-from .._validation import Interval, check_integer, check_nonnegative
+from .._validation import Interval
 from ..mechanisms import Mechanism
-from .certified import UpperBracketed
 from .delta import (DEFAULT_TOL, DeltaResult, check_mechanisms, delta_divergence, delta_pairs, load_hyperprior, widen,
                     widening)
 from .delta_accuracy import check_accuracy, delta_accuracy
 from .prior_sweep import FoldedWeight, MaxTarget, RegretTarget, crossing_seeds, crossings as sweep_crossings, sweep
 
-if TYPE_CHECKING:  # the hyper-prior module loads where a hyper-prior is given (``as_hyperprior``)
+if TYPE_CHECKING:  # the hyper-prior modules load where a hyper-prior is given (``as_hyperprior``, ``weighted``)
     from .hyperprior import HyperPrior
+    from .weighted import Weighted
 
 #: bracket width of the weighted Δ^Ψ inside ``compare``
 WEIGHTED_TOL = 1e-10
@@ -82,61 +78,6 @@ def verdict_text(verdict: Verdict, delta_ab: DeltaResult, delta_ba: DeltaResult,
     return (f"{safer} is at least as private as {other} within the tolerance {tol:.3g}: {safer} is at most "
             f"{label} = {d.value:.3g} more vulnerable, at prior π ≈ {d.pi:.3g} (not Blackwell dominance, which needs "
             f"{label} = 0)")
-
-
-@dataclass(frozen=True)
-class Regret(UpperBracketed):
-    """Expected regret E_Ψ[(R_X − R_Y)₊] = ∫₀¹ Ψ(π)(R_X(π) − R_Y(π))₊ dπ with a certified bracket.
-
-    A probability-scale figure (it lies in [0, ½]): the Bayes error the adversary gains, on average
-    over priors drawn from Ψ, by facing Y instead of X.
-
-    ``upper`` is the pessimistic end (more regret = less privacy), ``lower`` the optimistic one;
-    ``bracket`` holds them as a ``Bracket`` of ``Sense.UPPER``, checked at construction.
-    """
-
-    value: float
-    lower: float
-    upper: float
-    certified: bool = True
-
-    def __str__(self) -> str:
-        return f"{self.value:.6g}, certified in [{self.lower:.6g}, {self.upper:.6g}]"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"value": self.value, "lower": self.lower, "upper": self.upper, "certified": self.certified}
-
-
-@dataclass(frozen=True)
-class Weighted:
-    """What a hyper-prior Ψ adds to a comparison ([BCP] §5). It never changes the verdict.
-
-    ``delta_ab`` = Δ^Ψ(A‖B) = max_π Ψ(π)(R_A − R_B)(π) is density-weighted: not a probability, it can
-    exceed 1 for a peaked Ψ. ``regret_ab`` = E_Ψ[(R_A − R_B)₊] is on the probability scale.
-    """
-
-    hyperprior: HyperPrior
-    delta_ab: DeltaResult
-    delta_ba: DeltaResult
-    regret_ab: Regret
-    regret_ba: Regret
-
-    def __str__(self) -> str:
-        name = self.hyperprior.name
-        return (f"Hyper-prior {name} (density-weighted, not a probability): Δ^Ψ(A‖B): {self.delta_ab}; "
-                f"Δ^Ψ(B‖A): {self.delta_ba}\n"
-                f"Expected regret under {name}: E_Ψ[(R_A − R_B)₊] = {self.regret_ab}; "
-                f"E_Ψ[(R_B − R_A)₊] = {self.regret_ba}")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "hyperprior": self.hyperprior.name,
-            "delta_ab": self.delta_ab.to_dict(),
-            "delta_ba": self.delta_ba.to_dict(),
-            "delta_scale": "density-weighted (not a probability; can exceed 1)",
-            "expected_regret_ab": self.regret_ab.to_dict(),
-            "expected_regret_ba": self.regret_ba.to_dict(),
-        }
 
 
 @dataclass(frozen=True)
@@ -334,10 +275,6 @@ def compare(
         upper = o.upper + eta_w
         return DeltaResult(min(max(o.value, lower), upper), lower, upper, o.pi, o.certified)
 
-    def as_regret(o) -> Regret:
-        eta = float(ma.numerical_error) + float(mb.numerical_error)
-        return Regret(o.value, max(0.0, o.lower - eta), o.upper + eta, o.certified)
-
     if discrete:
         dab, dba = (widen(r, ma, mb) for r in delta_pairs(pa, pb))
     else:
@@ -345,6 +282,12 @@ def compare(
         outs = outs[2:]
     weighted = None
     if h is not None:
+        from .weighted import Regret, Weighted  # (their module is loaded with a hyper-prior only)
+
+        def as_regret(o) -> Regret:
+            eta = float(ma.numerical_error) + float(mb.numerical_error)
+            return Regret(o.value, max(0.0, o.lower - eta), o.upper + eta, o.certified)
+
         if chosen_w is None:
             wab, wba = as_delta(outs[0]), as_delta(outs[1])
             outs = outs[2:]
@@ -367,61 +310,6 @@ def crossing_points(a: Mechanism, b: Mechanism) -> list[float]:
     return list(compare(a, b).crossings)
 
 
-@summarized("Approximate dominance A ≥_𝔇 B ([BCP] Thm 2): the three clauses and the certified Δ")
-@dataclass(frozen=True)
-class ApproximateDominance:
-    """Thm 2 clauses for A ≥_𝔇 B, each evaluated on its own grid, and the certified Δ."""
-
-    level: float
-    delta: DeltaResult
-    tradeoff_clause: bool  # ∀α: f_A(α + 𝔇) − 𝔇 ≤ f_B(α)
-    profile_clause: bool  # ∀ε: δ_A(ε) + 𝔇(1 + e^ε) ≥ δ_B(ε)
-    bayes_clause: bool  # ∀π: R_A(π) − R_B(π) ≤ 𝔇
-
-    @property
-    def holds(self) -> bool:
-        return self.bayes_clause
-
-    @property
-    def clauses_agree(self) -> bool:
-        return self.tradeoff_clause == self.profile_clause == self.bayes_clause
-
-
-#: working memory of ``approximate_dominance`` per grid point (measured 1146: docs/edges.md)
-DOMINANCE_BYTES_PER_POINT = 1200
-
-
-def approximate_dominance(a: Mechanism, b: Mechanism, level: float, *, grid: int = 20001) -> ApproximateDominance:
-    """Check A ≥_𝔇 B (Def 2) by all three clauses of Thm 2.
-
-    The Bayes clause uses the certified Δ (holds iff Δ.upper ≤ 𝔇, or Δ.lower ≤ 𝔇 when the bracket
-    straddles 𝔇 within floating point); the trade-off and profile clauses are checked on grids
-    (α uniform ∪ log-spaced, ε ∈ [0, 50]) with a 1e-12 slack for rounding. For discrete mechanisms
-    the kinks are added to the grids, so all three are exact there.
-    """
-    level = check_nonnegative("level", level)
-    # 1146 bytes per grid point measured (docs/edges.md): refused up front, not by numpy gigabytes later
-    grid = check_memory("grid", check_integer("grid", grid, minimum=2), DOMINANCE_BYTES_PER_POINT)
-    slack = 1e-12
-    d = delta_divergence(a, b)
-    bayes = d.upper <= level + slack
-    alpha = np.unique(np.concatenate([np.linspace(0, 1, grid), np.logspace(-12, 0, grid // 4)]))
-    eps = np.unique(np.concatenate([np.linspace(0, 50, grid), np.logspace(-6, np.log10(50), grid // 4)]))
-    for m in (a, b):
-        p = m.pairs()
-        if p is not None:
-            av, _ = p[0].vertices
-            alpha = np.unique(np.concatenate([alpha, av, np.clip(av - level, 0, 1)]))
-            eps = np.unique(np.concatenate([eps, np.abs(p[0].loss)]))
-    fa = a.tradeoff(np.clip(alpha + level, 0, 1))
-    fa = np.where(alpha + level > 1, 0.0, fa)
-    trade = bool(np.all(fa - level <= b.tradeoff(alpha) + slack))
-    with np.errstate(over="ignore"):  # 𝔇·(1 + e^ε) is 0 at 𝔇 = 0 for every ε (not 0·∞ = NaN beyond ε ≈ 709.8)
-        allowance = level * (1 + np.exp(eps)) if level > 0 else np.zeros_like(eps)
-    prof = bool(np.all(a.delta(eps) + allowance >= b.delta(eps) - slack))
-    return ApproximateDominance(level, d, trade, prof, bayes)
-
-
 def delta_from_perfect_privacy(m: Mechanism) -> DeltaResult:
     """Δ(M_PP‖M) = ½·TV = ½·δ(0) ([BCP] Lemma 3), computed as a Δ-divergence."""
     from ..mechanisms import PerfectlyPrivate  # here: a comparison of two mechanisms does not load the discrete ones
@@ -434,3 +322,14 @@ def delta_to_blatant_non_privacy(m: Mechanism) -> DeltaResult:
     from ..mechanisms import BlatantlyNonPrivate
 
     return delta_divergence(m, BlatantlyNonPrivate())
+
+
+#: names defined in their own modules, still readable here (PEP 562): they are loaded on first use
+_MOVED = {"Regret": "weighted", "Weighted": "weighted", "ApproximateDominance": "dominance",
+          "approximate_dominance": "dominance", "DOMINANCE_BYTES_PER_POINT": "dominance"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        return getattr(importlib.import_module(f".{_MOVED[name]}", __package__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,7 +11,7 @@ from .._lazy import lazy_module
 #: only the brackets, not the discrete pairs and their envelope
 _LAZY = {
     "Bracket": "bracket",
-    "PairBracket": "bracket",
+    "PairBracket": "pair_bracket",
     "Sense": "bracket",
     "lower_envelope": "envelope",
     "DiscretePair": "pair",
@@ -25,7 +25,8 @@ __all__ = ["Bracket", "PairBracket", "DiscretePair", "Rounding", "Sense", "bayes
            "delta_between_pairs", "lower_envelope", "max_at_breakpoints"]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs
-    from .bracket import Bracket, PairBracket, Sense
+    from .bracket import Bracket, Sense
+    from .pair_bracket import PairBracket
     from .envelope import lower_envelope
     from .pair import DiscretePair, Rounding, bayes_errors_at_breakpoints, delta_between_pairs, max_at_breakpoints
 

@@ -9,8 +9,8 @@ one line naming the option and what is allowed, exit 2 (with ``--json``: ``{"err
 and no output file.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typer reads every command's annotations at each run
+# (inspect.signature(eval_str=True)), and string annotations would be compiled by eval() every time.
 import math
 import sys
 from typing import Annotated, Any, Optional
@@ -23,7 +23,7 @@ from ..audit_inputs import load_scores
 from ..files import output_path, write_output
 from ..render import emit_json, num
 from ..spec import parse
-from .app import EXIT_USER_ERROR, _console, _print_parts, app
+from .app import EXIT_USER_ERROR, _print_parts, app
 
 _EPILOG = ("Example: dpcompare audit --claim 'sgm(sigma=1.1, p=0.01, steps=1e4)' --scores in.npy out.npy --json")
 

@@ -7,8 +7,8 @@ divergences D_α in both directions at chosen orders (Cor 10; α = 1 is the KL d
 Means may be vectors (``--mu1 3,4``); every number is :mod:`dpcompare.gaussian.binormal_roc`'s.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typer reads every command's annotations at each run
+# (inspect.signature(eval_str=True)), and string annotations would be compiled by eval() every time.
 import math
 from typing import Annotated, Any
 

@@ -1,7 +1,7 @@
 """The ``card`` command: the privacy card of one mechanism or training run (see :mod:`dpcompare.io.privacy_card`)."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typer reads every command's annotations at each run
+# (inspect.signature(eval_str=True)), and string annotations would be compiled by eval() every time.
 from typing import Annotated, Optional
 
 import typer

@@ -1,7 +1,7 @@
 """The ``dpsgd`` command(s) of the dpcompare CLI."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typer reads every command's annotations at each run
+# (inspect.signature(eval_str=True)), and string annotations would be compiled by eval() every time.
 import math
 import re
 import sys

@@ -1,7 +1,7 @@
 """The ``emergent`` command: [BCP] Theorem 3 (emergent Blackwell dominance) for any two mechanisms."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typer reads every command's annotations at each run
+# (inspect.signature(eval_str=True)), and string annotations would be compiled by eval() every time.
 import math
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 

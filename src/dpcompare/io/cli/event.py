@@ -3,8 +3,8 @@ another DpEvent file) on stdout, for ``dpcompare compare run_a.json run_b.json``
 ``DpEvent.from_named_tuple`` (io/spec_training.py documents the format). Balls-in-bins and shuffled runs, which
 dp-accounting has no class for, are written as dpcompare's extension events (accounting/extension_events.py)."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typer reads every command's annotations at each run
+# (inspect.signature(eval_str=True)), and string annotations would be compiled by eval() every time.
 import sys
 from typing import Annotated
 

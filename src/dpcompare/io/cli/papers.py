@@ -15,8 +15,8 @@
 - ``from-bayes --priors … --bayes-errors … | --from SPEC``: the mechanism of [BCP] eq 4, with a figure.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typer reads every command's annotations at each run
+# (inspect.signature(eval_str=True)), and string annotations would be compiled by eval() every time.
 import math
 from typing import Annotated, Any, Optional
 

@@ -1,8 +1,8 @@
 """``dpcompare ran RUN``: the certified guarantee of the batching that ran beside the Poisson number usually
 reported for it, with a verdict in words (:mod:`dpcompare.dpsgd.ran`)."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typer reads every command's annotations at each run
+# (inspect.signature(eval_str=True)), and string annotations would be compiled by eval() every time.
 from typing import Annotated, Optional
 
 import typer
