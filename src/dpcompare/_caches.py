@@ -29,7 +29,9 @@ CACHED: dict[str, tuple[str, ...]] = {
     "composition.sgm_summary": ("summary_composition",),
     "composition.wor": ("compose_without_replacement", "compose_with_replacement"),
     "dpsgd.rdp_bound": ("_rdp_orders_cached",),
+    "mechanisms.continuous": ("_raw_is_directed",),
     "dpsgd.sweep": ("_baseline",),
+    "tradeoff.compose": ("_twiddle_tables",),
     "tradeoff.low_band_dft": ("_tables",),
 }
 

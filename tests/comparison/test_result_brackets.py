@@ -13,7 +13,7 @@ import math
 import pytest
 
 import dpcompare as dc
-from dpcompare.comparison.delta import DeltaBracket, delta_bracket
+from dpcompare.comparison.pair_delta import DeltaBracket, delta_bracket
 from dpcompare.comparison.levy import LevyDistance, levy_distance
 from dpcompare.comparison.prior_sweep import MaxOutcome, RegretOutcome
 from dpcompare.tradeoff import Bracket, Sense

@@ -322,14 +322,3 @@ def delta_to_blatant_non_privacy(m: Mechanism) -> DeltaResult:
     from ..mechanisms import BlatantlyNonPrivate
 
     return delta_divergence(m, BlatantlyNonPrivate())
-
-
-#: names defined in their own modules, still readable here (PEP 562): they are loaded on first use
-_MOVED = {"Regret": "weighted", "Weighted": "weighted", "ApproximateDominance": "dominance",
-          "approximate_dominance": "dominance", "DOMINANCE_BYTES_PER_POINT": "dominance"}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        return getattr(importlib.import_module(f".{_MOVED[name]}", __package__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

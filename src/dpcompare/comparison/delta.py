@@ -239,12 +239,3 @@ def load_hyperprior(h):
     from .hyperprior import as_hyperprior
 
     return as_hyperprior(h)
-
-
-def __getattr__(name: str) -> Any:
-    # the pair-backed Δ bracket lives in ``pair_delta`` (loaded on first use, PEP 562: ``compare`` does not define it)
-    if name in ("DeltaBracket", "delta_bracket"):
-        from . import pair_delta
-
-        return getattr(pair_delta, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -160,12 +160,3 @@ class Bracket:
 
     def __repr__(self) -> str:
         return f"Bracket(pessimistic={self.pessimistic!r}, optimistic={self.optimistic!r}, sense={self.sense.name})"
-
-
-def __getattr__(name: str) -> Any:
-    # ``PairBracket`` lives in ``pair_bracket`` (loaded on first use, PEP 562: a closed-form mechanism does not define it)
-    if name == "PairBracket":
-        from .pair_bracket import PairBracket
-
-        return PairBracket
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
