@@ -3,7 +3,7 @@
 weighted sums (``gaussian_mixture._sum_rounding``). Checked against mpmath at 60 digits: each cell's log P and log Q
 against the exact masses of the cells the code integrates (the same double edges, and the edges x − μ, (x − c)/s as
 the code rounds them), within the returned relative error — on narrow Gauss–Legendre cells (the route whose own bound
-has the least slack) and log_ndtr cells, at small and large p (measured ≤ 0.36 of the bound)."""
+has the least slack) and log_ndtr cells, at small and large p (measured ≤ 0.36 of the bound on the SGM cells, ≤ 0.12 on the mixture's)."""
 
 
 import numpy as np
@@ -48,7 +48,10 @@ def test_sgm_cells_within_their_bound(seed, mu, p, start, lw, hw):
 
 def test_mixture_component_cells_within_their_bound():
     comp = MixtureComponent(0.8, (0.0,), (1.0,), (0.0, 0.7, 1.9, 3.3), (0.4, 0.3, 0.2, 0.1))
-    x = _edges(6, -9.0, -5.0, -2.0, 300, 11.0)
+    # narrow cells where every centre's standardised cell lies within |z| ≤ 12 (Gauss–Legendre for all: the smallest
+    # bounds, so the weighted sums' rounding is a visible part of them; measured ≤ 0.12 of the bound, 0.20 without
+    # _sum_rounding's charge)
+    x = _edges(6, -3.0, -5.0, -3.0, 400, 5.0)
     lp, lq, rel = comp.log_masses(x[:-1], x[1:])
     s = comp.scale
     worst = 0.0
