@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from dpcompare import clear_caches
 from dpcompare.composition.sgm_compose import compose_subsampled_gaussian
 from dpcompare.composition.sgm_grid import step_tail
 from dpcompare.composition.sgm_summary import SUMMARY_TAIL_LOSS, summary_composition, summary_tail
@@ -25,9 +26,9 @@ def _r_sym(pair, pi, end):
 
 @pytest.mark.parametrize("args", [(1.0, 0.01, 300), (0.7, 0.05, 100), (2.0, 0.2, 30), (1.5, 0.5, 5)], ids=str)
 def test_summary_composition_against_the_default(args):
-    # built afresh: a summary cached by an earlier test may hold a pessimistic side that the pair cache has since
-    # dropped (another test's clear_caches, or eviction), and then it is an equal side but not the same object
-    summary_composition.cache_clear()
+    # built afresh: a summary or a composition cached by an earlier test may hold a pessimistic side that the pair
+    # cache has since dropped (another test's clear_caches, or eviction): an equal side, but not the same object
+    clear_caches()
     s, d = summary_composition(*args), compose_subsampled_gaussian(*args)
     assert s.pessimistic is d.pessimistic and s.pessimistic_side is d.pessimistic_side
     assert s.discretization == d.discretization and s.steps == d.steps

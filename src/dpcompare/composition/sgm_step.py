@@ -295,7 +295,7 @@ def _log_gauss_cells(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     8u·(1 + |log Φ_hi| + |log Φ_lo|)·amp exceeds 8u·t/((1 + t²)·w). Where Gauss–Legendre's bound r is below half
     of that, :func:`_log_gauss_interval` takes Gauss–Legendre (its answer there needs no log_ndtr value) also with amp
     as computed from log Φ (absolute error ≲ 1e-13 at |x| ≤ 12): that is within a factor 2 of the exact amp wherever
-    amp ≤ 1e11, which holds for w ≥ 0.01; narrower cells have a quadrature term below u, so r ≤ 185u, and a computed
+    amp ≤ 1e11, which holds for w ≥ 0.01; narrower cells have a quadrature term below u, so r ≤ 700u (:func:`_gl_rounding` at |x| ≤ 12), and a computed
     amp ≥ 1e10. (Cells across 0, or not narrow, read log_ndtr as before; the test suite compares both routes.)"""
     x = np.asarray(x, dtype=float)
     a, b = x[:-1], x[1:]
@@ -435,7 +435,7 @@ def _mix_masses(log_p, rel_p, log_p1, rel_p1, p: float):
     rel_Q ≤ max(rel_P, rel_P₁) + (10 + 2|log(1 − p)| + 2|log p| + |a| + |b| + |log Q|)·u, which is what is returned
     (it covers P's own error too)."""
     if p >= 1.0:
-        return log_p1 * 0.0 + log_p, log_p1, np.maximum(rel_p, rel_p1)
+        return np.array(log_p, dtype=float), log_p1, np.maximum(rel_p, rel_p1)  # (a copy: no NaN where P₁ = 0)
     c1, c2 = math.log1p(-p), math.log(p)
     a = log_p + c1
     b = log_p1 + c2

@@ -835,8 +835,9 @@ def _remove_excess(log_p: np.ndarray, L: np.ndarray, p_max: float, q_max: float)
     fin = np.isfinite(log_p)
     if not np.any(fin):
         return 0.0
-    # Q from the top (the totals as pairwise sums of the exponentials: within (8 + log₂ n)·u, inside the
-    # (log₂ n_out + 136)·u that composed_mass_caps charges for the comparison)
+    # Q from the top (the totals as pairwise sums of the exponentials: numpy's blocked pairwise sum within
+    # (19 + log₂ n)·u, forming log q = log p + L a mass-weighted u·|log q| ≤ u·log n_out more: ≈ (44 + log₂ n)·u in
+    # all, inside the (log₂ n_out + 136)·u that composed_mass_caps charges for the comparison)
     log_q = log_p + L
     with np.errstate(over="ignore"):
         q_tot = float(np.sum(np.exp(log_q[fin])))

@@ -269,9 +269,11 @@ def _land_leftover(log_out: np.ndarray, lp: np.ndarray, llam: np.ndarray, h: flo
         c = cand[j]
         log_moved = _logaddexp(log_moved, float(log_out[c]) + log_theta)
         log_out[c] = float(log_out[c]) + (math.log(-math.expm1(log_theta)) if log_theta < 0 else -math.inf)
-    if need_left > 0.0 and need_left * math.exp(log_need) <= SNAP:
-        # what is left is rounding-level (a remainder of an exact balance): put it on g as it is
-        snap = need_left * math.exp(log_need + min(g, 0.0))
+    if need_left > 0.0 and (need_left * math.exp(log_need) <= SNAP or need_left <= 1e-9):
+        # what is left is rounding-level (a remainder of an exact balance), or at most 1e-9 of the need where the
+        # partners ran out: put it on g as it is, and return the Q-mass this changes (to be charged as error;
+        # need·e^g in Q-units, uncapped)
+        snap = need_left * math.exp(log_need + g)
         need_left = 0.0
     else:
         snap = 0.0
