@@ -40,6 +40,9 @@ PI_MIN = 1e-30
 SEEDED_KINKS = 8
 #: grids up to this many points compute the interval bounds of both directions of Δ in one pass (``Grid``)
 BOTH_DIRECTIONS_MAX = 4096
+#: ``ndarray.max``/``ndarray.all`` without their Python wrappers (``_methods._amax``/``_all`` call these ufuncs'
+#: reductions with the same arguments: the same result, NaN propagated alike; axis=None for a whole array)
+_max, _all = np.maximum.reduce, np.logical_and.reduce
 #: relative offsets of a seeded cluster: its points are π·(1 ± 2^{−j}/4), j = 1 … 40 (down to ≈ 1e-13)
 _SEED_CLUSTER = 0.25 * 2.0 ** -np.arange(1, 41)
 _SEED_CLUSTER.flags.writeable = False
@@ -180,14 +183,14 @@ class Grid:
         lo, hi = self._rows
         d_lo = lo - hi[::-1]
         finite = np.isfinite(d_lo)
-        if not finite.all():  # (np.where(finite, d_lo, 0) only where some d_lo is not finite: the same doubles)
+        if not _all(finite, axis=None):  # (np.where(finite, d_lo, 0) only where some d_lo is not finite: the same doubles)
             d_lo = np.where(finite, d_lo, 0.0)
         d_hi = hi - lo[::-1]
-        best = d_lo.max(axis=1)  # (d_lo at its argmax: no NaN is left in d_lo)
+        best = _max(d_lo, axis=1)  # (d_lo at its argmax: no NaN is left in d_lo)
         near = d_lo >= (best - FP_SLACK)[:, None]
         k = (d_lo.shape[1] - 1) - near[:, ::-1].argmax(axis=1)
         ub = self._both_interval_uppers
-        big = [_nan_inf(v) for v in ub.max(axis=1).tolist() + d_hi.max(axis=1).tolist()]  # (Python floats at once)
+        big = [_nan_inf(v) for v in _max(ub, axis=1).tolist() + _max(d_hi, axis=1).tolist()]  # (Python floats at once)
         return d_lo, d_hi, k.tolist(), big
 
 
@@ -269,7 +272,7 @@ class LineGeometry:
         ``a[..., jj2]`` moved to the front, without the fancy index's cost); computed once per leading shape."""
         idx = self._far_index.get(lead)
         if idx is None:
-            rows = np.arange(int(np.prod(lead, dtype=np.intp)), dtype=np.intp).reshape(lead + (1,)) * (self.n + 1)
+            rows = np.arange(math.prod(lead), dtype=np.intp).reshape(lead + (1,)) * (self.n + 1)
             idx = self._far_index[lead] = self.jj2.reshape((2,) + (1,) * len(lead) + (self.n,)) + rows
         return idx
 
@@ -423,7 +426,7 @@ def interval_upper(x, alo, ahi, blo, geom: LineGeometry | None = None):
         np.multiply(sb, t, out=tmp)
         tmp += blo[..., :-1]
         env -= tmp
-    return env.max(axis=0)
+    return _max(env, axis=0)
 
 
 def _positive_integral(t, y):
@@ -661,7 +664,7 @@ def _both_bounds(a: Mechanism, b: Mechanism, x: np.ndarray) -> tuple[np.ndarray,
     if pb is not None:  # both brackets are their directed pairs once ordered: one check for both
         lo[0], hi[0] = pa
         lo[1], hi[1] = pb
-        ordered = bool((lo - hi <= 0.0).all())
+        ordered = bool(_all(lo - hi <= 0.0, axis=None))
     else:
         ordered = False
     if not ordered:  # the general path (clips, checks, or refuses), one mechanism at a time

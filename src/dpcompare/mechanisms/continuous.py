@@ -341,7 +341,7 @@ class Gaussian(PrivacyLossMechanism):
         e += eterm
         # z = +∞ (λ/μ overflowed: the real z exceeds 1e308) has Φ = 1 to far below rounding; z = +∞ needs
         # |λ/μ| = ∞ (μ is finite), so the where is skipped when no |λ/μ| is (max is NaN only for a NaN π)
-        if n and not aratio.max() < np.inf:
+        if n and not np.maximum.reduce(aratio) < np.inf:  # (``aratio.max()`` without its Python wrapper)
             np.copyto(e, elog + eterm, where=z == np.inf)  # (np.where(z == ∞, elog + eterm, e), in place)
         # a term whose T̂ is 0 has no relative error term: np.where(lin > 0, expm1(e), 0)·lin, with the 0 set in place
         # where lin ≤ 0 (lin = e^t ≥ 0, so that is lin = 0; a NaN lin gives a NaN product either way)
