@@ -249,12 +249,13 @@ class LineGeometry:
         near[0, :1] = near[1, -1:] = True
         np.greater_equal(h[:-1], quarter[1:], out=near[0, 1:])
         np.greater_equal(h[1:], quarter[:-1], out=near[1, :-1])
-        j = np.where(near, k, far)
+        np.copyto(far, k, where=near)  # (np.where(near, k, far), in place: far is this call's own array)
+        j = far
         # jₗ ≤ k − 1 ≤ n − 2 and jᵣ ≥ k + 2 ≥ 2, so one clip to [0, n] is max(jₗ, 0) on the left row (np.where(ok_l, jₗ, 0))
         # and min(jᵣ, n) on the right (np.where(ok_r, jᵣ, n)), and a node is on the grid (jₗ ≥ 0, jᵣ ≤ n) where it is unclipped
         jj2 = self.jj2 = np.minimum(np.maximum(j, 0), n)
         ok = self.ok = jj2 == j
-        self.not_ok = jj2 != j
+        self.not_ok = ~ok  # (jj2 != j)
         self.ok_l, self.ok_r = ok[0], ok[1]
         self.jj_l, self.jj_r = jj2[0], jj2[1]
         self._far_index = {}

@@ -361,9 +361,7 @@ class Gaussian(PrivacyLossMechanism):
         np.minimum(hi, cap, out=hi)
         # π ∈ {0, 1} (and outside [0, 1]) is exactly cap ≤ 0: min(π, 1 − π) ≤ 0 iff π ≤ 0 or 1 − π ≤ 0, and fl(1 − π)
         # is 0 only at π = 1 (a NaN π is neither)
-        exact = cap <= 0.0
-        np.copyto(lo, 0.0, where=exact)
-        np.copyto(hi, 0.0, where=exact)
+        np.copyto(lohi, 0.0, where=cap <= 0.0)  # both ends at once (the (n,) mask broadcast over the rows [lo; hi])
         return lo.reshape(shape), hi.reshape(shape)
 
     # -- uncertified estimates: they only place points (the prior sweep's crossing seeds), never a reported number
