@@ -92,7 +92,8 @@ def outward_margin(v: Any, m: Any) -> np.ndarray:
     >>> bool(lo == np.nextafter(1.0, 0.0) and hi == np.nextafter(1.0, 2.0))
     True
     """
-    return np.nextafter(v + m * _SIGNS, _TOWARDS)
+    ends = v + m * _SIGNS
+    return np.nextafter(ends, _TOWARDS, out=ends)  # (in place: ends is this call's own (2, n) array)
 
 
 def outward_raw(v: Any, rel: Any, abs_: float, finite: Any) -> np.ndarray:

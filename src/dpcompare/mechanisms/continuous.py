@@ -333,9 +333,20 @@ class Gaussian(PrivacyLossMechanism):
         elog = ELEM * alogw
         eterm = np.abs(terms)
         eterm *= U
-        e = rnd.ndtr_rel_coarse_raw(z)
+        # ``ndtr_rel_coarse_raw``(z) and ``mills_bound_coarse_raw``(z − d) with their operations in place on this call's
+        # own arrays (x·x squared in place, 0.5·y as y·0.5, c + y as y + c: the same doubles, fewer temporaries)
+        e = np.minimum(z, 0.0)  # 8u·min(z, 0)² + (26u + ELEM)
+        e *= e
+        e *= 8.0 * U
+        e += 26.0 * U + ELEM
         e += elog
-        mb = rnd.mills_bound_coarse_raw(z - d)
+        mb = z - d  # t = z − d; max(1 − t, 0.8/(1 + 0.5·t²))
+        tt = mb * mb
+        tt *= 0.5
+        tt += 1.0
+        np.divide(0.8, tt, out=tt)
+        np.subtract(1.0, mb, out=mb)
+        np.maximum(mb, tt, out=mb)
         mb *= d
         e += mb
         e += eterm
