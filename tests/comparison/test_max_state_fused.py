@@ -5,6 +5,7 @@
 * ``interval_upper`` evaluates the minimum of the four bounding lines line by line (slopes ±1 of lines 2 and 3
   as an addition and a subtraction); the reference is ``_envelope`` (the (…, 4, 8, n) broadcast of every line at
   every candidate), which ``interval_positive_integrals`` still uses.
+* ``crossings``' certified signs (``_certified_signs``, one subtraction of two masks) are its nested ``np.where``.
 * ``_max_state`` of an unweighted target on a small grid reads both directions' arrays from
   ``Grid.unweighted_maxima``; the reference is the general path (a grid above ``BOTH_DIRECTIONS_MAX``: one
   direction at a time, nothing shared).
@@ -149,3 +150,19 @@ def test_both_bounds_are_each_mechanism_alone(pair):
         for row, m in enumerate(pair):
             mlo, mhi = ps._bounds(m, x)
             assert np.array_equal(lo[row], mlo) and np.array_equal(hi[row], mhi)
+
+
+def test_certified_signs_are_the_nested_where():
+    """``_certified_signs`` is np.where(d_lo > slack, 1, np.where(d_hi < −slack, −1, 0)) with its dtype, on random
+    values with ties at ±slack, NaN and ±∞, and unordered pairs (d_lo > d_hi, where both masks hold)."""
+    rng = np.random.default_rng(7)
+    vals = np.array([-1.0, -1e-12, -1e-13, 0.0, -0.0, 1e-13, 1e-12, 1.0, np.nan, np.inf, -np.inf])
+    for _ in range(300):
+        n = int(rng.integers(0, 30))
+        slack = float(rng.choice([0.0, 1e-12]))
+        d_lo, d_hi = rng.choice(vals, n), rng.choice(vals, n)
+        want = np.where(d_lo > slack, 1, np.where(d_hi < -slack, -1, 0))
+        got = ps._certified_signs(d_lo, d_hi, slack)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+    both = ps._certified_signs(np.array([1.0]), np.array([-1.0]), 0.0)  # (both masks: the 1 wins)
+    assert both.tolist() == [1]
