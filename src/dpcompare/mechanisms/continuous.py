@@ -318,20 +318,24 @@ class Gaussian(PrivacyLossMechanism):
         terms += logw  # [a; b]
         lin = np.exp(terms)  # [Â; B̂]
         v = lin[0] + lin[1]
-        alam = np.abs(lam)
-        alogw = np.abs(logw)
+        # (the absolute values, the division by μ and the products by ELEM and u in place where the operand is not read
+        # again: x·c is c·x, the same doubles without temporaries)
+        alam = np.abs(lam, out=lam)
+        alogw = np.abs(logw, out=logw)
         dlam = alogw[0] + alogw[1]  # ELEM·(|log π| + |log(1 − π)|) + u·|λ|, or (ELEM + 5u)·|λ| near ½
         dlam *= ELEM
         dlam += U * alam
         np.multiply(ELEM + 5.0 * U, alam, out=dlam, where=mid)
-        aratio = np.abs(ratio)
+        aratio = np.abs(ratio, out=ratio)
         d = np.abs(z)  # 1.01·(dλ/μ + u·(|λ/μ| + |z|))
         d += aratio
         d *= U
-        d += dlam / mu
+        dlam /= mu
+        d += dlam
         d *= 1.01
-        elog = ELEM * alogw
-        eterm = np.abs(terms)
+        alogw *= ELEM
+        elog = alogw
+        eterm = np.abs(terms, out=terms)
         eterm *= U
         # ``ndtr_rel_coarse_raw``(z) and ``mills_bound_coarse_raw``(z − d) with their operations in place on this call's
         # own arrays (x·x squared in place, 0.5·y as y·0.5, c + y as y + c: the same doubles, fewer temporaries)
