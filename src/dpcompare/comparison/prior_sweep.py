@@ -420,7 +420,11 @@ def interval_upper(x, alo, ahi, blo, geom: LineGeometry | None = None):
         inner = t[2:]
         np.fmax(inner, 0.0, out=inner)
         np.fmin(inner, h, out=inner)
-        sb = (blo[..., 1:] - blo[..., :-1]) / h
+        bl = np.empty((2,) + blo.shape[:-1] + (n,))  # B's lower ends [at xₗ; at xᵣ], copied once (contiguous reads)
+        bl[0] = blo[..., :-1]
+        bl[1] = blo[..., 1:]
+        sb = bl[1] - bl[0]
+        sb /= h
         # the envelope minus B's chord at every candidate (line by line: the doubles of ``_envelope``'s broadcast)
         env = s[0] * t
         env += c[0]
@@ -432,7 +436,7 @@ def interval_upper(x, alo, ahi, blo, geom: LineGeometry | None = None):
         np.subtract(gm.one_minus_xl, t, out=tmp)
         np.minimum(env, tmp, out=env)
         np.multiply(sb, t, out=tmp)
-        tmp += blo[..., :-1]
+        tmp += bl[0]
         env -= tmp
     return _max(env, axis=0)
 
