@@ -240,17 +240,23 @@ class LineGeometry:
         # the left and right nodes as the rows of (2, n) arrays: k − 1 and k + 2, the nearest nodes at least h away, whether
         # the neighbouring interval is at least h/4 wide (none beyond the ends: +∞ there), and the node j chosen
         k = np.arange(n) + _K_OFFSETS  # [k − 1; k + 2]
-        far = np.empty((2, n), dtype=k.dtype)
-        np.subtract(x.searchsorted(xl - h, side="right"), 1, out=far[0])
-        np.minimum(far[0], k[0], out=far[0])
-        np.maximum(x.searchsorted(x[1:] + h, side="left"), k[1], out=far[1])
         quarter = 0.25 * h
         near = np.empty((2, n), dtype=bool)
         near[0, :1] = near[1, -1:] = True
         np.greater_equal(h[:-1], quarter[1:], out=near[0, 1:])
         np.greater_equal(h[1:], quarter[:-1], out=near[1, :-1])
-        np.copyto(far, k, where=near)  # (np.where(near, k, far), in place: far is this call's own array)
-        j = far
+        # j = np.where(near, k, far), with far (a binary search per interval) searched only where the neighbour is
+        # short (a few intervals at the edges of the clusters): far[0] = min(searchsorted(xₗ − h, right) − 1, k − 1),
+        # far[1] = max(searchsorted(xᵣ + h, left), k + 2), element by element, so the subset gives the same indices
+        j = k  # (this call's own array)
+        short = (~near[0]).nonzero()[0]
+        if short.size:
+            found = x.searchsorted(xl[short] - h[short], side="right")
+            found -= 1
+            j[0, short] = np.minimum(found, k[0, short])
+        short = (~near[1]).nonzero()[0]
+        if short.size:
+            j[1, short] = np.maximum(x.searchsorted(x[short + 1] + h[short], side="left"), k[1, short])
         # jₗ ≤ k − 1 ≤ n − 2 and jᵣ ≥ k + 2 ≥ 2, so one clip to [0, n] is max(jₗ, 0) on the left row (np.where(ok_l, jₗ, 0))
         # and min(jᵣ, n) on the right (np.where(ok_r, jᵣ, n)), and a node is on the grid (jₗ ≥ 0, jᵣ ≤ n) where it is unclipped
         jj2 = self.jj2 = np.minimum(np.maximum(j, 0), n)
