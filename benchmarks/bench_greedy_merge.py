@@ -41,6 +41,7 @@ import numpy as np  # noqa: E402
 
 from dpcompare.composition.sgm_grid import default_discretization  # noqa: E402
 from dpcompare.composition.sgm_step import sgm_partition  # noqa: E402
+from dpcompare.tradeoff.grid import merge_atoms  # noqa: E402
 from dpcompare.tradeoff import grid_merge as gm  # noqa: E402
 
 JOBS = {
@@ -62,19 +63,8 @@ def _atoms(sigma: float, p: float, steps: int, h: float | None = None, factor: f
     grid h, or ``factor`` × the default grid of ``steps`` steps when h is None)."""
     h = default_discretization(sigma, p, steps) * factor if h is None else h
     part = sgm_partition(sigma, p, h)
-    lam, lp = [], []
-    for tp, tq in (part.tail_lo,):
-        if np.isfinite(tp) and np.isfinite(tq):
-            lam.append(tq - tp)
-            lp.append(tp)
-    ok = np.isfinite(part.log_p) & np.isfinite(part.log_q)
-    lam.extend(part.log_q[ok] - part.log_p[ok])
-    lp.extend(part.log_p[ok])
-    tp, tq = part.tail_hi
-    if np.isfinite(tp) and np.isfinite(tq):
-        lam.append(tq - tp)
-        lp.append(tp)
-    return np.array(lam), np.array(lp), (part.h, part.offset, part.k_lo, part.k_hi)
+    lam, lp = merge_atoms(part)
+    return lam, lp, (part.h, part.offset, part.k_lo, part.k_hi)
 
 
 def _load_before(tree: str):

@@ -97,7 +97,9 @@ PYTHON = [(p.relative_to(ROOT).as_posix(), i, b) for p in PAGES
 
 @pytest.mark.parametrize("page, i, block", PYTHON, ids=[f"{p[0]}#{p[1]}" for p in PYTHON])
 def test_python_blocks_compile(page, i, block):
-    compile(block, f"{page} python block {i}", "exec")
+    """Every python block of the README and the docs is valid Python (``compile`` raises SyntaxError otherwise)."""
+    code = compile(block, f"{page} python block {i}", "exec")
+    assert code.co_filename == f"{page} python block {i}"
 
 
 @pytest.mark.parametrize("path", PAGES, ids=[p.relative_to(ROOT).as_posix() for p in PAGES])

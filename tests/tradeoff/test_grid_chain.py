@@ -20,22 +20,15 @@ from test_grid_merge import _assert_close, _atoms, _laws, reference_greedy_merge
 from dpcompare.composition.sgm_grid import default_discretization
 from dpcompare.composition.sgm_step import sgm_partition
 from dpcompare.tradeoff import grid_chain, grid_merge
+from dpcompare.tradeoff.grid import merge_atoms
 from dpcompare.tradeoff.grid_merge import greedy_merge
 
 
 def _sgm_atoms(sigma, p, h):
     """The atoms grid.optimistic_step hands to the merge: the low tail, the cells, the high tail."""
     part = sgm_partition(sigma, p, h)
-    lam, lp = [], []
-    for tp, tq in (part.tail_lo,):
-        if np.isfinite(tp) and np.isfinite(tq):
-            lam.append(tq - tp), lp.append(tp)
-    ok = np.isfinite(part.log_p) & np.isfinite(part.log_q)
-    lam.extend(part.log_q[ok] - part.log_p[ok]), lp.extend(part.log_p[ok])
-    tp, tq = part.tail_hi
-    if np.isfinite(tp) and np.isfinite(tq):
-        lam.append(tq - tp), lp.append(tp)
-    return np.array(lam), np.array(lp), (part.h, part.offset, part.k_lo, part.k_hi)
+    lam, lp = merge_atoms(part)
+    return lam, lp, (part.h, part.offset, part.k_lo, part.k_hi)
 
 
 def _spy(monkeypatch):

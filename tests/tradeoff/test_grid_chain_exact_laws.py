@@ -10,9 +10,10 @@ import math
 
 import numpy as np
 import pytest
+from test_grid_chain import _force_chain, _spy
 from test_grid_merge import _atoms
 
-from dpcompare.tradeoff import grid_chain, grid_merge
+from dpcompare.tradeoff import grid_chain
 from dpcompare.tradeoff.grid import U
 from dpcompare.tradeoff.grid_merge import greedy_merge
 
@@ -42,20 +43,9 @@ def _excess(lam, lp, h, o, k_lo, k_hi, out, snap):
 @pytest.mark.parametrize("max_sub", [1, 3, 8])
 def test_chain_landing_is_a_post_processing_up_to_its_snap_mass(seed, max_sub, monkeypatch):
     lam, lp, h, o, k_lo, k_hi = _atoms(seed, n_int=40, max_sub=max_sub, tails=seed % 2 == 0)
-    monkeypatch.setattr(grid_merge, "_MIN_CHAIN", 1)
-    monkeypatch.setattr(grid_merge, "_WARM_UP", 0)
-    monkeypatch.setattr(grid_merge, "_CALM", 0)
-    monkeypatch.setattr(grid_merge, "_CHAIN_RISK", math.inf)
+    _force_chain(monkeypatch)
     monkeypatch.setattr(grid_chain, "WINDOW", 4)
-    taken = [0]
-    real = grid_merge.solve_chain
-
-    def spy(*a):
-        r = real(*a)
-        taken[0] += r[0].size
-        return r
-
-    monkeypatch.setattr(grid_merge, "solve_chain", spy)
+    taken = _spy(monkeypatch)
     try:
         out, snap = greedy_merge(lam, lp, h, o, k_lo, k_hi)
     except (RuntimeError, OverflowError):

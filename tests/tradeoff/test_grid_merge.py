@@ -20,7 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dpcompare.composition.sgm_step import sgm_partition
-from dpcompare.tradeoff.grid import SNAP, U, _land_leftover
+from dpcompare.tradeoff.grid import SNAP, U, _land_leftover, merge_atoms
 from dpcompare.tradeoff.grid_merge import _tables, greedy_merge
 
 
@@ -227,16 +227,7 @@ def test_group_loop_matches_the_atom_loop_on_sgm_partitions(sigma, p, h):
     """The one-step partitions the DP-SGD compositions land (4 cells per grid interval; at h = 1e-3 about
     half the groups absorb more than the next interval and go on atom by atom)."""
     part = sgm_partition(sigma, p, h)
-    lam, lp = [], []  # the atoms as grid.optimistic_step builds them: the low tail, the cells, the high tail
-    for tp, tq in (part.tail_lo,):
-        if np.isfinite(tp) and np.isfinite(tq):
-            lam.append(tq - tp), lp.append(tp)
-    ok = np.isfinite(part.log_p) & np.isfinite(part.log_q)
-    lam.extend(part.log_q[ok] - part.log_p[ok]), lp.extend(part.log_p[ok])
-    tp, tq = part.tail_hi
-    if np.isfinite(tp) and np.isfinite(tq):
-        lam.append(tq - tp), lp.append(tp)
-    lam, lp = np.array(lam), np.array(lp)
+    lam, lp = merge_atoms(part)  # the atoms as grid.optimistic_step builds them
     ref, new = _both(lam, lp, part.h, part.offset, part.k_lo, part.k_hi)
     assert ref is not None
     _assert_close(ref, new, rtol=1e-8)

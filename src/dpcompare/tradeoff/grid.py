@@ -182,13 +182,20 @@ def _sorted_segment_logsumexp(idx: np.ndarray, vals: np.ndarray, size: int) -> n
 
 
 # ---------------------------------------------------------------------------------------------- step 3
-def optimistic_step(part: StepPartition) -> GridStep:
-    """Merge cells (and fractions of cells) into groups whose loss is exactly a grid point (step 3)."""
+def merge_atoms(part: StepPartition) -> tuple[np.ndarray, np.ndarray]:
+    """The atoms step 3 merges, in loss order: the low tail (ℓ ≤ g_lo), the cells with finite masses, the high tail
+    (ℓ > g_hi); returns (their losses λ = log Q − log P, their log P-masses). A tail with a zero mass is left out.
+
+    >>> lam, logp = merge_atoms(StepPartition(1.0, 0.0, 0, 1, np.array([0]), np.array([-1.0]), np.array([-0.5]),
+    ...                                       (-2.0, -3.0), (-np.inf, -4.0)))
+    >>> lam.tolist(), logp.tolist()
+    ([-1.0, 0.5], [-2.0, -1.0])
+    """
     lam_list, lp_list = [], []
-    for lp, lq in (part.tail_lo,):
-        if np.isfinite(lp) and np.isfinite(lq):
-            lam_list.append(np.array([lq - lp]))
-            lp_list.append(np.array([lp]))
+    lp, lq = part.tail_lo
+    if np.isfinite(lp) and np.isfinite(lq):
+        lam_list.append(np.array([lq - lp]))
+        lp_list.append(np.array([lp]))
     ok = np.isfinite(part.log_p) & np.isfinite(part.log_q)
     lam_list.append(np.asarray(part.log_q)[ok] - np.asarray(part.log_p)[ok])
     lp_list.append(np.asarray(part.log_p)[ok])
@@ -196,8 +203,12 @@ def optimistic_step(part: StepPartition) -> GridStep:
     if np.isfinite(lp) and np.isfinite(lq):
         lam_list.append(np.array([lq - lp]))
         lp_list.append(np.array([lp]))
-    lam = np.concatenate(lam_list)
-    logp = np.concatenate(lp_list)
+    return np.concatenate(lam_list), np.concatenate(lp_list)
+
+
+def optimistic_step(part: StepPartition) -> GridStep:
+    """Merge cells (and fractions of cells) into groups whose loss is exactly a grid point (step 3)."""
+    lam, logp = merge_atoms(part)
     from .grid_merge import greedy_merge  # (grid_merge builds on this module)
 
     try:
