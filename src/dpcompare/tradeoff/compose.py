@@ -515,7 +515,7 @@ def _extended_dft(x: np.ndarray, n: int, k: np.ndarray) -> np.ndarray | None:
     complex floating-point multiplication", Math. Comp. 2007) times |C| ≤ S_a; the halving over the A blocks
     γ_⌈log₂A⌉. :func:`_extended_dft_error` adds these (≈ 0.11u at J = 64, A = 617; ≈ 0.24u at J = 256). A prefix and a suffix of
     the inputs with true totals ≤ u/2·Σx each are left out (:func:`_dft_range`: ≤ u·Σx). With rounding to complex128
-    (≤ 1.5u) the result is within (1.5 + 1 + 0.11)u·Σx ≤ 3u·Σx of the truth, the bound :func:`power_spectrum` uses
+    (≤ 1.5u) the result is within (1.5 + 1 + 0.25)u·Σx ≤ 3u·Σx of the truth (at J = 256), the bound :func:`power_spectrum` uses
     (None if the arithmetic's bound exceeded 0.5u, e.g. for a block size J ≥ 620)."""
     ld = np.longdouble
     if float(np.finfo(ld).eps) > 1e-18:
